@@ -1,0 +1,1 @@
+//! mcp_http — see Cargo.toml description.

@@ -1,0 +1,1 @@
+//! mcp_llm — see Cargo.toml description.

@@ -1,0 +1,73 @@
+//! JSON repair for LLM output.
+//!
+//! Contract (used by `mcp_llm` and the pgrx layer; keep it stable):
+//! - `repair(input) -> Result<Repaired, RepairError>`
+//! - valid JSON parses strictly and comes back unchanged with `fixes` empty;
+//! - otherwise the repaired value and every fix applied (`Fix::kind` is a stable snake_case name,
+//!   e.g. `"truncated"` when brackets/strings were closed at end of input);
+//! - unrepairable input gives `RepairError { position, message }`; never a panic, linear time.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One fix the repairer applied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// Stable snake_case name of the fix, e.g. `code_fence`, `trailing_comma`, `truncated`.
+    pub kind: &'static str,
+    /// Byte offset in the input where the fix applied.
+    pub position: usize,
+}
+
+/// A successfully parsed (possibly repaired) value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    pub value: Value,
+    pub fixes: Vec<Fix>,
+}
+
+impl Repaired {
+    pub fn repaired(&self) -> bool {
+        !self.fixes.is_empty()
+    }
+    /// True when the input ended early and open strings/arrays/objects were closed.
+    pub fn truncated(&self) -> bool {
+        self.fixes.iter().any(|f| f.kind == "truncated")
+    }
+}
+
+/// Input that cannot be turned into JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RepairError {
+    /// Byte offset in the input where repair gave up.
+    pub position: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for RepairError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at position {}", self.message, self.position)
+    }
+}
+
+impl std::error::Error for RepairError {}
+
+/// Parse `input` as JSON, repairing it if strict parsing fails.
+pub fn repair(input: &str) -> Result<Repaired, RepairError> {
+    // Strict path only for now; the repairing parser replaces the error branch.
+    match serde_json::from_str::<Value>(input) {
+        Ok(value) => Ok(Repaired { value, fixes: Vec::new() }),
+        Err(e) => Err(RepairError { position: byte_offset(input, e.line(), e.column()), message: e.to_string() }),
+    }
+}
+
+fn byte_offset(input: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in input.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return (offset + column.saturating_sub(1)).min(input.len());
+        }
+        offset += l.len();
+    }
+    input.len()
+}

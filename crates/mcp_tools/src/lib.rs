@@ -1,0 +1,1 @@
+//! mcp_tools — see Cargo.toml description.

@@ -1,0 +1,1 @@
+//! mock_llm — see Cargo.toml description.

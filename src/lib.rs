@@ -1,0 +1,3 @@
+use pgrx::prelude::*;
+
+::pgrx::pg_module_magic!(name, version);

@@ -1,1 +1,1134 @@
-//! mcp_http — see Cargo.toml description.
+//! mcp_http — the one blocking HTTP helper for LLM calls.
+//!
+//! Built to run inside a PostgreSQL backend:
+//!
+//! * The blocking HTTP exchange runs on a short-lived worker thread (spawned with every signal
+//!   blocked, so PostgreSQL's signal handlers only ever run on the backend thread). The calling
+//!   thread waits on a channel in slices of at most [`POLL_SLICE`] and calls the caller's
+//!   `interrupt` closure between slices; when it answers `true` the call returns
+//!   [`HttpErrorKind::Interrupted`] at once. The abandoned worker only owns its own data and ends
+//!   by itself on its own timeouts.
+//! * Retries with exponential backoff and full jitter on 429, 500/502/503/504, 529 and network
+//!   errors; `Retry-After` (seconds or HTTP-date) and `retry-after-ms` are honoured, capped by
+//!   `max_delay` and the retry budget. Backoff sleeps poll `interrupt` too.
+//! * The response body is capped (`max_response_bytes`); a truncated body is a network error.
+//! * Non-2xx statuses are not errors here: after retries they come back as a [`Response`].
+//! * Error messages never contain header values (API keys travel in headers), URL user info or
+//!   the URL query string.
+//!
+//! No PostgreSQL API is touched here; the caller passes `interrupt` (e.g. a closure that checks
+//! `InterruptPending` / `QueryCancelPending` on the backend thread).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::Read;
+use std::sync::mpsc;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Longest time the calling thread waits before calling `interrupt()` again.
+pub const POLL_SLICE: Duration = Duration::from_millis(25);
+
+/// Extra time the calling thread grants a worker beyond its own timeouts before giving up on it.
+const WORKER_GRACE: Duration = Duration::from_secs(2);
+
+// ---------------------------------------------------------------------------------------------
+// Public types
+// ---------------------------------------------------------------------------------------------
+
+/// One HTTP POST with a JSON (or any text) body.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub url: String,
+    /// Header name/value pairs. `content-type: application/json` is added when absent.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Request {
+    pub fn new(url: impl Into<String>, body: impl Into<String>) -> Self {
+        Request {
+            url: url.into(),
+            headers: Vec::new(),
+            body: body.into(),
+        }
+    }
+
+    /// Builder-style header.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+}
+
+/// Retry behaviour.
+#[derive(Clone, Debug)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt (0 = a single attempt).
+    pub max_retries: u32,
+    /// Backoff base: attempt n waits a random time in `[0, min(max_delay, base * 2^n)]`.
+    pub base_delay: Duration,
+    /// Upper bound of any single wait, including a server's `Retry-After`.
+    pub max_delay: Duration,
+    /// Total time that may be spent waiting between attempts.
+    pub retry_budget: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_retries: 2,
+            base_delay: Duration::from_millis(500),
+            max_delay: Duration::from_secs(10),
+            retry_budget: Duration::from_secs(30),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// A single attempt, no retries.
+    pub fn none() -> Self {
+        RetryPolicy {
+            max_retries: 0,
+            ..RetryPolicy::default()
+        }
+    }
+}
+
+/// Per-call options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Budget for DNS + TCP connect + TLS handshake.
+    pub connect_timeout: Duration,
+    /// Whole-attempt deadline: connect, send, response headers and the full body.
+    pub read_timeout: Duration,
+    /// Largest accepted response body; one byte more is [`HttpErrorKind::TooLarge`].
+    pub max_response_bytes: usize,
+    pub retry: RetryPolicy,
+    /// Use `ALL_PROXY` / `HTTPS_PROXY` / `HTTP_PROXY` (with `NO_PROXY`) from the environment.
+    /// Loopback targets never go through a proxy.
+    pub proxy_from_env: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(120),
+            max_response_bytes: 8 * 1024 * 1024,
+            retry: RetryPolicy::default(),
+            proxy_from_env: true,
+        }
+    }
+}
+
+/// What one attempt ended with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttemptOutcome {
+    Status(u16),
+    Error(HttpErrorKind),
+}
+
+impl fmt::Display for AttemptOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AttemptOutcome::Status(s) => write!(f, "{s}"),
+            AttemptOutcome::Error(k) => write!(f, "{}", k.as_str()),
+        }
+    }
+}
+
+/// A complete HTTP answer (any status) plus how it was obtained.
+#[derive(Clone, Debug)]
+pub struct Response {
+    pub status: u16,
+    /// Header names lowercased, in the order received.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// Number of attempts made (1 = no retry).
+    pub attempts: u32,
+    /// Outcome of every attempt, in order; the last one is this response's status.
+    pub attempt_log: Vec<AttemptOutcome>,
+    /// Wall time of the whole call, including retries and backoff.
+    pub latency: Duration,
+    /// Time spent sleeping between attempts.
+    pub waited: Duration,
+    /// True when this answer came after at least one retry.
+    pub retried: bool,
+}
+
+impl Response {
+    /// The body as text (invalid UTF-8 replaced).
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.body)
+    }
+
+    /// The body as an owned `String` (invalid UTF-8 replaced).
+    pub fn into_text(self) -> String {
+        match String::from_utf8(self.body) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }
+    }
+
+    /// First header with this name (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header_lookup(&self.headers, name)
+    }
+
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// Error classes. Only `Timeout`, `Connect` and `Network` are retried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HttpErrorKind {
+    /// Connect, response or whole-request deadline passed.
+    Timeout,
+    /// Could not connect: refused, unreachable, DNS failure.
+    Connect,
+    /// Connection reset, closed early, truncated body, malformed HTTP.
+    Network,
+    /// Response body larger than `max_response_bytes` (or oversized headers).
+    TooLarge,
+    /// The caller's `interrupt()` returned true.
+    Interrupted,
+    /// URL is not an absolute http(s) URL.
+    InvalidUrl,
+    /// Bad header name or value in the request.
+    InvalidRequest,
+    /// TLS handshake / certificate failure.
+    Tls,
+    /// Worker thread could not be started or died.
+    Internal,
+}
+
+impl HttpErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpErrorKind::Timeout => "timeout",
+            HttpErrorKind::Connect => "connect",
+            HttpErrorKind::Network => "network",
+            HttpErrorKind::TooLarge => "too_large",
+            HttpErrorKind::Interrupted => "interrupted",
+            HttpErrorKind::InvalidUrl => "invalid_url",
+            HttpErrorKind::InvalidRequest => "invalid_request",
+            HttpErrorKind::Tls => "tls",
+            HttpErrorKind::Internal => "internal",
+        }
+    }
+
+    /// Whether an attempt failing this way is worth another attempt.
+    pub fn is_retryable(self) -> bool {
+        matches!(
+            self,
+            HttpErrorKind::Timeout | HttpErrorKind::Connect | HttpErrorKind::Network
+        )
+    }
+}
+
+/// A failed call. `message` is safe to log and show: no header values, no query string.
+#[derive(Clone, Debug)]
+pub struct HttpError {
+    pub kind: HttpErrorKind,
+    pub message: String,
+    pub attempts: u32,
+    pub attempt_log: Vec<AttemptOutcome>,
+    pub latency: Duration,
+}
+
+impl HttpError {
+    pub fn kind(&self) -> HttpErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for HttpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HttpError {}
+
+/// Whether a status is worth retrying: 429, 500, 502, 503, 504, 529 (Anthropic overloaded).
+pub fn is_retryable_status(status: u16) -> bool {
+    matches!(status, 429 | 500 | 502 | 503 | 504 | 529)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+// ---------------------------------------------------------------------------------------------
+
+/// A reusable client: keeps a `ureq::Agent` (connection pool). Keep one per backend.
+#[derive(Clone)]
+pub struct HttpClient {
+    agent: ureq::Agent,
+}
+
+impl Default for HttpClient {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HttpClient")
+    }
+}
+
+impl HttpClient {
+    pub fn new() -> Self {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0) // never follow redirects for POSTs; a 3xx is returned as is
+            .max_redirects_will_error(false)
+            .user_agent(concat!("pg_mcp/", env!("CARGO_PKG_VERSION")))
+            .max_idle_connections(16)
+            .max_idle_connections_per_host(4)
+            .max_idle_age(Duration::from_secs(30))
+            .build();
+        HttpClient {
+            agent: ureq::Agent::new_with_config(config),
+        }
+    }
+
+    /// POST `req`, retrying per `opts.retry`. See the crate docs.
+    pub fn post_json(
+        &self,
+        req: &Request,
+        opts: &Options,
+        interrupt: &mut dyn FnMut() -> bool,
+    ) -> Result<Response, HttpError> {
+        let start = Instant::now();
+        let scrub = Scrubber::new(req);
+        let shown_url = redact_url(&req.url);
+        let mut log: Vec<AttemptOutcome> = Vec::new();
+        let fail = |kind: HttpErrorKind, msg: String, log: &Vec<AttemptOutcome>| HttpError {
+            kind,
+            message: scrub.clean(&msg),
+            attempts: log.len() as u32,
+            attempt_log: log.clone(),
+            latency: start.elapsed(),
+        };
+
+        let target = match parse_target(&req.url) {
+            Ok(t) => t,
+            Err(why) => {
+                return Err(fail(
+                    HttpErrorKind::InvalidUrl,
+                    format!("invalid URL {shown_url}: {why}"),
+                    &log,
+                ))
+            }
+        };
+        if let Err(name) = check_headers(&req.headers) {
+            return Err(fail(
+                HttpErrorKind::InvalidRequest,
+                format!("POST {shown_url}: invalid header {name:?} (value not shown)"),
+                &log,
+            ));
+        }
+
+        let job = Job {
+            agent: self.agent.clone(),
+            url: req.url.clone(),
+            headers: req.headers.clone(),
+            body: req.body.clone(),
+            connect_timeout: opts.connect_timeout,
+            read_timeout: opts.read_timeout,
+            max_bytes: opts.max_response_bytes,
+            no_proxy: target.loopback || !opts.proxy_from_env,
+        };
+        let policy = &opts.retry;
+        let mut rng = XorShift::seeded();
+        let mut waited = Duration::ZERO;
+        let mut attempt: u32 = 0;
+
+        loop {
+            if interrupt() {
+                return Err(fail(
+                    HttpErrorKind::Interrupted,
+                    format!("POST {shown_url}: interrupted"),
+                    &log,
+                ));
+            }
+            let outcome = run_attempt(&job, interrupt);
+            let last = attempt >= policy.max_retries;
+            match outcome {
+                Ok(raw) => {
+                    log.push(AttemptOutcome::Status(raw.status));
+                    if !last && is_retryable_status(raw.status) {
+                        let hint = retry_after_hint(&raw.headers, SystemTime::now());
+                        if let Some(delay) = next_delay(policy, attempt, hint, waited, &mut rng) {
+                            if !sleep_interruptibly(delay, interrupt) {
+                                return Err(fail(
+                                    HttpErrorKind::Interrupted,
+                                    format!("POST {shown_url}: interrupted during retry backoff"),
+                                    &log,
+                                ));
+                            }
+                            waited += delay;
+                            attempt += 1;
+                            continue;
+                        }
+                    }
+                    return Ok(Response {
+                        status: raw.status,
+                        headers: raw.headers,
+                        body: raw.body,
+                        attempts: log.len() as u32,
+                        retried: log.len() > 1,
+                        attempt_log: log,
+                        latency: start.elapsed(),
+                        waited,
+                    });
+                }
+                Err(err) => {
+                    log.push(AttemptOutcome::Error(err.kind));
+                    if err.kind == HttpErrorKind::Interrupted {
+                        return Err(fail(
+                            err.kind,
+                            format!("POST {shown_url}: interrupted"),
+                            &log,
+                        ));
+                    }
+                    if !last && err.kind.is_retryable() {
+                        if let Some(delay) = next_delay(policy, attempt, None, waited, &mut rng) {
+                            if !sleep_interruptibly(delay, interrupt) {
+                                return Err(fail(
+                                    HttpErrorKind::Interrupted,
+                                    format!("POST {shown_url}: interrupted during retry backoff"),
+                                    &log,
+                                ));
+                            }
+                            waited += delay;
+                            attempt += 1;
+                            continue;
+                        }
+                    }
+                    let n = log.len();
+                    let tries = if n == 1 {
+                        String::from("1 attempt")
+                    } else {
+                        format!("{n} attempts")
+                    };
+                    return Err(fail(
+                        err.kind,
+                        format!("POST {shown_url}: {} ({tries})", err.detail),
+                        &log,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// POST with a process-wide default [`HttpClient`].
+pub fn post_json(
+    req: &Request,
+    opts: &Options,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> Result<Response, HttpError> {
+    static CLIENT: OnceLock<HttpClient> = OnceLock::new();
+    CLIENT
+        .get_or_init(HttpClient::new)
+        .post_json(req, opts, interrupt)
+}
+
+// ---------------------------------------------------------------------------------------------
+// One attempt on a worker thread
+// ---------------------------------------------------------------------------------------------
+
+struct Job {
+    agent: ureq::Agent,
+    url: String,
+    headers: Vec<(String, String)>,
+    body: String,
+    connect_timeout: Duration,
+    read_timeout: Duration,
+    max_bytes: usize,
+    no_proxy: bool,
+}
+
+struct RawResponse {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+struct AttemptError {
+    kind: HttpErrorKind,
+    /// Not yet scrubbed; the caller scrubs before it leaves the crate.
+    detail: String,
+}
+
+impl AttemptError {
+    fn new(kind: HttpErrorKind, detail: impl Into<String>) -> Self {
+        AttemptError {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+fn run_attempt(
+    job: &Job,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> Result<RawResponse, AttemptError> {
+    let (tx, rx) = mpsc::sync_channel::<Result<RawResponse, AttemptError>>(1);
+    let agent = job.agent.clone();
+    let url = job.url.clone();
+    let headers = job.headers.clone();
+    let body = job.body.clone();
+    let (connect_timeout, read_timeout, max_bytes, no_proxy) = (
+        job.connect_timeout,
+        job.read_timeout,
+        job.max_bytes,
+        job.no_proxy,
+    );
+    let work = move || {
+        let result = exchange(
+            &agent,
+            &url,
+            &headers,
+            body,
+            connect_timeout,
+            read_timeout,
+            max_bytes,
+            no_proxy,
+        );
+        // The receiver may be gone (interrupted caller): then the result is simply dropped.
+        let _ = tx.send(result);
+    };
+    if let Err(e) = spawn_worker(work) {
+        return Err(AttemptError::new(
+            HttpErrorKind::Internal,
+            format!("could not start HTTP worker thread: {e}"),
+        ));
+    }
+
+    // The worker ends by itself on `read_timeout` (a global deadline that includes connect);
+    // this is only a safety net in case it does not.
+    let deadline = Instant::now() + read_timeout.max(connect_timeout) + WORKER_GRACE;
+    loop {
+        match rx.recv_timeout(POLL_SLICE) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if interrupt() {
+                    return Err(AttemptError::new(HttpErrorKind::Interrupted, "interrupted"));
+                }
+                if Instant::now() >= deadline {
+                    return Err(AttemptError::new(
+                        HttpErrorKind::Timeout,
+                        format!("no answer within {} ms", read_timeout.as_millis()),
+                    ));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(AttemptError::new(
+                    HttpErrorKind::Internal,
+                    "HTTP worker thread ended without a result",
+                ))
+            }
+        }
+    }
+}
+
+/// Spawn a detached worker with every signal blocked (the mask is inherited from the spawning
+/// thread, so block, spawn, restore). PostgreSQL's handlers must only ever run on the backend
+/// thread.
+#[cfg(unix)]
+fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
+    // SAFETY: plain libc calls on stack-allocated sigset_t values; the old mask is restored
+    // before returning on every path.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        let blocked = libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old) == 0;
+        let res = std::thread::Builder::new()
+            .name("mcp_http".into())
+            .spawn(f)
+            .map(|_| ());
+        if blocked {
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        }
+        res
+    }
+}
+
+#[cfg(not(unix))]
+fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("mcp_http".into())
+        .spawn(f)
+        .map(|_| ())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn exchange(
+    agent: &ureq::Agent,
+    url: &str,
+    headers: &[(String, String)],
+    body: String,
+    connect_timeout: Duration,
+    read_timeout: Duration,
+    max_bytes: usize,
+    no_proxy: bool,
+) -> Result<RawResponse, AttemptError> {
+    let mut builder = agent.post(url);
+    let mut has_content_type = false;
+    for (name, value) in headers {
+        if name.eq_ignore_ascii_case("content-type") {
+            has_content_type = true;
+        }
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    if !has_content_type {
+        builder = builder.header("content-type", "application/json");
+    }
+    let mut cfg = builder
+        .config()
+        .timeout_global(Some(read_timeout))
+        .timeout_connect(Some(connect_timeout));
+    if no_proxy {
+        cfg = cfg.proxy(None);
+    }
+    let builder = cfg.build();
+
+    let response = builder.send(body.as_bytes()).map_err(classify)?;
+    let status = response.status().as_u16();
+    let headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_ascii_lowercase(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = response.into_body();
+    if let Some(len) = body.content_length() {
+        if len > max_bytes as u64 {
+            return Err(AttemptError::new(
+                HttpErrorKind::TooLarge,
+                format!("response body of {len} bytes exceeds the limit of {max_bytes} bytes"),
+            ));
+        }
+    }
+    let cap = (max_bytes as u64).saturating_add(1);
+    let mut buf = Vec::with_capacity(
+        body.content_length()
+            .map(|l| l as usize)
+            .unwrap_or(8 * 1024)
+            .min(max_bytes.saturating_add(1)),
+    );
+    let mut reader = body.into_with_config().limit(u64::MAX).reader().take(cap);
+    if let Err(e) = reader.read_to_end(&mut buf) {
+        return Err(classify_io_body(e));
+    }
+    if buf.len() > max_bytes {
+        return Err(AttemptError::new(
+            HttpErrorKind::TooLarge,
+            format!("response body exceeds the limit of {max_bytes} bytes"),
+        ));
+    }
+    Ok(RawResponse {
+        status,
+        headers,
+        body: buf,
+    })
+}
+
+fn classify(e: ureq::Error) -> AttemptError {
+    use HttpErrorKind as K;
+    match e {
+        ureq::Error::Timeout(t) => {
+            let what = format!("{t}");
+            AttemptError::new(K::Timeout, format!("timed out ({what})"))
+        }
+        ureq::Error::Io(io) => classify_io(&io, false),
+        ureq::Error::HostNotFound => AttemptError::new(K::Connect, "host not found"),
+        ureq::Error::ConnectionFailed => AttemptError::new(K::Connect, "connection failed"),
+        ureq::Error::BadUri(_) => AttemptError::new(K::InvalidUrl, "invalid URL"),
+        ureq::Error::Http(_) => {
+            AttemptError::new(K::InvalidRequest, "invalid request (header name or value)")
+        }
+        ureq::Error::Protocol(p) => {
+            AttemptError::new(K::Network, format!("HTTP protocol error: {p}"))
+        }
+        ureq::Error::BodyExceedsLimit(n) => AttemptError::new(
+            K::TooLarge,
+            format!("response body exceeds the limit of {n} bytes"),
+        ),
+        ureq::Error::LargeResponseHeader(x, y) => AttemptError::new(
+            K::TooLarge,
+            format!("response headers too large: {x} > {y} bytes"),
+        ),
+        ureq::Error::Tls(m) => AttemptError::new(K::Tls, format!("TLS error: {m}")),
+        ureq::Error::Pem(_) => AttemptError::new(K::Tls, "TLS error: bad PEM data"),
+        ureq::Error::Rustls(r) => AttemptError::new(K::Tls, format!("TLS error: {r}")),
+        ureq::Error::TlsRequired => AttemptError::new(K::Tls, "TLS required"),
+        ureq::Error::RequireHttpsOnly(_) => AttemptError::new(K::Tls, "https required"),
+        ureq::Error::InvalidProxyUrl => AttemptError::new(K::Connect, "invalid proxy URL"),
+        ureq::Error::ConnectProxyFailed(_) => AttemptError::new(K::Connect, "proxy CONNECT failed"),
+        ureq::Error::BodyStalled => AttemptError::new(K::Network, "response body stalled"),
+        ureq::Error::StatusCode(s) => {
+            AttemptError::new(K::Internal, format!("unexpected status error {s}"))
+        }
+        other => AttemptError::new(K::Network, format!("{other}")),
+    }
+}
+
+/// Errors while reading the body come wrapped in `io::Error`, sometimes around a `ureq::Error`.
+fn classify_io_body(e: std::io::Error) -> AttemptError {
+    if e.get_ref().is_some_and(|inner| inner.is::<ureq::Error>()) {
+        if let Some(Ok(ue)) = e.into_inner().map(|b| b.downcast::<ureq::Error>()) {
+            let mut err = classify(*ue);
+            if err.kind == HttpErrorKind::Network {
+                err.detail = format!("reading response body: {}", err.detail);
+            }
+            return err;
+        }
+        return AttemptError::new(HttpErrorKind::Network, "error reading response body");
+    }
+    classify_io(&e, true)
+}
+
+fn classify_io(io: &std::io::Error, in_body: bool) -> AttemptError {
+    use std::io::ErrorKind as E;
+    use HttpErrorKind as K;
+    let kind = io.kind();
+    let (k, what) = match kind {
+        E::ConnectionRefused => (K::Connect, "connection refused"),
+        E::NotConnected | E::AddrNotAvailable | E::AddrInUse => (K::Connect, "could not connect"),
+        E::HostUnreachable | E::NetworkUnreachable | E::NetworkDown => {
+            (K::Connect, "host or network unreachable")
+        }
+        E::TimedOut | E::WouldBlock => (K::Timeout, "timed out"),
+        E::ConnectionReset => (K::Network, "connection reset by peer"),
+        E::ConnectionAborted => (K::Network, "connection aborted"),
+        E::BrokenPipe => (K::Network, "connection closed while sending (broken pipe)"),
+        E::UnexpectedEof => (
+            K::Network,
+            if in_body {
+                "connection closed before the full body arrived (truncated response)"
+            } else {
+                "connection closed unexpectedly"
+            },
+        ),
+        _ => (K::Network, "I/O error"),
+    };
+    let detail = if in_body && k == K::Network && kind != E::UnexpectedEof {
+        format!("reading response body: {what} ({kind})")
+    } else if what == "I/O error" {
+        format!("{what}: {io}")
+    } else {
+        what.to_string()
+    };
+    AttemptError::new(k, detail)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry helpers
+// ---------------------------------------------------------------------------------------------
+
+/// Wait before the next attempt, or None when the budget is spent.
+fn next_delay(
+    policy: &RetryPolicy,
+    attempt: u32,
+    hint: Option<Duration>,
+    waited: Duration,
+    rng: &mut XorShift,
+) -> Option<Duration> {
+    let remaining = policy.retry_budget.checked_sub(waited)?;
+    if remaining.is_zero() && !policy.retry_budget.is_zero() {
+        return None;
+    }
+    let delay = match hint {
+        Some(h) => h.min(policy.max_delay),
+        None => {
+            let exp = policy
+                .base_delay
+                .saturating_mul(1u32.checked_shl(attempt.min(20)).unwrap_or(u32::MAX))
+                .min(policy.max_delay);
+            // Full jitter: uniform in [0, exp].
+            let ms = exp.as_millis() as u64;
+            Duration::from_millis(if ms == 0 { 0 } else { rng.next() % (ms + 1) })
+        }
+    };
+    Some(delay.min(remaining))
+}
+
+/// Sleep up to `d`, polling `interrupt`; false when interrupted.
+fn sleep_interruptibly(d: Duration, interrupt: &mut dyn FnMut() -> bool) -> bool {
+    let end = Instant::now() + d;
+    loop {
+        if interrupt() {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return true;
+        }
+        std::thread::sleep((end - now).min(POLL_SLICE));
+    }
+}
+
+/// `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP-date).
+pub fn retry_after_hint(headers: &[(String, String)], now: SystemTime) -> Option<Duration> {
+    if let Some(v) = header_lookup(headers, "retry-after-ms") {
+        if let Ok(ms) = v.trim().parse::<f64>() {
+            if ms.is_finite() && ms >= 0.0 {
+                return Some(Duration::from_micros((ms.min(1e12) * 1000.0) as u64));
+            }
+        }
+    }
+    let v = header_lookup(headers, "retry-after")?.trim();
+    if let Ok(secs) = v.parse::<f64>() {
+        if secs.is_finite() && secs >= 0.0 {
+            return Some(Duration::from_millis((secs.min(1e9) * 1000.0) as u64));
+        }
+        return None;
+    }
+    let at = parse_http_date(v)?;
+    let now_secs = now.duration_since(UNIX_EPOCH).ok()?.as_secs() as i64;
+    Some(Duration::from_secs((at - now_secs).max(0) as u64))
+}
+
+/// Parse an HTTP-date (IMF-fixdate, RFC 850 or asctime) to Unix seconds.
+pub fn parse_http_date(s: &str) -> Option<i64> {
+    let cleaned: String = s
+        .chars()
+        .map(|c| if c == ',' || c == '-' { ' ' } else { c })
+        .collect();
+    let toks: Vec<&str> = cleaned.split_whitespace().collect();
+    let month_of = |t: &str| -> Option<u32> {
+        const M: [&str; 12] = [
+            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+        ];
+        let l = t.to_ascii_lowercase();
+        M.iter()
+            .position(|m| l.starts_with(m))
+            .map(|i| i as u32 + 1)
+    };
+    // Find the time token hh:mm:ss.
+    let ti = toks.iter().position(|t| t.contains(':'))?;
+    let hms: Vec<&str> = toks[ti].split(':').collect();
+    if hms.len() != 3 {
+        return None;
+    }
+    let (h, mi, se) = (
+        hms[0].parse::<i64>().ok()?,
+        hms[1].parse::<i64>().ok()?,
+        hms[2].parse::<i64>().ok()?,
+    );
+    let others: Vec<&str> = toks
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != ti)
+        .map(|(_, t)| *t)
+        .collect();
+    let mut month = None;
+    let mut nums: Vec<i64> = Vec::new();
+    for t in others {
+        if let Ok(n) = t.parse::<i64>() {
+            nums.push(n);
+        } else if month.is_none() {
+            if let Some(m) = month_of(t) {
+                if t.len() <= 4 || t.eq_ignore_ascii_case("june") || t.eq_ignore_ascii_case("july")
+                {
+                    month = Some(m);
+                }
+            }
+        }
+    }
+    let month = month?;
+    if nums.len() != 2 {
+        return None;
+    }
+    // Day is the number <= 31 that comes first in IMF/RFC850; in asctime day precedes year too.
+    let (day, mut year) = (nums[0], nums[1]);
+    if year < 100 {
+        year += if year < 70 { 2000 } else { 1900 };
+    }
+    if !(1..=31).contains(&day) || !(0..24).contains(&h) || !(0..60).contains(&mi) {
+        return None;
+    }
+    if !(0..=60).contains(&se) {
+        return None;
+    }
+    Some(days_from_civil(year, month, day as u32) * 86_400 + h * 3600 + mi * 60 + se)
+}
+
+/// Days since 1970-01-01 (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn seeded() -> Self {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+        let t = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        let c = COUNTER.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+        let seed = t ^ c.rotate_left(17) ^ (std::process::id() as u64).rotate_left(40);
+        XorShift(if seed == 0 { 0xDEAD_BEEF } else { seed })
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL / header hygiene
+// ---------------------------------------------------------------------------------------------
+
+fn header_lookup<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+struct Target {
+    loopback: bool,
+}
+
+fn parse_target(url: &str) -> Result<Target, &'static str> {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        &url[8..]
+    } else if lower.starts_with("http://") {
+        &url[7..]
+    } else {
+        return Err("only http:// and https:// URLs are supported");
+    };
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("URL contains whitespace or control characters");
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let hostport = authority.rsplit('@').next().unwrap_or("");
+    let host = if let Some(stripped) = hostport.strip_prefix('[') {
+        stripped.split(']').next().unwrap_or("")
+    } else {
+        hostport.split(':').next().unwrap_or("")
+    };
+    if host.is_empty() {
+        return Err("missing host");
+    }
+    let h = host.to_ascii_lowercase();
+    let loopback = h == "localhost"
+        || h.ends_with(".localhost")
+        || h == "::1"
+        || h.parse::<std::net::Ipv4Addr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false);
+    Ok(Target { loopback })
+}
+
+/// Header names must be tokens; values must not hold CR/LF/NUL. Returns the bad header's name.
+fn check_headers(headers: &[(String, String)]) -> Result<(), String> {
+    for (name, value) in headers {
+        let name_ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        let value_ok = value
+            .bytes()
+            .all(|b| b != b'\r' && b != b'\n' && b != 0 && (b >= 0x20 || b == b'\t'));
+        if !name_ok || !value_ok {
+            let shown: String = name.chars().filter(|c| !c.is_control()).take(64).collect();
+            return Err(shown);
+        }
+    }
+    Ok(())
+}
+
+/// A URL fit for messages: no user info, no query string, no fragment.
+pub fn redact_url(url: &str) -> String {
+    let no_query = url.split(['?', '#']).next().unwrap_or("");
+    let (scheme, rest) = match no_query.find("://") {
+        Some(i) => (&no_query[..i + 3], &no_query[i + 3..]),
+        None => ("", no_query),
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let authority = authority.rsplit('@').next().unwrap_or("");
+    let out: String = format!("{scheme}{authority}{path}")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(512)
+        .collect();
+    out
+}
+
+/// Removes every secret-looking fragment of the request from a message.
+struct Scrubber {
+    secrets: Vec<String>,
+}
+
+impl Scrubber {
+    fn new(req: &Request) -> Self {
+        let mut secrets: Vec<String> = Vec::new();
+        let mut add = |s: &str| {
+            let s = s.trim();
+            if s.len() >= 4 && !secrets.iter().any(|x| x == s) {
+                secrets.push(s.to_string());
+            }
+        };
+        for (_, value) in &req.headers {
+            add(value);
+            for part in value.split_whitespace() {
+                if part.len() >= 6 {
+                    add(part);
+                }
+            }
+        }
+        if let Some(i) = req.url.find('?') {
+            let q = &req.url[i..];
+            add(q);
+            add(&q[1..]);
+            for part in q[1..].split('&') {
+                add(part);
+                if let Some((_, v)) = part.split_once('=') {
+                    add(v);
+                }
+            }
+        }
+        if let Some(i) = req.url.find("://") {
+            let rest = &req.url[i + 3..];
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            if let Some((userinfo, _)) = authority.rsplit_once('@') {
+                add(userinfo);
+            }
+        }
+        // Longest first, so a value is removed before its parts.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        Scrubber { secrets }
+    }
+
+    fn clean(&self, msg: &str) -> String {
+        let mut out = msg.to_string();
+        for s in &self.secrets {
+            if out.contains(s.as_str()) {
+                out = out.replace(s.as_str(), "[redacted]");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn http_dates() {
+        // 1994-11-06T08:49:37Z = 784111777
+        assert_eq!(
+            parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(784_111_777)
+        );
+        assert_eq!(
+            parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"),
+            Some(784_111_777)
+        );
+        assert_eq!(
+            parse_http_date("Sun Nov  6 08:49:37 1994"),
+            Some(784_111_777)
+        );
+        assert_eq!(parse_http_date("garbage"), None);
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        let now = UNIX_EPOCH + Duration::from_secs(784_111_777 - 5);
+        let h = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
+        assert_eq!(
+            retry_after_hint(&h("Retry-After", "2"), now),
+            Some(Duration::from_secs(2))
+        );
+        assert_eq!(
+            retry_after_hint(&h("retry-after-ms", "150"), now),
+            Some(Duration::from_millis(150))
+        );
+        assert_eq!(
+            retry_after_hint(&h("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT"), now),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(retry_after_hint(&h("retry-after", "-1"), now), None);
+    }
+
+    #[test]
+    fn redaction() {
+        assert_eq!(
+            redact_url("https://user:pw@h.example:8443/a/b?key=sk-1#x"),
+            "https://h.example:8443/a/b"
+        );
+        let req = Request::new("http://h/p?api-key=abcdef", "")
+            .header("Authorization", "Bearer sk-secret-123");
+        let s = Scrubber::new(&req);
+        let m = s.clean("x Bearer sk-secret-123 y sk-secret-123 ?api-key=abcdef abcdef");
+        assert!(!m.contains("sk-secret-123") && !m.contains("abcdef"), "{m}");
+    }
+
+    #[test]
+    fn backoff_is_bounded() {
+        let p = RetryPolicy {
+            max_retries: 5,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_millis(300),
+            retry_budget: Duration::from_millis(500),
+        };
+        let mut rng = XorShift::seeded();
+        for a in 0..5 {
+            let d = next_delay(&p, a, None, Duration::ZERO, &mut rng).unwrap();
+            assert!(d <= Duration::from_millis(300));
+        }
+        let d = next_delay(
+            &p,
+            0,
+            Some(Duration::from_secs(5)),
+            Duration::from_millis(400),
+            &mut rng,
+        );
+        assert_eq!(d, Some(Duration::from_millis(100)));
+        assert_eq!(
+            next_delay(&p, 0, None, Duration::from_millis(500), &mut rng),
+            None
+        );
+    }
+
+    #[test]
+    fn targets() {
+        assert!(parse_target("http://127.0.0.1:1/x").unwrap().loopback);
+        assert!(parse_target("http://[::1]:8/x").unwrap().loopback);
+        assert!(!parse_target("https://api.openai.com/v1").unwrap().loopback);
+        assert!(parse_target("ftp://x").is_err());
+        assert!(parse_target("http:///x").is_err());
+    }
+}

@@ -1,0 +1,1121 @@
+//! Response normalization (M4/M5): any provider's answer → one typed [`LlmResponse`].
+//!
+//! Dialects: OpenAI chat completions (OpenAI, Azure OpenAI, Mistral, vLLM, llama.cpp, Ollama's
+//! `/v1`), Ollama's native `/api/chat`, Anthropic Messages, and server-sent-event streams of
+//! either. Strict parse first; [`mcp_repair::repair`] only when that fails, with every fix
+//! reported. Error bodies become [`LlmResponse::error`].
+
+use crate::error::{error_from_value, looks_like_error, normalize_error, ErrorKind, ProviderError};
+use crate::types::{clip, Message, ToolCall, Usage};
+use mcp_repair::{repair, Fix};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashSet};
+
+/// Why the model stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    Stop,
+    ToolCalls,
+    Length,
+    ContentFilter,
+    Error,
+    Unknown,
+}
+
+impl FinishReason {
+    /// Map any provider's finish/stop reason.
+    pub fn from_provider(s: &str) -> FinishReason {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "stop" | "end_turn" | "stop_sequence" | "eos" | "eos_token" | "end" | "completed" => FinishReason::Stop,
+            "tool_calls" | "tool_use" | "function_call" | "tool_call" => FinishReason::ToolCalls,
+            "length" | "max_tokens" | "model_length" | "model_context_window_exceeded" | "max_output_tokens" => {
+                FinishReason::Length
+            }
+            "content_filter" | "refusal" | "safety" | "recitation" => FinishReason::ContentFilter,
+            "error" => FinishReason::Error,
+            _ => FinishReason::Unknown,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::Length => "length",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Error => "error",
+            FinishReason::Unknown => "unknown",
+        }
+    }
+}
+
+/// One tool call as it arrived. Only `complete` calls may be executed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParsedToolCall {
+    pub id: String,
+    pub name: String,
+    /// The decoded arguments object; `None` when the call is incomplete or invalid.
+    pub arguments: Option<Value>,
+    /// The arguments as received (the JSON string OpenAI sends, or the object's JSON text).
+    pub arguments_raw: String,
+    /// False when the call was cut off, has no name, or its arguments are not a JSON object.
+    pub complete: bool,
+    /// Why the call is not complete.
+    pub error: Option<String>,
+    /// Fixes the repair engine applied to the arguments.
+    pub repairs: Vec<Fix>,
+}
+
+impl ParsedToolCall {
+    /// The typed call, only when complete.
+    pub fn to_tool_call(&self) -> Option<ToolCall> {
+        match (&self.arguments, self.complete) {
+            (Some(a), true) => Some(ToolCall::new(self.id.clone(), self.name.clone(), a.clone())),
+            _ => None,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "arguments": self.arguments,
+            "arguments_raw": self.arguments_raw,
+            "complete": self.complete,
+            "error": self.error,
+            "repairs": self.repairs,
+        })
+    }
+}
+
+/// One normalized LLM answer (the seed's `t_mcp_response`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmResponse {
+    pub finish_reason: FinishReason,
+    pub content: Option<String>,
+    pub tool_calls: Vec<ParsedToolCall>,
+    pub usage: Option<Usage>,
+    pub error: Option<ProviderError>,
+    /// Fixes the repair engine applied to the body.
+    pub repairs: Vec<Fix>,
+    /// The body (or stream) ended early. Complete tool calls before the cut are kept.
+    pub truncated: bool,
+}
+
+impl LlmResponse {
+    fn empty() -> Self {
+        LlmResponse {
+            finish_reason: FinishReason::Unknown,
+            content: None,
+            tool_calls: Vec::new(),
+            usage: None,
+            error: None,
+            repairs: Vec::new(),
+            truncated: false,
+        }
+    }
+
+    fn from_error(e: ProviderError) -> Self {
+        LlmResponse {
+            finish_reason: FinishReason::Error,
+            error: Some(e),
+            ..Self::empty()
+        }
+    }
+
+    /// Parse a raw body: alias of [`parse_llm_response`] (the seed's `from_json`).
+    pub fn from_json(raw: &str) -> Self {
+        parse_llm_response(raw)
+    }
+
+    /// The model asked for at least one tool call (complete or not: every call needs an answer).
+    pub fn has_tools(&self) -> bool {
+        !self.tool_calls.is_empty()
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// The calls that may be executed.
+    pub fn complete_tool_calls(&self) -> Vec<ToolCall> {
+        self.tool_calls
+            .iter()
+            .filter_map(ParsedToolCall::to_tool_call)
+            .collect()
+    }
+
+    /// The calls that must not be executed (cut off, nameless, arguments not an object).
+    pub fn incomplete_tool_calls(&self) -> impl Iterator<Item = &ParsedToolCall> {
+        self.tool_calls.iter().filter(|c| !c.complete)
+    }
+
+    /// The assistant message to append to the history: content plus the complete tool calls
+    /// (incomplete ones cannot be sent back with valid arguments; the caller tells the model
+    /// about them in a follow-up message instead).
+    pub fn to_assistant_message(&self) -> Message {
+        Message::assistant_tool_calls(self.content.clone(), self.complete_tool_calls())
+    }
+
+    /// `{finish_reason, content, tool_calls:[{id,name,arguments,arguments_raw,complete,error,
+    /// repairs}], usage, error, repairs}` — what SQL `mcp.parse_llm_response` returns.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "finish_reason": self.finish_reason,
+            "content": self.content,
+            "tool_calls": self.tool_calls.iter().map(ParsedToolCall::to_json).collect::<Vec<_>>(),
+            "usage": self.usage,
+            "error": self.error.as_ref().map(ProviderError::to_json),
+            "repairs": self.repairs,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+fn fix(kind: &'static str, position: usize) -> Fix {
+    Fix { kind, position }
+}
+
+struct Args {
+    value: Option<Value>,
+    raw: String,
+    complete: bool,
+    error: Option<String>,
+    fixes: Vec<Fix>,
+}
+
+fn args_object(v: Value, raw: String, fixes: Vec<Fix>) -> Args {
+    match v {
+        Value::Object(_) => Args {
+            value: Some(v),
+            raw,
+            complete: true,
+            error: None,
+            fixes,
+        },
+        Value::Null => Args {
+            value: Some(json!({})),
+            raw,
+            complete: true,
+            error: None,
+            fixes,
+        },
+        other => Args {
+            value: None,
+            raw,
+            complete: false,
+            error: Some(format!(
+                "tool arguments must be a JSON object, got {}",
+                type_name(&other)
+            )),
+            fixes,
+        },
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Decode the text of an arguments string: strict, then double-encoded, then repaired.
+fn decode_args_text(s: &str) -> Args {
+    let raw = s.to_string();
+    if s.trim().is_empty() {
+        return Args {
+            value: Some(json!({})),
+            raw,
+            complete: true,
+            error: None,
+            fixes: Vec::new(),
+        };
+    }
+    match serde_json::from_str::<Value>(s) {
+        Ok(Value::String(inner)) => {
+            // Double-encoded: a JSON string whose text is the object.
+            let mut a = decode_args_text(&inner);
+            a.fixes.insert(0, fix("double_encoded", 0));
+            a.raw = raw;
+            a
+        }
+        Ok(v) => args_object(v, raw, Vec::new()),
+        Err(_) => match repair(s) {
+            Ok(r) => {
+                let truncated = r.truncated();
+                if truncated {
+                    return Args {
+                        value: None,
+                        raw,
+                        complete: false,
+                        error: Some("tool arguments were cut off (truncated JSON); not executed".into()),
+                        fixes: r.fixes,
+                    };
+                }
+                if let Value::String(inner) = r.value {
+                    let mut a = decode_args_text(&inner);
+                    let mut fixes = r.fixes;
+                    fixes.push(fix("double_encoded", 0));
+                    fixes.extend(a.fixes);
+                    a.fixes = fixes;
+                    a.raw = raw;
+                    return a;
+                }
+                args_object(r.value, raw, r.fixes)
+            }
+            Err(e) => Args {
+                value: None,
+                raw,
+                complete: false,
+                error: Some(format!(
+                    "tool arguments are not valid JSON: {}",
+                    clip(&e.to_string(), 200)
+                )),
+                fixes: Vec::new(),
+            },
+        },
+    }
+}
+
+fn decode_args(v: Option<&Value>) -> Args {
+    match v {
+        None | Some(Value::Null) => Args {
+            value: Some(json!({})),
+            raw: String::new(),
+            complete: true,
+            error: None,
+            fixes: Vec::new(),
+        },
+        Some(Value::String(s)) => decode_args_text(s),
+        Some(other) => args_object(other.clone(), other.to_string(), Vec::new()),
+    }
+}
+
+fn str_field<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Build one call from any of the shapes seen in the wild: OpenAI `{id, function:{name,
+/// arguments}}`, Anthropic `{id, name, input}`, Ollama `{function:{name, arguments:{…}}}`,
+/// content-embedded `{name, arguments|parameters}`.
+fn call_from_value(v: &Value, index: usize) -> ParsedToolCall {
+    let f = v.get("function").filter(|f| f.is_object()).unwrap_or(v);
+    let id = str_field(v, &["id", "tool_call_id"])
+        .map(String::from)
+        .unwrap_or_else(|| format!("call_{index}"));
+    let name = str_field(f, &["name"])
+        .or_else(|| str_field(v, &["name"]))
+        .unwrap_or("")
+        .to_string();
+    let args_v = ["arguments", "input", "parameters", "args"]
+        .iter()
+        .find_map(|k| f.get(*k).or_else(|| v.get(*k)));
+    let a = decode_args(args_v);
+    let mut call = ParsedToolCall {
+        id,
+        name,
+        arguments: a.value,
+        arguments_raw: a.raw,
+        complete: a.complete,
+        error: a.error,
+        repairs: a.fixes,
+    };
+    if call.name.is_empty() {
+        call.complete = false;
+        call.arguments = None;
+        call.error
+            .get_or_insert_with(|| "tool call without a function name".into());
+    }
+    if !v.is_object() {
+        call.complete = false;
+        call.arguments = None;
+        call.error = Some(format!("tool call must be a JSON object, got {}", type_name(v)));
+    }
+    call
+}
+
+fn mark_incomplete(c: &mut ParsedToolCall, why: &str) {
+    if c.complete {
+        c.complete = false;
+        c.arguments = None;
+        c.error = Some(why.to_string());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where a truncated body was cut
+
+/// Scan (possibly broken) JSON text and report the containers still open at its end, each with
+/// the object key that opened it, plus the keys of containers that were closed.
+fn open_path(raw: &str) -> (Vec<Option<String>>, HashSet<String>) {
+    let mut stack: Vec<Option<String>> = Vec::new();
+    let mut closed = HashSet::new();
+    let mut last_string: Option<String> = None;
+    let mut pending_key: Option<String> = None;
+    let mut in_str = false;
+    let mut esc = false;
+    let mut cur = String::new();
+    for c in raw.chars() {
+        if in_str {
+            if esc {
+                esc = false;
+                cur.push(c);
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+                last_string = Some(std::mem::take(&mut cur));
+            } else if cur.len() < 64 {
+                cur.push(c);
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_str = true;
+                cur.clear();
+            }
+            ':' => pending_key = last_string.take(),
+            '{' | '[' => {
+                stack.push(pending_key.take());
+                last_string = None;
+            }
+            '}' | ']' => {
+                if let Some(Some(k)) = stack.pop() {
+                    closed.insert(k);
+                }
+                pending_key = None;
+                last_string = None;
+            }
+            ',' => {
+                pending_key = None;
+                last_string = None;
+            }
+            _ => {}
+        }
+    }
+    (stack, closed)
+}
+
+/// For a truncated body: was the last element of the array under `key` cut off?
+/// `true` when the cut lies inside an element (or cannot be located: conservative).
+fn last_element_cut(raw: &str, key: &str) -> bool {
+    let (stack, closed) = open_path(raw);
+    match stack.iter().position(|k| k.as_deref() == Some(key)) {
+        Some(i) => i + 1 < stack.len(),
+        None => !closed.contains(key),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage
+
+fn u(v: &Value, k: &str) -> Option<u64> {
+    v.get(k).and_then(|x| {
+        x.as_u64()
+            .or_else(|| x.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+    })
+}
+
+fn usage_from(v: Option<&Value>) -> Option<Usage> {
+    let v = v.filter(|v| v.is_object())?;
+    if v.get("prompt_tokens").is_some() || v.get("completion_tokens").is_some() {
+        let p = u(v, "prompt_tokens").unwrap_or(0);
+        let c = u(v, "completion_tokens").unwrap_or(0);
+        return Some(Usage {
+            prompt_tokens: p,
+            completion_tokens: c,
+            total_tokens: u(v, "total_tokens").unwrap_or(p + c),
+        });
+    }
+    if v.get("input_tokens").is_some() || v.get("output_tokens").is_some() {
+        // Anthropic: input_tokens excludes cached tokens; the prompt is all of them.
+        let p = u(v, "input_tokens").unwrap_or(0)
+            + u(v, "cache_creation_input_tokens").unwrap_or(0)
+            + u(v, "cache_read_input_tokens").unwrap_or(0);
+        let c = u(v, "output_tokens").unwrap_or(0);
+        return Some(Usage {
+            prompt_tokens: p,
+            completion_tokens: c,
+            total_tokens: p + c,
+        });
+    }
+    None
+}
+
+fn ollama_usage(v: &Value) -> Option<Usage> {
+    let p = u(v, "prompt_eval_count");
+    let c = u(v, "eval_count");
+    if p.is_none() && c.is_none() {
+        return None;
+    }
+    let (p, c) = (p.unwrap_or(0), c.unwrap_or(0));
+    Some(Usage {
+        prompt_tokens: p,
+        completion_tokens: c,
+        total_tokens: p + c,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content-embedded tool calls
+
+/// Pull `<tool_call>{…}</tool_call>` (Hermes/Qwen), `[TOOL_CALLS][{…}]` / `[TOOL_CALLS]name[ARGS]{…}`
+/// (Mistral) and `<|python_tag|>{…}` (Llama 3.1) out of the text. Returns the remaining text and
+/// the calls; `None` when there are none.
+fn extract_embedded(content: &str, first_index: usize) -> Option<(Option<String>, Vec<ParsedToolCall>)> {
+    let mut calls = Vec::new();
+    let mut rest = String::new();
+    let push_item = |text: &str, cut: bool, calls: &mut Vec<ParsedToolCall>| {
+        let items = parse_items(text);
+        let n = items.len();
+        for (k, (v, truncated)) in items.into_iter().enumerate() {
+            let mut c = call_from_value(&v, first_index + calls.len());
+            if (cut || truncated) && k + 1 == n {
+                mark_incomplete(&mut c, "tool call in the text was cut off; not executed");
+            }
+            calls.push(c);
+        }
+        if n == 0 && !text.trim().is_empty() {
+            calls.push(ParsedToolCall {
+                id: format!("call_{}", first_index + calls.len()),
+                name: String::new(),
+                arguments: None,
+                arguments_raw: clip(text.trim(), 2000),
+                complete: false,
+                error: Some("tool call in the text is not valid JSON".into()),
+                repairs: Vec::new(),
+            });
+        }
+    };
+    if content.contains("<tool_call>") {
+        let mut s = content;
+        while let Some(start) = s.find("<tool_call>") {
+            rest.push_str(&s[..start]);
+            let after = &s[start + "<tool_call>".len()..];
+            match after.find("</tool_call>") {
+                Some(end) => {
+                    push_item(&after[..end], false, &mut calls);
+                    s = &after[end + "</tool_call>".len()..];
+                }
+                None => {
+                    push_item(after, true, &mut calls);
+                    s = "";
+                }
+            }
+        }
+        rest.push_str(s);
+    } else if let Some(start) = content.find("[TOOL_CALLS]") {
+        rest.push_str(&content[..start]);
+        let after = content[start + "[TOOL_CALLS]".len()..].trim_start();
+        if after.starts_with('[') || after.starts_with('{') {
+            push_item(after, false, &mut calls);
+        } else {
+            // Newer Mistral template: [TOOL_CALLS]name[ARGS]{…}[TOOL_CALLS]name2[ARGS]{…}
+            for part in after.split("[TOOL_CALLS]") {
+                let (name, args) = part.split_once("[ARGS]").unwrap_or((part, ""));
+                let name = name.trim();
+                let args = args.trim();
+                let a = decode_args_text(args);
+                let mut c = ParsedToolCall {
+                    id: format!("call_{}", first_index + calls.len()),
+                    name: name.to_string(),
+                    arguments: a.value,
+                    arguments_raw: a.raw,
+                    complete: a.complete,
+                    error: a.error,
+                    repairs: a.fixes,
+                };
+                if name.is_empty() {
+                    mark_incomplete(&mut c, "tool call without a function name");
+                }
+                calls.push(c);
+            }
+        }
+    } else if let Some(start) = content.find("<|python_tag|>") {
+        rest.push_str(&content[..start]);
+        let after = content[start + "<|python_tag|>".len()..]
+            .trim()
+            .trim_end_matches("<|eom_id|>")
+            .trim_end_matches("<|eot_id|>");
+        push_item(after, false, &mut calls);
+    } else {
+        return None;
+    }
+    if calls.is_empty() {
+        return None;
+    }
+    let rest = rest.trim();
+    Some(((!rest.is_empty()).then(|| rest.to_string()), calls))
+}
+
+/// Parse an embedded tool-call payload: one object or an array of them (with repair).
+/// Each item comes with "was cut off".
+fn parse_items(text: &str) -> Vec<(Value, bool)> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Vec::new();
+    }
+    let (v, truncated) = match serde_json::from_str::<Value>(t) {
+        Ok(v) => (v, false),
+        Err(_) => match repair(t) {
+            Ok(r) => {
+                let tr = r.truncated();
+                (r.value, tr)
+            }
+            Err(_) => return Vec::new(),
+        },
+    };
+    match v {
+        Value::Array(items) => {
+            let n = items.len();
+            let cut_last = truncated && last_element_cut(&format!("{{\"a\":{t}"), "a");
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, it)| (it, cut_last && i + 1 == n))
+                .collect()
+        }
+        other => vec![(other, truncated)],
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point
+
+/// Parse a raw provider body (any supported dialect, JSON or SSE stream) into an
+/// [`LlmResponse`]. Never panics; garbage gives `finish_reason = error` with an
+/// `invalid_response` error.
+pub fn parse_llm_response(raw: &str) -> LlmResponse {
+    let t = raw.trim_start_matches('\u{feff}').trim();
+    if t.is_empty() {
+        return LlmResponse::from_error(ProviderError::new(
+            ErrorKind::InvalidResponse,
+            "unknown",
+            None,
+            "empty response body",
+        ));
+    }
+    if is_sse(t) {
+        return parse_sse(t);
+    }
+    let (value, repairs, truncated) = match serde_json::from_str::<Value>(t) {
+        Ok(v) => (v, Vec::new(), false),
+        Err(strict) => {
+            if let Some(r) = parse_ndjson(t) {
+                return r;
+            }
+            match repair(t) {
+                Ok(r) => {
+                    let tr = r.truncated();
+                    (r.value, r.fixes, tr)
+                }
+                Err(e) => {
+                    let err = if t.starts_with('<') {
+                        normalize_error("unknown", Some(200), t, None)
+                    } else {
+                        ProviderError::new(
+                            ErrorKind::InvalidResponse,
+                            "unknown",
+                            None,
+                            &format!("response is not valid JSON ({strict}); repair failed: {e}"),
+                        )
+                    };
+                    let mut err = err;
+                    err.kind = ErrorKind::InvalidResponse;
+                    err.http_status = None;
+                    return LlmResponse::from_error(err);
+                }
+            }
+        }
+    };
+    let mut r = from_value(&value, t, truncated);
+    r.repairs = repairs;
+    r
+}
+
+/// Normalize an already-parsed body (no repair involved).
+pub fn parse_llm_value(v: &Value) -> LlmResponse {
+    from_value(v, "", false)
+}
+
+fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
+    if looks_like_error(v) && v.get("choices").is_none() && v.get("type").and_then(Value::as_str) != Some("message") {
+        let mut e = error_from_value(v);
+        e.http_status = None;
+        return LlmResponse::from_error(e);
+    }
+    let mut r = if v.get("type").and_then(Value::as_str) == Some("message")
+        || (v.get("content").map(Value::is_array) == Some(true)
+            && (v.get("stop_reason").is_some() || v.get("role").and_then(Value::as_str) == Some("assistant")))
+    {
+        anthropic(v, raw, truncated)
+    } else if let Some(choices) = v.get("choices").and_then(Value::as_array) {
+        openai(v, choices, raw, truncated)
+    } else if v.get("message").is_some_and(Value::is_object) {
+        ollama(v, raw, truncated)
+    } else if v.get("role").is_some() || v.get("tool_calls").is_some() {
+        // A bare assistant message.
+        let mut r = message(v, raw, truncated);
+        r.usage = None;
+        r
+    } else {
+        LlmResponse::from_error(ProviderError::new(
+            ErrorKind::InvalidResponse,
+            "unknown",
+            None,
+            &format!("unrecognized response shape: {}", clip(&v.to_string(), 200)),
+        ))
+    };
+    r.truncated = truncated;
+    finish(&mut r);
+    r
+}
+
+/// Common post-processing: embedded tool calls, finish reason consistency.
+fn finish(r: &mut LlmResponse) {
+    if r.error.is_some() {
+        r.finish_reason = FinishReason::Error;
+        return;
+    }
+    if r.tool_calls.is_empty() {
+        if let Some(content) = r.content.clone() {
+            if let Some((rest, calls)) = extract_embedded(&content, 0) {
+                r.content = rest;
+                r.tool_calls = calls;
+            }
+        }
+    }
+    if r.tool_calls.iter().any(|c| c.complete) && matches!(r.finish_reason, FinishReason::Stop | FinishReason::Unknown)
+    {
+        r.finish_reason = FinishReason::ToolCalls;
+    }
+    if r.truncated && r.finish_reason == FinishReason::Unknown {
+        r.finish_reason = FinishReason::Length;
+    }
+    // Deterministic, unique ids.
+    let mut seen = HashSet::new();
+    for (i, c) in r.tool_calls.iter_mut().enumerate() {
+        if c.id.is_empty() || !seen.insert(c.id.clone()) {
+            c.id = format!("call_{i}");
+            seen.insert(c.id.clone());
+        }
+    }
+}
+
+fn content_text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        // Content as parts: [{"type":"text","text":…}]
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str).or_else(|| p.as_str()))
+                .collect();
+            (!texts.is_empty()).then(|| texts.concat())
+        }
+        _ => None,
+    }
+}
+
+/// An OpenAI-style message object (`choices[0].message`, Ollama `message`, or bare).
+fn message(m: &Value, raw: &str, truncated: bool) -> LlmResponse {
+    let mut r = LlmResponse::empty();
+    r.content = content_text(m.get("content")).filter(|c| !c.is_empty());
+    let mut calls: Vec<ParsedToolCall> = match m.get("tool_calls") {
+        Some(Value::Array(a)) => a.iter().enumerate().map(|(i, c)| call_from_value(c, i)).collect(),
+        _ => Vec::new(),
+    };
+    if calls.is_empty() {
+        // Legacy function_call.
+        if let Some(fc) = m.get("function_call").filter(|f| f.is_object()) {
+            calls.push(call_from_value(&json!({"function": fc}), 0));
+        }
+    }
+    if truncated && !calls.is_empty() && last_element_cut(raw, "tool_calls") {
+        if let Some(last) = calls.last_mut() {
+            mark_incomplete(last, "response was cut off inside this tool call; not executed");
+        }
+    }
+    r.tool_calls = calls;
+    r
+}
+
+fn openai(v: &Value, choices: &[Value], raw: &str, truncated: bool) -> LlmResponse {
+    let usage = usage_from(v.get("usage"));
+    let Some(choice) = choices.first() else {
+        let mut r = LlmResponse::from_error(ProviderError::new(
+            ErrorKind::InvalidResponse,
+            "openai",
+            None,
+            "response has no choices",
+        ));
+        r.usage = usage;
+        return r;
+    };
+    let mut r = if let Some(m) = choice
+        .get("message")
+        .or_else(|| choice.get("delta"))
+        .filter(|m| m.is_object())
+    {
+        message(m, raw, truncated)
+    } else {
+        let mut r = LlmResponse::empty();
+        r.content = choice.get("text").and_then(Value::as_str).map(String::from);
+        r
+    };
+    r.finish_reason = choice
+        .get("finish_reason")
+        .and_then(Value::as_str)
+        .map(FinishReason::from_provider)
+        .unwrap_or(FinishReason::Unknown);
+    // Gateways (OpenRouter and others) put errors into the choice.
+    if let Some(e) = choice.get("error").filter(|e| e.is_object()) {
+        let mut pe = error_from_value(&json!({"error": e}));
+        pe.http_status = None;
+        r.error = Some(pe);
+    }
+    if r.finish_reason == FinishReason::ContentFilter
+        && r.error.is_none()
+        && r.content.is_none()
+        && r.tool_calls.is_empty()
+    {
+        r.error = Some(ProviderError::new(
+            ErrorKind::ContentFilter,
+            "openai",
+            None,
+            "the answer was withheld by the provider's content filter",
+        ));
+        r.error.as_mut().map(|e| e.code = Some("content_filter".into()));
+        r.finish_reason = FinishReason::ContentFilter;
+        r.usage = usage;
+        return r;
+    }
+    r.usage = usage;
+    r
+}
+
+fn ollama(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
+    let m = v.get("message").cloned().unwrap_or(Value::Null);
+    let mut r = message(&m, raw, truncated);
+    r.usage = ollama_usage(v).or_else(|| usage_from(v.get("usage")));
+    r.finish_reason = match v.get("done_reason").and_then(Value::as_str) {
+        Some(s) => FinishReason::from_provider(s),
+        None if v.get("done").and_then(Value::as_bool) == Some(true) => FinishReason::Stop,
+        None => FinishReason::Unknown,
+    };
+    r
+}
+
+fn anthropic(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
+    let mut r = LlmResponse::empty();
+    let blocks = v.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut texts = Vec::new();
+    for b in &blocks {
+        match b.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                if let Some(t) = b.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_string());
+                }
+            }
+            Some("tool_use") | Some("server_tool_use") => {
+                let i = r.tool_calls.len();
+                r.tool_calls.push(call_from_value(b, i));
+            }
+            _ => {} // thinking, redacted_thinking, …
+        }
+    }
+    let text = texts.concat();
+    r.content = (!text.is_empty()).then_some(text);
+    if truncated && !r.tool_calls.is_empty() && last_element_cut(raw, "content") {
+        if let Some(last) = r.tool_calls.last_mut() {
+            mark_incomplete(last, "response was cut off inside this tool call; not executed");
+        }
+    }
+    r.finish_reason = v
+        .get("stop_reason")
+        .and_then(Value::as_str)
+        .map(FinishReason::from_provider)
+        .unwrap_or(FinishReason::Unknown);
+    r.usage = usage_from(v.get("usage"));
+    if r.finish_reason == FinishReason::ContentFilter && r.content.is_none() && r.tool_calls.is_empty() {
+        let mut e = ProviderError::new(
+            ErrorKind::ContentFilter,
+            "anthropic",
+            None,
+            "the model refused to answer",
+        );
+        e.code = Some("refusal".into());
+        r.error = Some(e);
+    }
+    r
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streams
+
+fn is_sse(t: &str) -> bool {
+    t.starts_with("data:") || t.starts_with("event:") || t.starts_with(": ") || t.starts_with("id:")
+}
+
+/// Ollama's native stream: one JSON object per line.
+fn parse_ndjson(t: &str) -> Option<LlmResponse> {
+    let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let first: Value = serde_json::from_str(lines[0]).ok()?;
+    if first.get("message").is_none() {
+        return None;
+    }
+    let mut content = String::new();
+    let mut calls = Vec::new();
+    let mut last = first.clone();
+    let mut cut = false;
+    for (i, l) in lines.iter().enumerate() {
+        let v: Value = match serde_json::from_str(l) {
+            Ok(v) => v,
+            Err(_) if i + 1 == lines.len() => {
+                cut = true;
+                break;
+            }
+            Err(_) => return None,
+        };
+        if looks_like_error(&v) {
+            let mut e = error_from_value(&v);
+            e.http_status = None;
+            return Some(LlmResponse::from_error(e));
+        }
+        if let Some(m) = v.get("message") {
+            if let Some(c) = m.get("content").and_then(Value::as_str) {
+                content.push_str(c);
+            }
+            if let Some(Value::Array(a)) = m.get("tool_calls") {
+                calls.extend(a.iter().cloned());
+            }
+        }
+        last = v;
+    }
+    let done = last.get("done").and_then(Value::as_bool) == Some(true);
+    let mut merged = last.clone();
+    if let Some(o) = merged.as_object_mut() {
+        o.insert(
+            "message".into(),
+            json!({"role": "assistant", "content": content, "tool_calls": calls}),
+        );
+    }
+    let mut r = ollama(&merged, "", false);
+    r.truncated = cut || !done;
+    finish(&mut r);
+    Some(r)
+}
+
+#[derive(Default)]
+struct StreamCall {
+    id: String,
+    name: String,
+    args: String,
+    /// Arguments that arrived as an object (Ollama-compatible servers) or Anthropic's initial input.
+    args_value: Option<Value>,
+    stopped: bool,
+}
+
+/// Assemble an SSE stream (OpenAI `chat.completion.chunk`s or Anthropic events).
+fn parse_sse(t: &str) -> LlmResponse {
+    let mut content = String::new();
+    let mut calls: BTreeMap<u64, StreamCall> = BTreeMap::new();
+    let mut finish_reason: Option<String> = None;
+    let mut usage: Option<Usage> = None;
+    let mut anthropic_input: Option<Usage> = None;
+    let mut done = false;
+    let mut cut = false;
+    let mut saw_any = false;
+    let mut anthropic_mode = false;
+    let data: Vec<&str> = t
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .collect();
+    let n = data.len();
+    for (i, d) in data.iter().enumerate() {
+        if *d == "[DONE]" {
+            done = true;
+            continue;
+        }
+        let v: Value = match serde_json::from_str(d) {
+            Ok(v) => v,
+            Err(_) => {
+                if i + 1 == n {
+                    cut = true;
+                }
+                continue;
+            }
+        };
+        saw_any = true;
+        if looks_like_error(&v) && v.get("choices").is_none() {
+            let mut e = error_from_value(&v);
+            e.http_status = None;
+            let mut r = LlmResponse::from_error(e);
+            r.content = (!content.is_empty()).then_some(content);
+            return r;
+        }
+        match v.get("type").and_then(Value::as_str) {
+            Some("message_start") => {
+                anthropic_mode = true;
+                anthropic_input = usage_from(v.get("message").and_then(|m| m.get("usage")));
+            }
+            Some("content_block_start") => {
+                anthropic_mode = true;
+                let idx = u(&v, "index").unwrap_or(0);
+                let b = v.get("content_block").cloned().unwrap_or(Value::Null);
+                match b.get("type").and_then(Value::as_str) {
+                    Some("tool_use") | Some("server_tool_use") => {
+                        let c = calls.entry(idx).or_default();
+                        c.id = str_field(&b, &["id"]).unwrap_or("").to_string();
+                        c.name = str_field(&b, &["name"]).unwrap_or("").to_string();
+                        c.args_value = b.get("input").cloned();
+                    }
+                    Some("text") => {
+                        if let Some(s) = b.get("text").and_then(Value::as_str) {
+                            content.push_str(s);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Some("content_block_delta") => {
+                let idx = u(&v, "index").unwrap_or(0);
+                let dlt = v.get("delta").cloned().unwrap_or(Value::Null);
+                match dlt.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => content.push_str(dlt.get("text").and_then(Value::as_str).unwrap_or("")),
+                    Some("input_json_delta") => calls
+                        .entry(idx)
+                        .or_default()
+                        .args
+                        .push_str(dlt.get("partial_json").and_then(Value::as_str).unwrap_or("")),
+                    _ => {}
+                }
+            }
+            Some("content_block_stop") => {
+                if let Some(c) = calls.get_mut(&u(&v, "index").unwrap_or(0)) {
+                    c.stopped = true;
+                }
+            }
+            Some("message_delta") => {
+                if let Some(s) = v
+                    .get("delta")
+                    .and_then(|d| d.get("stop_reason"))
+                    .and_then(Value::as_str)
+                {
+                    finish_reason = Some(s.to_string());
+                }
+                if let Some(out) = v.get("usage").and_then(|x| u(x, "output_tokens")) {
+                    let mut us = anthropic_input.unwrap_or_default();
+                    us.completion_tokens = out;
+                    us.total_tokens = us.prompt_tokens + out;
+                    usage = Some(us);
+                }
+            }
+            Some("message_stop") => done = true,
+            _ => {
+                // OpenAI chunk.
+                if let Some(us) = usage_from(v.get("usage")) {
+                    usage = Some(us);
+                }
+                let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.first()) else {
+                    continue;
+                };
+                let dlt = choice
+                    .get("delta")
+                    .or_else(|| choice.get("message"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                if let Some(s) = content_text(dlt.get("content")) {
+                    content.push_str(&s);
+                }
+                if let Some(Value::Array(tcs)) = dlt.get("tool_calls") {
+                    for (k, tc) in tcs.iter().enumerate() {
+                        let idx = u(tc, "index").unwrap_or(k as u64);
+                        let c = calls.entry(idx).or_default();
+                        if let Some(id) = str_field(tc, &["id"]) {
+                            c.id = id.to_string();
+                        }
+                        if let Some(f) = tc.get("function") {
+                            if let Some(nm) = f.get("name").and_then(Value::as_str) {
+                                c.name.push_str(nm);
+                            }
+                            match f.get("arguments") {
+                                Some(Value::String(s)) => c.args.push_str(s),
+                                Some(o @ Value::Object(_)) => c.args_value = Some(o.clone()),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                if let Some(fr) = choice.get("finish_reason").and_then(Value::as_str) {
+                    finish_reason = Some(fr.to_string());
+                }
+            }
+        }
+    }
+    if !saw_any && !done {
+        return LlmResponse::from_error(ProviderError::new(
+            ErrorKind::InvalidResponse,
+            "unknown",
+            None,
+            "event stream without data",
+        ));
+    }
+    let complete_stream = if anthropic_mode {
+        done || finish_reason.is_some()
+    } else {
+        done || finish_reason.is_some()
+    };
+    let mut r = LlmResponse::empty();
+    r.content = (!content.is_empty()).then_some(content);
+    r.usage = usage;
+    r.finish_reason = finish_reason
+        .as_deref()
+        .map(FinishReason::from_provider)
+        .unwrap_or(FinishReason::Unknown);
+    r.truncated = cut || !complete_stream;
+    let last_idx = calls.keys().next_back().copied();
+    for (idx, c) in calls {
+        let raw_args = if c.args.is_empty() {
+            c.args_value.clone()
+        } else {
+            Some(Value::String(c.args.clone()))
+        };
+        let mut obj = Map::new();
+        obj.insert("id".into(), json!(c.id));
+        obj.insert("name".into(), json!(c.name));
+        if let Some(a) = raw_args {
+            obj.insert("arguments".into(), a);
+        }
+        let mut pc = call_from_value(&Value::Object(obj), r.tool_calls.len());
+        let unfinished = if anthropic_mode {
+            !c.stopped && r.truncated
+        } else {
+            r.truncated && Some(idx) == last_idx
+        };
+        if unfinished {
+            mark_incomplete(&mut pc, "stream ended inside this tool call; not executed");
+        }
+        r.tool_calls.push(pc);
+    }
+    finish(&mut r);
+    r
+}

@@ -7,6 +7,12 @@
 //!   e.g. `"truncated"` when brackets/strings were closed at end of input);
 //! - unrepairable input gives `RepairError { position, message }`; never a panic, linear time.
 
+mod chars;
+mod parser;
+mod root;
+
+pub use parser::MAX_DEPTH;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -53,21 +59,15 @@ impl std::fmt::Display for RepairError {
 impl std::error::Error for RepairError {}
 
 /// Parse `input` as JSON, repairing it if strict parsing fails.
+///
+/// Valid JSON is returned exactly as `serde_json` parses it, with no fixes. Otherwise the
+/// repairing parser runs; see the crate README for the list of fix kinds.
 pub fn repair(input: &str) -> Result<Repaired, RepairError> {
-    // Strict path only for now; the repairing parser replaces the error branch.
-    match serde_json::from_str::<Value>(input) {
-        Ok(value) => Ok(Repaired { value, fixes: Vec::new() }),
-        Err(e) => Err(RepairError { position: byte_offset(input, e.line(), e.column()), message: e.to_string() }),
+    if let Ok(value) = serde_json::from_str::<Value>(input) {
+        return Ok(Repaired {
+            value,
+            fixes: Vec::new(),
+        });
     }
-}
-
-fn byte_offset(input: &str, line: usize, column: usize) -> usize {
-    let mut offset = 0;
-    for (i, l) in input.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            return (offset + column.saturating_sub(1)).min(input.len());
-        }
-        offset += l.len();
-    }
-    input.len()
+    root::repair_text(input)
 }

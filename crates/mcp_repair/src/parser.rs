@@ -1,0 +1,1120 @@
+//! The repairing parser: a single forward pass that builds a `serde_json::Value` directly.
+//!
+//! The structure follows josdejong/jsonrepair (recursive descent that repairs as it goes), with
+//! additions for the json_repair (Python) suite and LLM output. Guarantees:
+//! - every byte access goes through `at()`/`get()`, so hostile input cannot index out of bounds;
+//! - recursion depth is capped at [`MAX_DEPTH`] (an error, not a stack overflow);
+//! - linear time: the only re-scan is the string "second pass" (jsonrepair's retry when an end
+//!   quote turns out to be wrong), and its total cost is charged to a budget proportional to the
+//!   input; once the budget is spent strings are parsed in the conservative one-pass mode.
+
+use crate::chars::*;
+use crate::{Fix, RepairError};
+use serde_json::{Map, Number, Value};
+
+/// Maximum nesting of arrays/objects/tuples. Deeper input is an error (PostgreSQL backends have
+/// a limited stack; jsonb itself refuses much deeper documents anyway).
+pub const MAX_DEPTH: usize = 512;
+
+pub type PResult<T> = Result<T, RepairError>;
+
+pub struct Parser<'a> {
+    pub s: &'a str,
+    pub b: &'a [u8],
+    pub i: usize,
+    /// Offset of `s` within the caller's original input (for fix/error positions).
+    pub base: usize,
+    pub fixes: Vec<Fix>,
+    depth: usize,
+    /// Open containers (`{`, `[`, `(`), innermost last.
+    stack: Vec<u8>,
+    /// Remaining bytes the string retry may re-scan before switching to conservative mode.
+    retry_budget: usize,
+}
+
+/// Outcome of a value parse that also tells the caller what kind of token it was.
+pub enum Parsed {
+    Value(Value),
+    /// An unquoted symbol (kept for the NDJSON/prose decisions at root level).
+    Unquoted(Value),
+}
+
+impl Parsed {
+    pub fn into_value(self) -> Value {
+        match self {
+            Parsed::Value(v) | Parsed::Unquoted(v) => v,
+        }
+    }
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(s: &'a str, base: usize) -> Self {
+        Parser {
+            s,
+            b: s.as_bytes(),
+            i: 0,
+            base,
+            fixes: Vec::new(),
+            depth: 0,
+            stack: Vec::new(),
+            retry_budget: 4 * s.len() + 4096,
+        }
+    }
+
+    #[inline]
+    pub fn fix(&mut self, kind: &'static str, pos: usize) {
+        self.fixes.push(Fix {
+            kind,
+            position: self.base + pos,
+        });
+    }
+
+    pub fn err(&self, pos: usize, msg: impl Into<String>) -> RepairError {
+        RepairError {
+            position: self.base + pos.min(self.b.len()),
+            message: msg.into(),
+        }
+    }
+
+    #[inline]
+    pub fn c(&self) -> u8 {
+        at(self.b, self.i)
+    }
+
+    #[inline]
+    pub fn eof(&self) -> bool {
+        self.i >= self.b.len()
+    }
+
+    // ---------------------------------------------------------------- whitespace & comments
+
+    /// Skip whitespace and comments (`//`, `/* */`, `#`). Returns true if anything was skipped.
+    pub fn skip_ws(&mut self, skip_newline: bool) -> bool {
+        let start = self.i;
+        loop {
+            let c = self.c();
+            if is_ws(c) {
+                if c == b'\n' && !skip_newline {
+                    break;
+                }
+                self.i += 1;
+            } else if c >= 0x80 {
+                let l = special_ws_len(self.b, self.i);
+                if l == 0 {
+                    break;
+                }
+                self.fix("special_whitespace", self.i);
+                self.i += l;
+            } else if c == b'/' && at(self.b, self.i + 1) == b'*' {
+                self.fix("comment", self.i);
+                let mut j = self.i + 2;
+                while j < self.b.len() && !(self.b[j] == b'*' && at(self.b, j + 1) == b'/') {
+                    j += 1;
+                }
+                self.i = (j + 2).min(self.b.len());
+            } else if c == b'/' && at(self.b, self.i + 1) == b'/' {
+                self.fix("comment", self.i);
+                while self.i < self.b.len() && self.b[self.i] != b'\n' {
+                    self.i += 1;
+                }
+            } else if c == b'#' {
+                // Python/shell style comment; ends at the line end or a closing bracket that
+                // belongs to the structure (json_repair behaviour).
+                self.fix("comment", self.i);
+                while self.i < self.b.len() && !matches!(self.b[self.i], b'\n' | b'}' | b']') {
+                    self.i += 1;
+                }
+            } else {
+                break;
+            }
+        }
+        self.i > start
+    }
+
+    /// Lookahead version of `skip_ws(false)` that records nothing.
+    fn peek_skip_ws_no_nl(&self, mut j: usize) -> usize {
+        loop {
+            let c = at(self.b, j);
+            if is_ws_no_nl(c) {
+                j += 1;
+            } else if c >= 0x80 && special_ws_len(self.b, j) > 0 {
+                j += special_ws_len(self.b, j);
+            } else if c == b'/' && at(self.b, j + 1) == b'*' {
+                j += 2;
+                while j < self.b.len() && !(self.b[j] == b'*' && at(self.b, j + 1) == b'/') {
+                    j += 1;
+                }
+                j = (j + 2).min(self.b.len());
+            } else if c == b'/' && at(self.b, j + 1) == b'/' {
+                while j < self.b.len() && self.b[j] != b'\n' {
+                    j += 1;
+                }
+            } else {
+                return j;
+            }
+        }
+    }
+
+    fn peek_skip_ws(&self, mut j: usize) -> usize {
+        while is_ws(at(self.b, j)) {
+            j += 1;
+        }
+        j
+    }
+
+    fn prev_non_ws(&self, mut j: usize) -> usize {
+        while j > 0 && is_ws(at(self.b, j)) {
+            j -= 1;
+        }
+        j
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /// Parse one value (skipping whitespace/comments around it). `Ok(None)` = no value here.
+    pub fn parse_value(&mut self) -> PResult<Option<Parsed>> {
+        self.skip_ws(true);
+        let start = self.i;
+        let r = self.parse_value_inner()?;
+        if r.is_none() {
+            self.i = start;
+        }
+        self.skip_ws(true);
+        Ok(r)
+    }
+
+    fn parse_value_inner(&mut self) -> PResult<Option<Parsed>> {
+        let c = self.c();
+        match c {
+            0 if self.eof() => Ok(None),
+            b'{' => self.parse_object().map(|v| Some(Parsed::Value(v))),
+            b'[' => self.parse_array().map(|v| Some(Parsed::Value(v))),
+            b'(' => self.parse_tuple().map(|v| Some(Parsed::Value(v))),
+            _ => {
+                if c == b'"'
+                    || c == b'\''
+                    || c == b'`'
+                    || c == b'\\'
+                    || (c >= 0x80 && is_quote(self.b, self.i))
+                {
+                    if let Some(s) = self.parse_string_auto()? {
+                        return Ok(Some(Parsed::Value(Value::String(s))));
+                    }
+                    if c == b'\\' {
+                        return Ok(None);
+                    }
+                }
+                if let Some(v) = self.parse_number() {
+                    return Ok(Some(Parsed::Value(v)));
+                }
+                if let Some(v) = self.parse_keyword() {
+                    return Ok(Some(Parsed::Value(v)));
+                }
+                if let Some(v) = self.parse_unquoted(false)? {
+                    return Ok(Some(v));
+                }
+                if c == b'/' {
+                    return Ok(Some(Parsed::Value(self.parse_regex())));
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+        self.stack.pop();
+    }
+
+    fn enter(&mut self, kind: u8) -> PResult<()> {
+        self.depth += 1;
+        self.stack.push(kind);
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(self.i, format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn skip_ellipsis(&mut self) -> bool {
+        self.skip_ws(true);
+        if self.c() == b'.' && at(self.b, self.i + 1) == b'.' && at(self.b, self.i + 2) == b'.' {
+            self.fix("ellipsis", self.i);
+            self.i += 3;
+            self.skip_ws(true);
+            if self.c() == b',' {
+                self.i += 1;
+            }
+            return true;
+        }
+        false
+    }
+
+    fn parse_object(&mut self) -> PResult<Value> {
+        self.enter(b'{')?;
+        let open = self.i;
+        self.i += 1;
+        self.skip_ws(true);
+        if self.c() == b',' {
+            self.fix("leading_comma", self.i);
+            self.i += 1;
+            self.skip_ws(true);
+        }
+        let map = Map::new();
+        let v = self.parse_object_body(map, true, open)?;
+        self.leave();
+        Ok(v)
+    }
+
+    /// The member loop of an object (also used to merge `{"a":1}, "b": 2}` at root level).
+    pub fn parse_object_body(
+        &mut self,
+        mut map: Map<String, Value>,
+        mut initial: bool,
+        open: usize,
+    ) -> PResult<Value> {
+        let mut last_key: Option<String> = None;
+        // Python-style set literal `{'a', 'b'}` → array
+        let mut set_items: Option<Vec<Value>> = None;
+        while !self.eof() && self.c() != b'}' {
+            if !initial {
+                if self.c() == b',' {
+                    self.i += 1;
+                } else {
+                    self.fix("missing_comma", self.i);
+                }
+                self.skip_ws(true);
+            }
+            self.skip_ellipsis();
+            let key_pos = self.i;
+            let key = match self.parse_string_auto()? {
+                Some(k) => Some(k),
+                None => self.parse_unquoted_key()?,
+            };
+            let Some(key) = key else {
+                let c = self.c();
+                if c == b'[' && !initial {
+                    // `{"a": [1], [2]}` → extend the previous array value (json_repair)
+                    if let Some(Value::Array(_)) = last_key.as_ref().and_then(|k| map.get(k)) {
+                        let extra = self.parse_array()?;
+                        self.fix("merged_array", key_pos);
+                        if let (Some(Value::Array(prev)), Value::Array(more)) =
+                            (last_key.as_ref().and_then(|k| map.get_mut(k)), extra)
+                        {
+                            prev.extend(more);
+                        }
+                        self.skip_ws(true);
+                        continue;
+                    }
+                }
+                if matches!(c, b'}' | b'{' | b']' | b'[' | 0) {
+                    if !initial {
+                        self.fix("trailing_comma", self.i);
+                    }
+                } else {
+                    return Err(self.err(self.i, "object key expected"));
+                }
+                break;
+            };
+            self.skip_ws(true);
+            // set literal detection: first key directly followed by `,` or `}`
+            if (initial || set_items.is_some()) && map.is_empty() && matches!(self.c(), b',' | b'}')
+            {
+                let items = set_items.get_or_insert_with(Vec::new);
+                items.push(Value::String(key));
+                initial = false;
+                continue;
+            }
+            if set_items.is_some() {
+                // mixed: give up on the set interpretation, keep going as an object
+                set_items = None;
+            }
+            let mut colon = false;
+            if self.c() == b':' {
+                colon = true;
+                self.i += 1;
+            } else if self.c() == b'=' {
+                self.fix("missing_colon", self.i);
+                colon = true;
+                self.i += 1;
+            }
+            let truncated = self.eof();
+            if !colon {
+                if is_start_of_value(self.b, self.i) || truncated || matches!(self.c(), b'.' | b'+')
+                {
+                    self.fix("missing_colon", self.i);
+                } else {
+                    return Err(self.err(self.i, "colon expected"));
+                }
+            }
+            let vpos = self.i;
+            let value = match self.parse_value()? {
+                Some(v) => v.into_value(),
+                None => {
+                    if colon || truncated {
+                        if self.eof() {
+                            self.fix("truncated", vpos);
+                        } else {
+                            self.fix("missing_value", vpos);
+                        }
+                        Value::Null
+                    } else {
+                        return Err(self.err(self.i, "colon expected"));
+                    }
+                }
+            };
+            map.insert(key.clone(), value);
+            last_key = Some(key);
+            initial = false;
+        }
+        if self.c() == b'}' {
+            self.i += 1;
+        } else if self.eof() {
+            self.fix("truncated", self.i);
+        } else {
+            self.fix("missing_bracket", self.i);
+        }
+        if let Some(items) = set_items {
+            if map.is_empty() {
+                self.fix("set_literal", open);
+                return Ok(Value::Array(items));
+            }
+        }
+        Ok(Value::Object(map))
+    }
+
+    fn parse_array(&mut self) -> PResult<Value> {
+        self.enter(b'[')?;
+        self.i += 1;
+        self.skip_ws(true);
+        if self.c() == b',' {
+            self.fix("leading_comma", self.i);
+            self.i += 1;
+            self.skip_ws(true);
+        }
+        let mut items = Vec::new();
+        let mut initial = true;
+        while !self.eof() && self.c() != b']' {
+            if !initial {
+                if self.c() == b',' {
+                    self.i += 1;
+                } else {
+                    self.fix("missing_comma", self.i);
+                }
+            }
+            self.skip_ellipsis();
+            let vpos = self.i;
+            match self.parse_value()? {
+                Some(v) => {
+                    let v = v.into_value();
+                    // `["key": "value"]` → an object inside the array (json_repair)
+                    if self.c() == b':' {
+                        if let Value::String(k) = v {
+                            self.fix("missing_brace", vpos);
+                            items.push(self.parse_implicit_object(k)?);
+                            initial = false;
+                            continue;
+                        }
+                        items.push(v);
+                    } else {
+                        items.push(v);
+                    }
+                }
+                None => {
+                    if self.c() == b'}' {
+                        // stray or mismatched `}`: `[{"a":1}},{...}]` or `["a"}, "k2": ...`
+                        self.fix("mismatched_bracket", self.i);
+                        let after = self.peek_skip_ws(self.i + 1);
+                        if at(self.b, after) == b',' && self.closes_for_parent_object() {
+                            self.i += 1;
+                            self.leave();
+                            return Ok(Value::Array(items));
+                        }
+                        self.i += 1;
+                        continue;
+                    }
+                    if !initial {
+                        self.fix("trailing_comma", self.i);
+                    }
+                    break;
+                }
+            }
+            initial = false;
+        }
+        if self.c() == b']' {
+            self.i += 1;
+        } else if self.c() == b')' && !self.eof() {
+            self.fix("mismatched_bracket", self.i);
+            self.i += 1;
+        } else if self.eof() {
+            self.fix("truncated", self.i);
+        } else {
+            self.fix("missing_bracket", self.i);
+        }
+        self.leave();
+        Ok(Value::Array(items))
+    }
+
+    /// Heuristic used for `}` inside an array: the parent container is an object (we are an
+    /// object member's value) — tracked cheaply via `parent_is_object`.
+    /// Is the container enclosing the current one an object?
+    fn closes_for_parent_object(&self) -> bool {
+        self.stack.len() >= 2 && self.stack[self.stack.len() - 2] == b'{'
+    }
+
+    /// After `"key"` followed by `:` inside an array: parse the rest of an object.
+    fn parse_implicit_object(&mut self, first_key: String) -> PResult<Value> {
+        self.enter(b'{')?;
+        let mut map = Map::new();
+        self.i += 1; // ':'
+        let v = self
+            .parse_value()?
+            .map(Parsed::into_value)
+            .unwrap_or(Value::Null);
+        map.insert(first_key, v);
+        loop {
+            self.skip_ws(true);
+            if self.c() == b'}' {
+                self.i += 1;
+                break;
+            }
+            if self.c() != b',' {
+                break;
+            }
+            // `, "k": v` continues the object; `, value` ends it
+            let save = self.i;
+            self.i += 1;
+            self.skip_ws(true);
+            let kpos = self.i;
+            let Some(k) = self.parse_string_auto()? else {
+                self.i = save;
+                break;
+            };
+            self.skip_ws(true);
+            if self.c() != b':' {
+                let _ = kpos;
+                self.i = save;
+                break;
+            }
+            self.i += 1;
+            let v = self
+                .parse_value()?
+                .map(Parsed::into_value)
+                .unwrap_or(Value::Null);
+            map.insert(k, v);
+        }
+        self.leave();
+        Ok(Value::Object(map))
+    }
+
+    /// Python tuple `(1, 2)` → array; `(x)` → x.
+    fn parse_tuple(&mut self) -> PResult<Value> {
+        self.enter(b'(')?;
+        let open = self.i;
+        self.i += 1;
+        self.skip_ws(true);
+        let mut items = Vec::new();
+        let mut saw_comma = false;
+        while !self.eof() && self.c() != b')' {
+            if !items.is_empty() {
+                if self.c() == b',' {
+                    saw_comma = true;
+                    self.i += 1;
+                } else {
+                    self.fix("missing_comma", self.i);
+                }
+            }
+            match self.parse_value()? {
+                Some(v) => items.push(v.into_value()),
+                None => break,
+            }
+        }
+        if self.c() == b')' {
+            self.i += 1;
+        } else if self.eof() {
+            self.fix("truncated", self.i);
+        } else if self.c() == b']' {
+            self.i += 1;
+        }
+        self.leave();
+        self.fix("tuple", open);
+        if items.len() == 1 && !saw_comma {
+            return Ok(items.pop().unwrap_or(Value::Null));
+        }
+        Ok(Value::Array(items))
+    }
+
+    // ---------------------------------------------------------------- strings
+
+    /// Parse a string at the cursor (any quote style, or `\"` escaped quotes). `None` if no
+    /// string starts here (cursor unchanged).
+    pub fn parse_string_auto(&mut self) -> PResult<Option<String>> {
+        if self.retry_budget == 0 {
+            return self.parse_string(true, None);
+        }
+        self.parse_string(false, None)
+    }
+
+    fn parse_string(
+        &mut self,
+        stop_at_delim: bool,
+        stop_at: Option<usize>,
+    ) -> PResult<Option<String>> {
+        let i_before = self.i;
+        let mut i = self.i;
+        let skip_escapes = at(self.b, i) == b'\\';
+        if skip_escapes {
+            i += 1;
+        }
+        let Some((q, qlen)) = quote_at(self.b, i) else {
+            return Ok(None);
+        };
+        if skip_escapes {
+            self.fix("escaped_quotes", i_before);
+        }
+        if q != Quote::Double {
+            self.fix("quotes", i);
+        }
+        i += qlen;
+        let b = self.b;
+        let n = b.len();
+        let mut out = String::new();
+        // counts of unclosed brackets inside the string content
+        let (mut paren, mut square, mut curly) = (0i64, 0i64, 0i64);
+        loop {
+            if i >= n {
+                let i_prev = self.prev_non_ws(i.saturating_sub(1));
+                if !stop_at_delim && is_delimiter(at(b, i_prev)) {
+                    return self.retry_string(i_before, i, true, None);
+                }
+                trim_trailing_spaces(&mut out);
+                self.fix("truncated", n);
+                self.i = n;
+                return Ok(Some(out));
+            }
+            if Some(i) == stop_at {
+                trim_trailing_spaces(&mut out);
+                self.fix("missing_quote", i);
+                self.i = i;
+                return Ok(Some(out));
+            }
+            let c = b[i];
+            let qend = end_quote_len(b, i, q);
+            if qend > 0 {
+                let i_quote = i;
+                let j = self.peek_skip_ws_no_nl(i + qend);
+                let cj = at(b, j);
+                let inside_unclosed = match cj {
+                    b')' => paren > 0,
+                    b']' => square > 0,
+                    b'}' => curly > 0,
+                    _ => false,
+                };
+                if stop_at_delim
+                    || j >= n
+                    || (is_delimiter(cj) && !inside_unclosed)
+                    || (is_quote(b, j) && !self.next_quote_is_end_quote(j))
+                    || is_digit(cj)
+                {
+                    self.i = j;
+                    self.parse_concatenated(&mut out)?;
+                    return Ok(Some(out));
+                }
+                if cj == b'\\' && !skip_escapes {
+                    // `"abc"\` — treat the quote as the end
+                    self.i = i_quote + qend;
+                    return Ok(Some(out));
+                }
+                let i_prev = self.prev_non_ws(i_quote.saturating_sub(1));
+                let prev = at(b, i_prev);
+                if prev == b',' && i_prev > i_before {
+                    return self.retry_string(i_before, i_quote, false, Some(i_prev));
+                }
+                if is_delimiter(prev) && i_prev > i_before {
+                    return self.retry_string(i_before, i_quote, true, None);
+                }
+                // unescaped quote inside the string: keep it as content
+                self.fix("unescaped_quote", i_quote);
+                out.push_str(self.s.get(i_quote..i_quote + qend).unwrap_or("\""));
+                i = i_quote + qend;
+            } else if stop_at_delim && is_unquoted_delimiter(c) {
+                if at(b, i.wrapping_sub(1)) == b':' && is_url_start(b, i_before + 1, i + 2) {
+                    while i < n && is_url_char(b[i]) {
+                        out.push(b[i] as char);
+                        i += 1;
+                    }
+                }
+                trim_trailing_spaces(&mut out);
+                self.fix("missing_quote", i);
+                self.i = i;
+                self.parse_concatenated(&mut out)?;
+                return Ok(Some(out));
+            } else if c == b'\\' {
+                let e = at(b, i + 1);
+                match e {
+                    b'"' | b'\\' | b'/' => {
+                        out.push(e as char);
+                        i += 2;
+                    }
+                    b'b' => {
+                        out.push('\u{8}');
+                        i += 2;
+                    }
+                    b'f' => {
+                        out.push('\u{c}');
+                        i += 2;
+                    }
+                    b'n' => {
+                        out.push('\n');
+                        i += 2;
+                    }
+                    b'r' => {
+                        out.push('\r');
+                        i += 2;
+                    }
+                    b't' => {
+                        out.push('\t');
+                        i += 2;
+                    }
+                    b'u' => {
+                        let mut j = 2;
+                        while j < 6 && at(b, i + j).is_ascii_hexdigit() {
+                            j += 1;
+                        }
+                        if j == 6 {
+                            let cp = hex4(b, i + 2);
+                            i += 6;
+                            if (0xD800..0xDC00).contains(&cp)
+                                && at(b, i) == b'\\'
+                                && at(b, i + 1) == b'u'
+                                && (2..6).all(|k| at(b, i + k).is_ascii_hexdigit())
+                            {
+                                let lo = hex4(b, i + 2);
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    let ch = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                                    out.push(char::from_u32(ch).unwrap_or('\u{fffd}'));
+                                    i += 6;
+                                    continue;
+                                }
+                            }
+                            out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+                        } else if i + j >= n {
+                            // truncated \u escape at the end: drop it
+                            self.fix("truncated", i);
+                            i = n;
+                        } else {
+                            // invalid \u escape: keep the text without the backslash
+                            self.fix("invalid_escape", i);
+                            i += 1;
+                        }
+                    }
+                    b'\n' => {
+                        out.push('\n');
+                        i += 2;
+                    }
+                    0 if i + 1 >= n => {
+                        // dangling backslash at the end of input
+                        self.fix("truncated", i);
+                        i = n;
+                    }
+                    _ => {
+                        // invalid escape like \x or \': drop the backslash
+                        self.fix("invalid_escape", i);
+                        i += 1;
+                        if let Some((ch, l)) = char_at(b, i) {
+                            out.push(ch);
+                            i += l;
+                        }
+                    }
+                }
+            } else {
+                // fast path: copy a run of ordinary bytes
+                let start = i;
+                while i < n {
+                    let c = b[i];
+                    if c == b'"' || c == b'\\' || c == b'\'' || c == b'`' || c < 0x20 {
+                        break;
+                    }
+                    if c >= 0x80 && q != Quote::Double && end_quote_len(b, i, q) > 0 {
+                        break;
+                    }
+                    if stop_at_delim && is_unquoted_delimiter(c) {
+                        break;
+                    }
+                    if stop_at == Some(i) {
+                        break;
+                    }
+                    match c {
+                        b'(' => paren += 1,
+                        b')' => paren -= 1,
+                        b'[' => square += 1,
+                        b']' => square -= 1,
+                        b'{' => curly += 1,
+                        b'}' => curly -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if i > start {
+                    out.push_str(self.s.get(start..i).unwrap_or(""));
+                    if skip_escapes && at(b, i) == b'\\' && is_quote(b, i + 1) {
+                        i += 1;
+                    }
+                    continue;
+                }
+                // a single special byte that is not an end quote
+                if c < 0x20 {
+                    if !matches!(c, b'\n' | b'\r' | b'\t' | 0x08 | 0x0c) {
+                        self.fix("control_character", i);
+                    } else {
+                        self.fix("control_character", i);
+                    }
+                    out.push(c as char);
+                    i += 1;
+                } else if let Some((ch, l)) = char_at(b, i) {
+                    out.push(ch);
+                    i += l;
+                } else {
+                    i += 1;
+                }
+            }
+            if skip_escapes && at(b, i) == b'\\' && is_quote(b, i + 1) {
+                i += 1;
+            }
+        }
+    }
+
+    fn retry_string(
+        &mut self,
+        i_before: usize,
+        scanned_to: usize,
+        stop_at_delim: bool,
+        stop_at: Option<usize>,
+    ) -> PResult<Option<String>> {
+        let cost = scanned_to.saturating_sub(i_before);
+        self.retry_budget = self.retry_budget.saturating_sub(cost);
+        // drop fixes recorded during the abandoned pass
+        let base = self.base;
+        self.fixes.retain(|f| f.position < base + i_before);
+        self.i = i_before;
+        self.parse_string(stop_at_delim, stop_at)
+    }
+
+    fn next_quote_is_end_quote(&self, j: usize) -> bool {
+        let ql = quote_at(self.b, j).map(|x| x.1).unwrap_or(1);
+        let k = self.peek_skip_ws(j + ql);
+        k >= self.b.len() || is_delimiter(at(self.b, k))
+    }
+
+    /// `"a" + "b"` → `"ab"`.
+    fn parse_concatenated(&mut self, out: &mut String) -> PResult<()> {
+        let save = self.i;
+        self.skip_ws(true);
+        if self.c() != b'+' {
+            self.i = save;
+            return Ok(());
+        }
+        while self.c() == b'+' {
+            self.fix("string_concatenation", self.i);
+            self.i += 1;
+            self.skip_ws(true);
+            if let Some(s) = self.parse_string_auto()? {
+                out.push_str(&s);
+            }
+            let save2 = self.i;
+            self.skip_ws(true);
+            if self.c() != b'+' {
+                self.i = save2;
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- numbers & keywords
+
+    fn at_end_of_number(&self, j: usize) -> bool {
+        let c = at(self.b, j);
+        j >= self.b.len() || is_delimiter(c) || is_ws(c) || c == b';' || c == b'"' && false
+    }
+
+    fn parse_number(&mut self) -> Option<Value> {
+        let b = self.b;
+        let start = self.i;
+        let mut i = self.i;
+        let mut num = String::new();
+        let mut invalid = false;
+        let mut changed = false;
+        if at(b, i) == b'+' && (is_digit(at(b, i + 1)) || at(b, i + 1) == b'.') {
+            changed = true;
+            i += 1;
+        }
+        if at(b, i) == b'-' {
+            num.push('-');
+            i += 1;
+            if !is_digit(at(b, i)) && at(b, i) != b'.' && self.at_end_of_number(i) {
+                num.push('0');
+                changed = true;
+            }
+        }
+        if at(b, i) == b'0' && is_digit(at(b, i + 1)) {
+            invalid = true;
+        }
+        let digits = |i: &mut usize, num: &mut String, changed: &mut bool| {
+            while is_digit(at(b, *i))
+                || (at(b, *i) == b'_'
+                    && is_digit(at(b, *i + 1))
+                    && is_digit(at(b, i.wrapping_sub(1))))
+            {
+                if b[*i] == b'_' {
+                    *changed = true;
+                } else {
+                    num.push(b[*i] as char);
+                }
+                *i += 1;
+            }
+        };
+        digits(&mut i, &mut num, &mut changed);
+        if at(b, i) == b'.' && !(at(b, i + 1) == b'.' && at(b, i + 2) == b'.') {
+            if num.is_empty() || num == "-" {
+                num.push('0');
+                changed = true;
+            }
+            num.push('.');
+            i += 1;
+            if !is_digit(at(b, i)) {
+                num.push('0');
+                changed = true;
+            }
+            digits(&mut i, &mut num, &mut changed);
+        }
+        if i > start && num != "" {
+            if matches!(at(b, i), b'e' | b'E') && num != "-" {
+                num.push('e');
+                i += 1;
+                if matches!(at(b, i), b'-' | b'+') {
+                    num.push(b[i] as char);
+                    i += 1;
+                }
+                if !is_digit(at(b, i)) {
+                    num.push('0');
+                    changed = true;
+                }
+                while is_digit(at(b, i)) {
+                    num.push(b[i] as char);
+                    i += 1;
+                }
+            }
+            if !self.at_end_of_number(i) {
+                return None;
+            }
+            self.i = i;
+            if invalid {
+                self.fix("invalid_number", start);
+                return Some(Value::String(
+                    self.s.get(start..i).unwrap_or("").to_string(),
+                ));
+            }
+            if changed {
+                self.fix("number", start);
+            }
+            return Some(number_value(&num));
+        }
+        None
+    }
+
+    fn parse_keyword(&mut self) -> Option<Value> {
+        for (name, v, fixed) in [
+            ("true", Value::Bool(true), false),
+            ("false", Value::Bool(false), false),
+            ("null", Value::Null, false),
+            ("True", Value::Bool(true), true),
+            ("False", Value::Bool(false), true),
+            ("None", Value::Null, true),
+        ] {
+            let end = self.i + name.len();
+            if self.b.get(self.i..end) == Some(name.as_bytes()) && !is_ident(at(self.b, end)) {
+                if fixed {
+                    self.fix("python_literal", self.i);
+                }
+                self.i = end;
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    fn parse_unquoted_key(&mut self) -> PResult<Option<String>> {
+        match self.parse_unquoted(true)? {
+            Some(Parsed::Unquoted(Value::String(s))) => Ok(Some(s)),
+            Some(Parsed::Unquoted(v)) | Some(Parsed::Value(v)) => Ok(Some(match v {
+                Value::String(s) => s,
+                Value::Null => "null".into(),
+                other => other.to_string(),
+            })),
+            None => Ok(None),
+        }
+    }
+
+    /// Unquoted text: a symbol, a JSONP / MongoDB call, NaN/Infinity/undefined.
+    fn parse_unquoted(&mut self, is_key: bool) -> PResult<Option<Parsed>> {
+        let b = self.b;
+        let start = self.i;
+        let mut i = self.i;
+        if is_ident_start(at(b, i)) {
+            while is_ident(at(b, i)) {
+                i += 1;
+            }
+            let j = self.peek_skip_ws(i);
+            if at(b, j) == b'(' && !is_key {
+                // JSONP `callback({...});` or MongoDB `NumberLong("2")`
+                self.fix("function_call", start);
+                self.i = j + 1;
+                let v = self.parse_value()?;
+                if self.c() == b')' {
+                    self.i += 1;
+                    if self.c() == b';' {
+                        self.i += 1;
+                    }
+                    let v = v.map(Parsed::into_value).unwrap_or(Value::Null);
+                    return Ok(Some(Parsed::Value(v)));
+                }
+                if let Some(v) = v {
+                    return Ok(Some(Parsed::Value(v.into_value())));
+                }
+                // not a call after all: fall through as text
+                i = j;
+                self.i = start;
+            }
+        }
+        while i < b.len() {
+            let c = b[i];
+            if is_unquoted_delimiter(c) || (is_key && c == b':') || (c == b')' && !is_key) {
+                break;
+            }
+            if (c == b'"' || c == b'\'' || c == b'`' || c >= 0x80) && is_quote(b, i) {
+                break;
+            }
+            if c == b'#' && i > start && is_ws(at(b, i - 1)) {
+                break;
+            }
+            i += 1;
+        }
+        if at(b, i.wrapping_sub(1)) == b':' && is_url_start(b, start, i + 2) {
+            while i < b.len() && is_url_char(b[i]) {
+                i += 1;
+            }
+        }
+        if i <= start {
+            return Ok(None);
+        }
+        let mut end = i;
+        while end > start && is_ws(at(b, end - 1)) {
+            end -= 1;
+        }
+        let sym = self.s.get(start..end).unwrap_or("");
+        self.i = end;
+        if sym.is_empty() {
+            return Ok(None);
+        }
+        let lower = sym.to_ascii_lowercase();
+        let at_eof = self.peek_skip_ws(end) >= b.len();
+        let v = if is_key {
+            self.fix("unquoted_key", start);
+            Value::String(sym.to_string())
+        } else {
+            match lower.as_str() {
+                "true" => {
+                    self.fix("python_literal", start);
+                    Value::Bool(true)
+                }
+                "false" => {
+                    self.fix("python_literal", start);
+                    Value::Bool(false)
+                }
+                "null" | "none" | "undefined" | "nil" => {
+                    self.fix("python_literal", start);
+                    Value::Null
+                }
+                "nan" | "infinity" | "-infinity" | "+infinity" | "-nan" => {
+                    self.fix("non_finite_number", start);
+                    Value::Null
+                }
+                _ if at_eof && sym.len() >= 2 && "true".starts_with(sym) => {
+                    self.fix("truncated", start);
+                    Value::Bool(true)
+                }
+                _ if at_eof && sym.len() >= 2 && "false".starts_with(sym) => {
+                    self.fix("truncated", start);
+                    Value::Bool(false)
+                }
+                _ if at_eof && sym.len() >= 2 && "null".starts_with(sym) => {
+                    self.fix("truncated", start);
+                    Value::Null
+                }
+                _ => {
+                    self.fix("unquoted_string", start);
+                    Value::String(sym.to_string())
+                }
+            }
+        };
+        if at(b, self.i) == b'"' && self.i == end && end == i {
+            // missing start quote, found the end quote: `abc"` → "abc"
+            self.i += 1;
+        }
+        Ok(Some(Parsed::Unquoted(v)))
+    }
+
+    fn parse_regex(&mut self) -> Value {
+        let start = self.i;
+        let b = self.b;
+        let mut i = self.i + 1;
+        while i < b.len() && !(b[i] == b'/' && b[i - 1] != b'\\') {
+            i += 1;
+        }
+        i = (i + 1).min(b.len());
+        self.fix("regex", start);
+        self.i = i;
+        Value::String(self.s.get(start..i).unwrap_or("").to_string())
+    }
+}
+
+fn hex4(b: &[u8], i: usize) -> u32 {
+    let mut v = 0u32;
+    for k in 0..4 {
+        v = v * 16 + (at(b, i + k) as char).to_digit(16).unwrap_or(0);
+    }
+    v
+}
+
+fn trim_trailing_spaces(s: &mut String) {
+    let t = s.trim_end_matches(' ').len();
+    s.truncate(t);
+}
+
+fn is_url_start(b: &[u8], from: usize, to: usize) -> bool {
+    let Some(seg) = b.get(from..to.min(b.len())) else {
+        return false;
+    };
+    let Some(scheme) = seg.strip_suffix(b"://") else {
+        return false;
+    };
+    matches!(
+        scheme,
+        b"http" | b"https" | b"ftp" | b"mailto" | b"file" | b"data" | b"irc"
+    )
+}
+
+fn is_url_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"-._~:/?#@!$&'()*+;=".contains(&c)
+}
+
+pub fn number_value(num: &str) -> Value {
+    if let Ok(n) = num.parse::<Number>() {
+        return Value::Number(n);
+    }
+    match num.parse::<f64>() {
+        Ok(f) => Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        Err(_) => Value::String(num.to_string()),
+    }
+}

@@ -28,6 +28,8 @@ pub struct Parser<'a> {
     depth: usize,
     /// Open containers (`{`, `[`, `(`), innermost last.
     stack: Vec<u8>,
+    /// Set when `skip_ws` consumed a newline (root level uses it to detect NDJSON).
+    pub nl_seen: bool,
     /// Remaining bytes the string retry may re-scan before switching to conservative mode.
     retry_budget: usize,
 }
@@ -57,6 +59,7 @@ impl<'a> Parser<'a> {
             fixes: Vec::new(),
             depth: 0,
             stack: Vec::new(),
+            nl_seen: false,
             retry_budget: 4 * s.len() + 4096,
         }
     }
@@ -94,8 +97,11 @@ impl<'a> Parser<'a> {
         loop {
             let c = self.c();
             if is_ws(c) {
-                if c == b'\n' && !skip_newline {
-                    break;
+                if c == b'\n' {
+                    if !skip_newline {
+                        break;
+                    }
+                    self.nl_seen = true;
                 }
                 self.i += 1;
             } else if c >= 0x80 {
@@ -235,6 +241,14 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    fn skip_extra_commas(&mut self) {
+        while self.c() == b',' {
+            self.fix("double_comma", self.i);
+            self.i += 1;
+            self.skip_ws(true);
+        }
+    }
+
     fn skip_ellipsis(&mut self) -> bool {
         self.skip_ws(true);
         if self.c() == b'.' && at(self.b, self.i + 1) == b'.' && at(self.b, self.i + 2) == b'.' {
@@ -283,13 +297,38 @@ impl<'a> Parser<'a> {
                     self.fix("missing_comma", self.i);
                 }
                 self.skip_ws(true);
+                self.skip_extra_commas();
             }
             self.skip_ellipsis();
             let key_pos = self.i;
-            let key = match self.parse_string_auto()? {
-                Some(k) => Some(k),
-                None => self.parse_unquoted_key()?,
-            };
+            let mut key = self.parse_string_auto()?;
+            if key.is_none() {
+                key = self.parse_unquoted_key()?;
+                if key.is_some() {
+                    // `{"a": 1, COMMENT "b": 2}` → a stray word before a quoted key is dropped
+                    let j = self.peek_skip_ws(self.i);
+                    if is_quote(self.b, j)
+                        && self
+                            .s
+                            .get(key_pos..self.i)
+                            .is_some_and(|k| !k.contains(char::is_whitespace))
+                    {
+                        let save = self.i;
+                        self.i = j;
+                        let fixes_len = self.fixes.len();
+                        match self.parse_string_auto()? {
+                            Some(k2) if matches!(at(self.b, self.peek_skip_ws(self.i)), b':') => {
+                                self.fix("garbage", key_pos);
+                                key = Some(k2);
+                            }
+                            _ => {
+                                self.fixes.truncate(fixes_len);
+                                self.i = save;
+                            }
+                        }
+                    }
+                }
+            }
             let Some(key) = key else {
                 let c = self.c();
                 if c == b'[' && !initial {
@@ -397,6 +436,8 @@ impl<'a> Parser<'a> {
             if !initial {
                 if self.c() == b',' {
                     self.i += 1;
+                    self.skip_ws(true);
+                    self.skip_extra_commas();
                 } else {
                     self.fix("missing_comma", self.i);
                 }
@@ -580,13 +621,16 @@ impl<'a> Parser<'a> {
         let mut out = String::new();
         // counts of unclosed brackets inside the string content
         let (mut paren, mut square, mut curly) = (0i64, 0i64, 0i64);
+        let mut dangling = false;
         loop {
             if i >= n {
                 let i_prev = self.prev_non_ws(i.saturating_sub(1));
                 if !stop_at_delim && is_delimiter(at(b, i_prev)) {
                     return self.retry_string(i_before, i, true, None);
                 }
-                trim_trailing_spaces(&mut out);
+                if !dangling {
+                    trim_trailing_spaces(&mut out);
+                }
                 self.fix("truncated", n);
                 self.i = n;
                 return Ok(Some(out));
@@ -630,6 +674,10 @@ impl<'a> Parser<'a> {
                     return self.retry_string(i_before, i_quote, false, Some(i_prev));
                 }
                 if is_delimiter(prev) && i_prev > i_before {
+                    let inner = i_before + usize::from(skip_escapes) + qlen;
+                    if let Some(r) = self.embedded_json_string(inner, q)? {
+                        return Ok(Some(r));
+                    }
                     return self.retry_string(i_before, i_quote, true, None);
                 }
                 // unescaped quote inside the string: keep it as content
@@ -648,6 +696,17 @@ impl<'a> Parser<'a> {
                 self.i = i;
                 self.parse_concatenated(&mut out)?;
                 return Ok(Some(out));
+            } else if c == b'\\'
+                && skip_escapes
+                && at(b, i + 1) == b'\\'
+                && (at(b, i + 2) == b'"' || i + 2 >= n)
+            {
+                // escaped JSON text: `\\\"` is an escaped quote inside the string
+                if i + 2 < n {
+                    out.push('"');
+                }
+                i += 3;
+                continue;
             } else if c == b'\\' {
                 let e = at(b, i + 1);
                 match e {
@@ -700,6 +759,7 @@ impl<'a> Parser<'a> {
                         } else if i + j >= n {
                             // truncated \u escape at the end: drop it
                             self.fix("truncated", i);
+                            dangling = true;
                             i = n;
                         } else {
                             // invalid \u escape: keep the text without the backslash
@@ -714,6 +774,7 @@ impl<'a> Parser<'a> {
                     0 if i + 1 >= n => {
                         // dangling backslash at the end of input
                         self.fix("truncated", i);
+                        dangling = true;
                         i = n;
                     }
                     _ => {
@@ -783,6 +844,61 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `"arguments": "{"a": 1}"` — a string whose content is unescaped JSON. From `start` (just
+    /// after the opening quote, which must be followed by `{` or `[`), find the bracket that
+    /// balances the first one (skipping over inner strings); if the opening quote's mate follows
+    /// it directly and is itself followed by a delimiter, the whole text is the string.
+    fn embedded_json_string(&mut self, start: usize, q: Quote) -> PResult<Option<String>> {
+        let b = self.b;
+        if !matches!(at(b, start), b'{' | b'[') || self.retry_budget == 0 {
+            return Ok(None);
+        }
+        let mut depth = 0i64;
+        let mut in_str = false;
+        let mut j = start;
+        while j < b.len() {
+            let c = b[j];
+            if in_str {
+                if c == b'\\' {
+                    j += 1;
+                } else if c == b'"' {
+                    in_str = false;
+                } else if c == b'\n' {
+                    break;
+                }
+            } else {
+                match c {
+                    b'"' => in_str = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            j += 1;
+        }
+        self.retry_budget = self.retry_budget.saturating_sub(j - start);
+        if depth != 0 || j >= b.len() {
+            return Ok(None);
+        }
+        let ql = end_quote_len(b, j + 1, q);
+        if ql == 0 {
+            return Ok(None);
+        }
+        let k = self.peek_skip_ws(j + 1 + ql);
+        if !(k >= b.len() || matches!(at(b, k), b',' | b'}' | b']')) {
+            return Ok(None);
+        }
+        self.fix("unescaped_quote", start);
+        let s = self.s.get(start..j + 1).unwrap_or("").to_string();
+        self.i = j + 1 + ql;
+        Ok(Some(s))
+    }
+
     fn retry_string(
         &mut self,
         i_before: usize,
@@ -836,7 +952,36 @@ impl<'a> Parser<'a> {
         j >= self.b.len() || is_delimiter(c) || is_ws(c) || c == b';' || c == b'"' && false
     }
 
+    /// `+Infinity`, `- Infinity`, `+NaN`: signed non-finite numbers → null.
+    fn parse_signed_non_finite(&mut self) -> Option<Value> {
+        let b = self.b;
+        if !matches!(self.c(), b'+' | b'-') {
+            return None;
+        }
+        let mut j = self.i + 1;
+        loop {
+            if is_ws(at(b, j)) {
+                j += 1;
+            } else if special_ws_len(b, j) > 0 {
+                j += special_ws_len(b, j);
+            } else {
+                break;
+            }
+        }
+        for w in ["Infinity", "NaN", "infinity", "nan"] {
+            if b.get(j..j + w.len()) == Some(w.as_bytes()) && !is_ident(at(b, j + w.len())) {
+                self.fix("non_finite_number", self.i);
+                self.i = j + w.len();
+                return Some(Value::Null);
+            }
+        }
+        None
+    }
+
     fn parse_number(&mut self) -> Option<Value> {
+        if let Some(v) = self.parse_signed_non_finite() {
+            return Some(v);
+        }
         let b = self.b;
         let start = self.i;
         let mut i = self.i;
@@ -909,9 +1054,7 @@ impl<'a> Parser<'a> {
             self.i = i;
             if invalid {
                 self.fix("invalid_number", start);
-                return Some(Value::String(
-                    self.s.get(start..i).unwrap_or("").to_string(),
-                ));
+                return Some(Value::String(num));
             }
             if changed {
                 self.fix("number", start);
@@ -959,36 +1102,81 @@ impl<'a> Parser<'a> {
         let b = self.b;
         let start = self.i;
         let mut i = self.i;
-        if is_ident_start(at(b, i)) {
+        if is_ident_start(at(b, i)) && !is_key {
+            // MongoDB `new ObjectId("…")`
+            if b.get(i..i + 4)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"new "))
+                && is_ident_start(at(b, self.peek_skip_ws(i + 4)))
+            {
+                i = self.peek_skip_ws(i + 4);
+            }
             while is_ident(at(b, i)) {
                 i += 1;
             }
             let j = self.peek_skip_ws(i);
-            if at(b, j) == b'(' && !is_key {
+            if at(b, j) == b'(' {
                 // JSONP `callback({...});` or MongoDB `NumberLong("2")`
+                let fixes_len = self.fixes.len();
                 self.fix("function_call", start);
                 self.i = j + 1;
+                self.enter(b'(')?;
                 let v = self.parse_value()?;
-                if self.c() == b')' {
-                    self.i += 1;
-                    if self.c() == b';' {
+                self.leave();
+                let simple = !matches!(v, Some(Parsed::Unquoted(_)));
+                if simple && (self.c() == b')' || self.eof()) {
+                    if self.c() == b')' {
                         self.i += 1;
+                        if self.c() == b';' {
+                            self.i += 1;
+                        }
                     }
                     let v = v.map(Parsed::into_value).unwrap_or(Value::Null);
                     return Ok(Some(Parsed::Value(v)));
                 }
-                if let Some(v) = v {
-                    return Ok(Some(Parsed::Value(v.into_value())));
+                // `foo(1,2)`, `hello(world)`: the call text is a string
+                self.fixes.truncate(fixes_len);
+                let mut k = j + 1;
+                let mut depth = 1;
+                while k < b.len() && b[k] != b'\n' {
+                    match b[k] {
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
                 }
-                // not a call after all: fall through as text
-                i = j;
+                if at(b, k) == b')' {
+                    self.fix("unquoted_string", start);
+                    self.i = k + 1;
+                    let text = self.s.get(start..k + 1).unwrap_or("").to_string();
+                    return Ok(Some(Parsed::Unquoted(Value::String(text))));
+                }
+                i = start;
                 self.i = start;
             }
         }
         while i < b.len() {
             let c = b[i];
-            if is_unquoted_delimiter(c) || (is_key && c == b':') || (c == b')' && !is_key) {
+            if is_unquoted_delimiter(c)
+                || (is_key && c == b':')
+                || (c == b')' && self.stack.last() == Some(&b'('))
+            {
                 break;
+            }
+            if c == b';' && (i + 1 >= b.len() || is_ws(at(b, i + 1))) {
+                break;
+            }
+            if is_key && is_ws(c) {
+                // unquoted keys are single words: `{a 1 b:2}`
+                let j = self.peek_skip_ws(i);
+                if at(b, j) != b':' && is_start_of_value(b, j) {
+                    break;
+                }
             }
             if (c == b'"' || c == b'\'' || c == b'`' || c >= 0x80) && is_quote(b, i) {
                 break;

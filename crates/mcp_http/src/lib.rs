@@ -599,7 +599,22 @@ fn exchange(
     }
     let builder = cfg.build();
 
-    let response = builder.send(body.as_bytes()).map_err(classify)?;
+    let annotate = |mut e: AttemptError| {
+        if e.kind == HttpErrorKind::Timeout {
+            e.detail = if e.detail.starts_with("connect") {
+                format!("connect timed out after {} ms", connect_timeout.as_millis())
+            } else {
+                format!(
+                    "no complete response within the read timeout of {} ms",
+                    read_timeout.as_millis()
+                )
+            };
+        }
+        e
+    };
+    let response = builder
+        .send(body.as_bytes())
+        .map_err(|e| annotate(classify(e)))?;
     let status = response.status().as_u16();
     let headers: Vec<(String, String)> = response
         .headers()
@@ -629,7 +644,7 @@ fn exchange(
     );
     let mut reader = body.into_with_config().limit(u64::MAX).reader().take(cap);
     if let Err(e) = reader.read_to_end(&mut buf) {
-        return Err(classify_io_body(e));
+        return Err(annotate(classify_io_body(e)));
     }
     if buf.len() > max_bytes {
         return Err(AttemptError::new(
@@ -647,10 +662,12 @@ fn exchange(
 fn classify(e: ureq::Error) -> AttemptError {
     use HttpErrorKind as K;
     match e {
-        ureq::Error::Timeout(t) => {
-            let what = format!("{t}");
-            AttemptError::new(K::Timeout, format!("timed out ({what})"))
-        }
+        ureq::Error::Timeout(t) => match t {
+            ureq::Timeout::Connect | ureq::Timeout::Resolve => {
+                AttemptError::new(K::Timeout, "connect timed out")
+            }
+            _ => AttemptError::new(K::Timeout, "timed out"),
+        },
         ureq::Error::Io(io) => classify_io(&io, false),
         ureq::Error::HostNotFound => AttemptError::new(K::Connect, "host not found"),
         ureq::Error::ConnectionFailed => AttemptError::new(K::Connect, "connection failed"),
@@ -1121,6 +1138,33 @@ mod unit {
             next_delay(&p, 0, None, Duration::from_millis(500), &mut rng),
             None
         );
+    }
+
+    #[cfg(unix)]
+    fn blocked(sig: libc::c_int) -> bool {
+        // SAFETY: querying the current thread's mask into a local sigset_t.
+        unsafe {
+            let mut cur: libc::sigset_t = std::mem::zeroed();
+            libc::pthread_sigmask(libc::SIG_BLOCK, std::ptr::null(), &mut cur);
+            libc::sigismember(&cur, sig) == 1
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn worker_threads_block_all_signals() {
+        let before = blocked(libc::SIGINT);
+        let (tx, rx) = mpsc::channel();
+        spawn_worker(move || {
+            let _ = tx.send(
+                [libc::SIGINT, libc::SIGALRM, libc::SIGUSR1, libc::SIGTERM]
+                    .iter()
+                    .all(|s| blocked(*s)),
+            );
+        })
+        .unwrap();
+        assert!(rx.recv_timeout(Duration::from_secs(5)).unwrap());
+        assert_eq!(blocked(libc::SIGINT), before, "caller's mask restored");
     }
 
     #[test]

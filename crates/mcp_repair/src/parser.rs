@@ -189,6 +189,17 @@ impl<'a> Parser<'a> {
         Ok(r)
     }
 
+    /// Like `parse_value` but leaves the whitespace after the value unconsumed.
+    pub fn parse_value_no_trailing_ws(&mut self) -> PResult<Option<Parsed>> {
+        self.skip_ws(true);
+        let start = self.i;
+        let r = self.parse_value_inner()?;
+        if r.is_none() {
+            self.i = start;
+        }
+        Ok(r)
+    }
+
     fn parse_value_inner(&mut self) -> PResult<Option<Parsed>> {
         let c = self.c();
         match c {
@@ -706,7 +717,6 @@ impl<'a> Parser<'a> {
                     out.push('"');
                 }
                 i += 3;
-                continue;
             } else if c == b'\\' {
                 let e = at(b, i + 1);
                 match e {
@@ -759,7 +769,6 @@ impl<'a> Parser<'a> {
                         } else if i + j >= n {
                             // truncated \u escape at the end: drop it
                             self.fix("truncated", i);
-                            dangling = true;
                             i = n;
                         } else {
                             // invalid \u escape: keep the text without the backslash
@@ -1054,7 +1063,10 @@ impl<'a> Parser<'a> {
             self.i = i;
             if invalid {
                 self.fix("invalid_number", start);
-                return Some(Value::String(num));
+                // jsonrepair keeps numbers with leading zeros as their original text
+                return Some(Value::String(
+                    self.s.get(start..i).unwrap_or("").to_string(),
+                ));
             }
             if changed {
                 self.fix("number", start);

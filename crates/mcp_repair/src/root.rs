@@ -72,6 +72,11 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
         });
     }
 
+    // jsonrepair's `[```json … ```]` variant
+    if rest.starts_with("[```") || rest.starts_with("{```") {
+        return with_fixes(fixes, fenced(text, off, ts + 1));
+    }
+
     // Markdown code fences (possibly after prose).
     if let Some(fpos) = find_fence(b, ts) {
         let before_is_json = is_json_start(b, ts) && fpos > ts;
@@ -246,7 +251,7 @@ fn starts_with_fence(p: &Parser) -> bool {
 fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairError> {
     p.skip_ws(true);
     let first_pos = p.i;
-    let first = match p.parse_value()? {
+    let first = match p.parse_value_no_trailing_ws()? {
         Some(v) => v,
         None => {
             if p.eof() {
@@ -266,11 +271,9 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
     let mut newline_sep = false;
     let mut closed_by_fence = false;
     loop {
-        let ws_start = p.i;
+        p.nl_seen = false;
         p.skip_ws(true);
-        if p.b.get(ws_start..p.i).is_some_and(|w| w.contains(&b'\n'))
-            || prev_has_newline(p, first_pos)
-        {
+        if p.nl_seen {
             newline_sep = true;
         }
         if starts_with_fence(p) {
@@ -342,7 +345,7 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
         }
         let vpos = p.i;
         let before = p.i;
-        match p.parse_value()? {
+        match p.parse_value_no_trailing_ws()? {
             Some(v) => {
                 p.fix("multiple_values", vpos);
                 values.push(v.into_value());
@@ -373,10 +376,6 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
         }
     };
     Ok((v, closed_by_fence))
-}
-
-fn prev_has_newline(_p: &Parser, _first: usize) -> bool {
-    false
 }
 
 fn is_empty_container(v: &Value) -> bool {

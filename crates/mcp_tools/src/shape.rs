@@ -524,8 +524,13 @@ fn exact_number(s: &str) -> Option<Number> {
 
 /// The one sentence a model gets when a tool fails; the details go to the operator log only.
 pub fn generic_tool_error(tool: &str) -> String {
+    let label = tool_label(tool);
+    let who = if label.starts_with('\'') {
+        format!("Tool {label}")
+    } else {
+        "The tool".to_string()
+    };
     format!(
-        "Tool {} failed during execution. No details are available; the error was logged for the operator. Do not retry the same call unchanged.",
-        tool_label(tool)
+        "{who} failed during execution. No details are available; the error was logged for the operator. Do not retry the same call unchanged."
     )
 }

@@ -157,15 +157,14 @@ fn check_rules(schema: &Value) -> Vec<String> {
     let mut meta_ok = true;
     match obj.get("$schema") {
         None => {}
-        Some(Value::String(uri)) => {
-            if Draft::from_schema_uri(uri) == Draft::Unknown {
-                meta_ok = false;
-                errors.push(format!(
-                    "unsupported \"$schema\" {}: use a JSON Schema draft URI such as \"https://json-schema.org/draft/2020-12/schema\" (2020-12, 2019-09, draft-07, draft-06, draft-04), or omit it for 2020-12",
-                    clip_json(&Value::String(uri.clone()))
-                ));
-            }
+        Some(Value::String(uri)) if Draft::from_schema_uri(uri) == Draft::Unknown => {
+            meta_ok = false;
+            errors.push(format!(
+                "unsupported \"$schema\" {}: use a JSON Schema draft URI such as \"https://json-schema.org/draft/2020-12/schema\" (2020-12, 2019-09, draft-07, draft-06, draft-04), or omit it for 2020-12",
+                clip_json(&Value::String(uri.clone()))
+            ));
         }
+        Some(Value::String(_)) => {}
         Some(other) => {
             meta_ok = false;
             errors.push(format!(

@@ -413,7 +413,7 @@ fn build(schema: &Value) -> Result<(Value, Validator), String> {
         None => Draft::Draft202012,
     };
     let mut hardened = schema.clone();
-    harden(&mut hardened, draft, true, true, 0);
+    harden(&mut hardened, schema, draft, true, true, 0);
     let built = catch_unwind(AssertUnwindSafe(|| {
         jsonschema::options()
             .with_draft(draft)
@@ -440,7 +440,14 @@ fn build(schema: &Value) -> Result<(Value, Validator), String> {
 }
 
 /// Close object schemas (unknown properties → error) and mark strict integers.
-fn harden(node: &mut Value, draft: Draft, value_pos: bool, root: bool, depth: usize) {
+fn harden(
+    node: &mut Value,
+    original: &Value,
+    draft: Draft,
+    value_pos: bool,
+    root: bool,
+    depth: usize,
+) {
     if depth > MAX_SCHEMA_DEPTH {
         return;
     }
@@ -462,14 +469,12 @@ fn harden(node: &mut Value, draft: Draft, value_pos: bool, root: bool, depth: us
             let composed = ["allOf", "anyOf", "oneOf", "$ref"]
                 .iter()
                 .any(|k| map.contains_key(*k));
-            let members_have_props = ["allOf", "anyOf", "oneOf"].iter().any(|k| {
-                map.get(*k).and_then(Value::as_array).is_some_and(|a| {
-                    a.iter()
-                        .any(|m| m.get("properties").is_some_and(Value::is_object))
-                })
-            });
             if modern {
-                if has_props || members_have_props || root {
+                // Composition (allOf/$ref …) is seen through by unevaluatedProperties, so close
+                // whenever something in it declares properties.
+                let composed_props =
+                    composed && declares_properties(&Value::Object(map.clone()), original, 0);
+                if has_props || composed_props || root {
                     map.insert("unevaluatedProperties".into(), Value::Bool(false));
                 }
             } else if (has_props || root) && !composed {
@@ -503,19 +508,45 @@ fn harden(node: &mut Value, draft: Draft, value_pos: bool, root: bool, depth: us
         if is_map_schema_kw(kw) {
             if let Value::Object(m) = child {
                 for c in m.values_mut() {
-                    harden(c, draft, child_value_pos, false, depth + 1);
+                    harden(c, original, draft, child_value_pos, false, depth + 1);
                 }
             }
         } else if is_array_schema_kw(kw) && child.is_array() {
             if let Value::Array(items) = child {
                 for c in items.iter_mut() {
-                    harden(c, draft, child_value_pos, false, depth + 1);
+                    harden(c, original, draft, child_value_pos, false, depth + 1);
                 }
             }
         } else if is_single_schema_kw(kw) {
-            harden(child, draft, child_value_pos, false, depth + 1);
+            harden(child, original, draft, child_value_pos, false, depth + 1);
         }
     }
+}
+
+/// Does `node` declare `properties`, directly or through `allOf`/`anyOf`/`oneOf` members or
+/// local `$ref`s (bounded depth)?
+fn declares_properties(node: &Value, root: &Value, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let Some(map) = node.as_object() else {
+        return false;
+    };
+    if map.get("properties").is_some_and(Value::is_object) {
+        return true;
+    }
+    let members = ["allOf", "anyOf", "oneOf"].iter().any(|k| {
+        map.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|m| declares_properties(m, root, depth + 1)))
+    });
+    members
+        || map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|frag| root.pointer(frag))
+            .is_some_and(|t| declares_properties(t, root, depth + 1))
 }
 
 struct StrictInteger;

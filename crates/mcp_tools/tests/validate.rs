@@ -760,3 +760,46 @@ fn no_panic_on_odd_inputs() {
         let _ = check_tool_schema(&s);
     }
 }
+
+#[test]
+fn object_behind_a_ref_is_closed_and_lists_its_names() {
+    let t = compile(json!({
+        "type": "object",
+        "properties": {"filter": {"$ref": "#/$defs/Filter"}, "meta": {"$ref": "#/$defs/Free"}},
+        "$defs": {
+            "Filter": {"type": "object", "properties": {"year": {"type": "integer"}}},
+            "Free": {"type": "object"}
+        }
+    }));
+    assert!(t
+        .validate(&json!({"filter": {"year": 2024}, "meta": {"x": 1}}))
+        .is_empty());
+    let e = one(t.validate(&json!({"filter": {"year": 2024, "yaer": 1}})));
+    assert_eq!(e.parameter, "filter.yaer");
+    assert_eq!(e.message, "unknown parameter 'filter.yaer' (allowed: year)");
+}
+
+#[test]
+fn recursive_schema() {
+    let t = compile(json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "child": {"$ref": "#"}}
+    }));
+    assert!(t
+        .validate(&json!({"name": "a", "child": {"name": "b", "child": {}}}))
+        .is_empty());
+    let e = one(t.validate(&json!({"child": {"child": {"name": 1}}})));
+    assert_eq!(e.parameter, "child.child.name");
+    assert_eq!(e.kind, ArgErrorKind::Type);
+    let e = one(t.validate(&json!({"child": {"nme": "x"}})));
+    assert_eq!(
+        e.message,
+        "unknown parameter 'child.nme' (allowed: name, child)"
+    );
+}
+
+#[test]
+fn tool_schema_can_live_in_a_shared_cache() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<ToolSchema>();
+}

@@ -14,8 +14,10 @@
 //! * Unknown properties are errors wherever a schema declares `properties` (and at the top
 //!   level, always), unless that schema says otherwise with `additionalProperties`,
 //!   `unevaluatedProperties` or `patternProperties`. For drafts 2019-09/2020-12 this is done with
-//!   `unevaluatedProperties: false`, which sees through `allOf`/`$ref`; for older drafts with
-//!   `additionalProperties: false` where no composition keyword is present.
+//!   `unevaluatedProperties: false`, which sees through `allOf`/`$ref` (so an object schema
+//!   reached through a local `$ref` is closed too); for older drafts with
+//!   `additionalProperties: false` where no composition keyword is present. An object schema
+//!   without `properties` (`{"type": "object"}`) stays free-form.
 //! * `integer` means an integer *literal*: `25` is an integer, `25.0` and `1.5` are not (plain
 //!   JSON Schema accepts `25.0`). Strings are never coerced: `"25"` is not an integer.
 //! * `format` is asserted (not just annotated) for the formats the validator knows.

@@ -527,7 +527,7 @@ fn classify(status: Option<u16>, codes: &[String], message: &str) -> ErrorKind {
     {
         return ErrorKind::Server;
     }
-    if code_has(&["timeout", "deadline_exceeded"]) || matches!(status, Some(408) | Some(504)) {
+    if code_has(&["timeout", "deadline_exceeded"]) || matches!(status, Some(408) | Some(504) | Some(522) | Some(524)) {
         return ErrorKind::Timeout;
     }
     if code_has(&[

@@ -9,7 +9,7 @@ mod response;
 mod types;
 
 pub use body::{anthropic_body, openai_body, ANTHROPIC_DEFAULT_MAX_TOKENS};
-// budget: see below
+pub use budget::*;
 pub use error::{
     normalize_error, normalize_error_with_headers, parse_retry_after, parse_retry_after_at, retry_after_from_headers,
     scrub_secrets, ErrorKind, ProviderError, MAX_MESSAGE_CHARS,

@@ -230,6 +230,11 @@ fn type_name(v: &Value) -> &'static str {
 
 /// Decode the text of an arguments string: strict, then double-encoded, then repaired.
 fn decode_args_text(s: &str) -> Args {
+    decode_args_text_depth(s, 0)
+}
+
+/// `depth` 1 is the text inside a double-encoded string: no further unwrapping.
+fn decode_args_text_depth(s: &str, depth: u8) -> Args {
     let raw = s.to_string();
     if s.trim().is_empty() {
         return Args {
@@ -241,9 +246,9 @@ fn decode_args_text(s: &str) -> Args {
         };
     }
     match serde_json::from_str::<Value>(s) {
-        Ok(Value::String(inner)) => {
+        Ok(Value::String(inner)) if depth == 0 => {
             // Double-encoded: a JSON string whose text is the object.
-            let mut a = decode_args_text(&inner);
+            let mut a = decode_args_text_depth(&inner, 1);
             a.fixes.insert(0, fix("double_encoded", 0));
             a.raw = raw;
             a
@@ -261,8 +266,8 @@ fn decode_args_text(s: &str) -> Args {
                         fixes: r.fixes,
                     };
                 }
-                if let Value::String(inner) = r.value {
-                    let mut a = decode_args_text(&inner);
+                if let (Value::String(inner), 0) = (&r.value, depth) {
+                    let mut a = decode_args_text_depth(inner, 1);
                     let mut fixes = r.fixes;
                     fixes.push(fix("double_encoded", 0));
                     fixes.extend(a.fixes);
@@ -357,21 +362,49 @@ fn mark_incomplete(c: &mut ParsedToolCall, why: &str) {
 // ---------------------------------------------------------------------------------------------
 // Where a truncated body was cut
 
-/// Scan (possibly broken) JSON text and report the containers still open at its end, each with
-/// the object key that opened it, plus the keys of containers that were closed.
-fn open_path(raw: &str) -> (Vec<Option<String>>, HashSet<String>) {
-    let mut stack: Vec<Option<String>> = Vec::new();
-    let mut closed = HashSet::new();
+/// Where a truncated body was cut, relative to the first array under a given key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// Inside element `k` (0-based): it and everything after it are not trustworthy.
+    Inside(usize),
+    /// Between elements, after `n` complete ones.
+    Between(usize),
+    /// The array was closed before the cut: all elements are whole.
+    Closed,
+    /// The key was never seen (or the text could not be followed): trust nothing.
+    NotSeen,
+}
+
+impl Cut {
+    /// May element `i` of the array be trusted?
+    fn element_whole(self, i: usize) -> bool {
+        match self {
+            Cut::Inside(k) => i < k,
+            Cut::Between(n) => i < n,
+            Cut::Closed => true,
+            Cut::NotSeen => false,
+        }
+    }
+}
+
+/// Scan the (possibly broken, standard-JSON) raw text and locate the cut relative to the first
+/// array that is the value of `key`. Independent of how the repair engine closed the text.
+fn array_cut(raw: &str, key: &str) -> Cut {
+    struct Frame {
+        target: bool,
+        elems: usize,
+    }
+    let mut stack: Vec<Frame> = Vec::new();
     let mut last_string: Option<String> = None;
     let mut pending_key: Option<String> = None;
     let mut in_str = false;
     let mut esc = false;
     let mut cur = String::new();
+    let mut seen = false;
     for c in raw.chars() {
         if in_str {
             if esc {
                 esc = false;
-                cur.push(c);
             } else if c == '\\' {
                 esc = true;
             } else if c == '"' {
@@ -389,12 +422,22 @@ fn open_path(raw: &str) -> (Vec<Option<String>>, HashSet<String>) {
             }
             ':' => pending_key = last_string.take(),
             '{' | '[' => {
-                stack.push(pending_key.take());
+                if let Some(parent) = stack.last_mut() {
+                    if parent.target {
+                        parent.elems += 1;
+                    }
+                }
+                let target = !seen && c == '[' && pending_key.as_deref() == Some(key);
+                seen |= target;
+                stack.push(Frame { target, elems: 0 });
+                pending_key = None;
                 last_string = None;
             }
             '}' | ']' => {
-                if let Some(Some(k)) = stack.pop() {
-                    closed.insert(k);
+                if let Some(f) = stack.pop() {
+                    if f.target {
+                        return Cut::Closed;
+                    }
                 }
                 pending_key = None;
                 last_string = None;
@@ -406,16 +449,19 @@ fn open_path(raw: &str) -> (Vec<Option<String>>, HashSet<String>) {
             _ => {}
         }
     }
-    (stack, closed)
+    match stack.iter().position(|f| f.target) {
+        Some(i) if i + 1 < stack.len() => Cut::Inside(stack[i].elems.saturating_sub(1)),
+        Some(i) => Cut::Between(stack[i].elems),
+        None => Cut::NotSeen,
+    }
 }
 
-/// For a truncated body: was the last element of the array under `key` cut off?
-/// `true` when the cut lies inside an element (or cannot be located: conservative).
-fn last_element_cut(raw: &str, key: &str) -> bool {
-    let (stack, closed) = open_path(raw);
-    match stack.iter().position(|k| k.as_deref() == Some(key)) {
-        Some(i) => i + 1 < stack.len(),
-        None => !closed.contains(key),
+/// Mark the calls of a truncated array that cannot be trusted.
+fn mark_cut(calls: &mut [ParsedToolCall], cut: Cut) {
+    for (i, c) in calls.iter_mut().enumerate() {
+        if !cut.element_whole(i) {
+            mark_incomplete(c, "response was cut off inside this tool call; not executed");
+        }
     }
 }
 
@@ -580,12 +626,15 @@ fn parse_items(text: &str) -> Vec<(Value, bool)> {
     };
     match v {
         Value::Array(items) => {
-            let n = items.len();
-            let cut_last = truncated && last_element_cut(&format!("{{\"a\":{t}"), "a");
+            let cut = if truncated {
+                array_cut(&format!("{{\"a\":{t}"), "a")
+            } else {
+                Cut::Closed
+            };
             items
                 .into_iter()
                 .enumerate()
-                .map(|(i, it)| (it, cut_last && i + 1 == n))
+                .map(|(i, it)| (it, !cut.element_whole(i)))
                 .collect()
         }
         other => vec![(other, truncated)],
@@ -687,7 +736,9 @@ fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
 /// Common post-processing: embedded tool calls, finish reason consistency.
 fn finish(r: &mut LlmResponse) {
     if r.error.is_some() {
-        r.finish_reason = FinishReason::Error;
+        if r.finish_reason != FinishReason::ContentFilter {
+            r.finish_reason = FinishReason::Error;
+        }
         return;
     }
     if r.tool_calls.is_empty() {
@@ -698,12 +749,12 @@ fn finish(r: &mut LlmResponse) {
             }
         }
     }
+    if r.truncated && r.finish_reason == FinishReason::Unknown {
+        r.finish_reason = FinishReason::Length;
+    }
     if r.tool_calls.iter().any(|c| c.complete) && matches!(r.finish_reason, FinishReason::Stop | FinishReason::Unknown)
     {
         r.finish_reason = FinishReason::ToolCalls;
-    }
-    if r.truncated && r.finish_reason == FinishReason::Unknown {
-        r.finish_reason = FinishReason::Length;
     }
     // Deterministic, unique ids.
     let mut seen = HashSet::new();
@@ -744,10 +795,8 @@ fn message(m: &Value, raw: &str, truncated: bool) -> LlmResponse {
             calls.push(call_from_value(&json!({"function": fc}), 0));
         }
     }
-    if truncated && !calls.is_empty() && last_element_cut(raw, "tool_calls") {
-        if let Some(last) = calls.last_mut() {
-            mark_incomplete(last, "response was cut off inside this tool call; not executed");
-        }
+    if truncated && !calls.is_empty() {
+        mark_cut(&mut calls, array_cut(raw, "tool_calls"));
     }
     r.tool_calls = calls;
     r
@@ -823,7 +872,12 @@ fn anthropic(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
     let mut r = LlmResponse::empty();
     let blocks = v.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut texts = Vec::new();
-    for b in &blocks {
+    let cut = if truncated {
+        array_cut(raw, "content")
+    } else {
+        Cut::Closed
+    };
+    for (bi, b) in blocks.iter().enumerate() {
         match b.get("type").and_then(Value::as_str) {
             Some("text") => {
                 if let Some(t) = b.get("text").and_then(Value::as_str) {
@@ -832,18 +886,17 @@ fn anthropic(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
             }
             Some("tool_use") | Some("server_tool_use") => {
                 let i = r.tool_calls.len();
-                r.tool_calls.push(call_from_value(b, i));
+                let mut c = call_from_value(b, i);
+                if !cut.element_whole(bi) {
+                    mark_incomplete(&mut c, "response was cut off inside this tool call; not executed");
+                }
+                r.tool_calls.push(c);
             }
             _ => {} // thinking, redacted_thinking, …
         }
     }
     let text = texts.concat();
     r.content = (!text.is_empty()).then_some(text);
-    if truncated && !r.tool_calls.is_empty() && last_element_cut(raw, "content") {
-        if let Some(last) = r.tool_calls.last_mut() {
-            mark_incomplete(last, "response was cut off inside this tool call; not executed");
-        }
-    }
     r.finish_reason = v
         .get("stop_reason")
         .and_then(Value::as_str)

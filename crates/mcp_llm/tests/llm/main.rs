@@ -1,0 +1,7 @@
+//! Plain tests for mcp_llm: no database, no network.
+
+mod bodies;
+mod budget;
+mod errors;
+mod responses;
+mod types;

@@ -36,13 +36,25 @@ const WORKER_GRACE: Duration = Duration::from_secs(2);
 // Public types
 // ---------------------------------------------------------------------------------------------
 
-/// One HTTP POST with a JSON (or any text) body.
-#[derive(Clone, Debug, Default)]
+/// One HTTP POST with a JSON (or any text) body. `Debug` shows header names only and the URL
+/// without its query string.
+#[derive(Clone, Default)]
 pub struct Request {
     pub url: String,
     /// Header name/value pairs. `content-type: application/json` is added when absent.
     pub headers: Vec<(String, String)>,
     pub body: String,
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("Request")
+            .field("url", &redact_url(&self.url))
+            .field("header_names", &names)
+            .field("body_bytes", &self.body.len())
+            .finish()
+    }
 }
 
 impl Request {
@@ -1111,6 +1123,12 @@ mod unit {
         let s = Scrubber::new(&req);
         let m = s.clean("x Bearer sk-secret-123 y sk-secret-123 ?api-key=abcdef abcdef");
         assert!(!m.contains("sk-secret-123") && !m.contains("abcdef"), "{m}");
+        let dbg = format!("{req:?}");
+        assert!(
+            !dbg.contains("sk-secret") && !dbg.contains("abcdef"),
+            "{dbg}"
+        );
+        assert!(dbg.contains("Authorization"), "{dbg}");
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub struct MockConfig {
     pub max_request_bytes: usize,
     /// Recorded requests kept (oldest dropped first); 0 disables recording.
     pub max_recorded: usize,
+    /// Total body+header bytes of recorded requests kept (oldest dropped first).
+    pub max_recorded_bytes: usize,
 }
 
 impl Default for MockConfig {
@@ -72,6 +74,7 @@ impl Default for MockConfig {
             idle_timeout: Duration::from_secs(60),
             max_request_bytes: 32 * 1024 * 1024,
             max_recorded: 10_000,
+            max_recorded_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -135,12 +138,45 @@ struct Shared {
     addr: SocketAddr,
     scenarios: RwLock<HashMap<String, Arc<Scenario>>>,
     counters: Mutex<HashMap<(String, usize), usize>>,
-    requests: Mutex<VecDeque<RecordedRequest>>,
+    requests: Mutex<Recorded>,
     seq: AtomicU64,
     shutdown: AtomicBool,
     active: AtomicUsize,
     conns: Mutex<HashMap<u64, TcpStream>>,
     conn_id: AtomicU64,
+}
+
+#[derive(Default)]
+struct Recorded {
+    q: VecDeque<RecordedRequest>,
+    bytes: usize,
+}
+
+impl Recorded {
+    fn size(r: &RecordedRequest) -> usize {
+        r.body.len()
+            + r.path.len()
+            + r.headers
+                .iter()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>()
+    }
+
+    fn push(&mut self, r: RecordedRequest, max_n: usize, max_bytes: usize) {
+        self.bytes += Self::size(&r);
+        self.q.push_back(r);
+        while self.q.len() > max_n || (self.bytes > max_bytes && self.q.len() > 1) {
+            match self.q.pop_front() {
+                Some(old) => self.bytes = self.bytes.saturating_sub(Self::size(&old)),
+                None => break,
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.q.clear();
+        self.bytes = 0;
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -184,7 +220,7 @@ impl MockServer {
             addr,
             scenarios: RwLock::new(scenarios),
             counters: Mutex::new(HashMap::new()),
-            requests: Mutex::new(VecDeque::new()),
+            requests: Mutex::new(Recorded::default()),
             seq: AtomicU64::new(1),
             shutdown: AtomicBool::new(false),
             active: AtomicUsize::new(0),
@@ -258,6 +294,7 @@ impl MockServer {
     /// Recorded requests, optionally only those of one scenario.
     pub fn requests(&self, scenario: Option<&str>) -> Vec<RecordedRequest> {
         lock(&self.shared.requests)
+            .q
             .iter()
             .filter(|r| scenario.is_none_or(|s| r.scenario == s))
             .cloned()
@@ -769,11 +806,7 @@ fn handle(req: &HttpRequest, sh: &Shared, s: &mut TcpStream, keep: bool) -> Next
     let turn = parsed.as_ref().map(turn_of).unwrap_or(0);
     let seq = sh.seq.fetch_add(1, Ordering::SeqCst);
     if sh.cfg.max_recorded > 0 {
-        let mut q = lock(&sh.requests);
-        while q.len() >= sh.cfg.max_recorded {
-            q.pop_front();
-        }
-        q.push_back(RecordedRequest {
+        let rec = RecordedRequest {
             seq,
             scenario: scenario.clone(),
             dialect,
@@ -782,7 +815,8 @@ fn handle(req: &HttpRequest, sh: &Shared, s: &mut TcpStream, keep: bool) -> Next
             path: req.path.clone(),
             headers: req.headers.clone(),
             body: body_text,
-        });
+        };
+        lock(&sh.requests).push(rec, sh.cfg.max_recorded, sh.cfg.max_recorded_bytes);
     }
     let Some(scn) = sh.scenario(&scenario) else {
         return write_json(
@@ -999,6 +1033,7 @@ fn handle_admin(req: &HttpRequest, rest: &str, sh: &Shared, s: &mut TcpStream, k
         ("GET", "requests") => {
             let filter = query_param(&req.path, "scenario");
             let list: Vec<Value> = lock(&sh.requests)
+                .q
                 .iter()
                 .filter(|r| filter.is_none_or(|f| r.scenario == f))
                 .map(RecordedRequest::to_json)

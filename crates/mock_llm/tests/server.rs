@@ -596,3 +596,28 @@ fn binary_with_scenario_dir_and_port_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn recording_is_bounded() {
+    let m = MockServer::start(MockConfig {
+        scenarios: vec![("s".into(), Scenario::say("x"))],
+        max_recorded: 3,
+        ..MockConfig::default()
+    })
+    .unwrap();
+    for _ in 0..5 {
+        post(m.addr(), "/s/s/v1/chat/completions", &chat(0));
+    }
+    let recs = m.requests(None);
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[0].seq, 3, "oldest dropped first");
+
+    let off = MockServer::start(MockConfig {
+        scenarios: vec![("s".into(), Scenario::say("x"))],
+        max_recorded: 0,
+        ..MockConfig::default()
+    })
+    .unwrap();
+    post(off.addr(), "/s/s/v1/chat/completions", &chat(0));
+    assert!(off.requests(None).is_empty());
+}

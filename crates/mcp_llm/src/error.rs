@@ -224,7 +224,14 @@ fn parse_http_date(s: &str) -> Option<i64> {
         .split(':')
         .map(|x| x.parse().ok())
         .collect::<Option<Vec<_>>>()?;
-    if hms.len() != 3 || !(1..=31).contains(&day) || hms[0] > 23 || hms[1] > 59 || hms[2] > 60 {
+    if hms.len() != 3
+        || !(1..=31).contains(&day)
+        || !(1900..=9999).contains(&year)
+        || hms.iter().any(|x| *x < 0)
+        || hms[0] > 23
+        || hms[1] > 59
+        || hms[2] > 60
+    {
         return None;
     }
     Some(days_from_civil(year, month, day) * 86_400 + hms[0] * 3600 + hms[1] * 60 + hms[2])

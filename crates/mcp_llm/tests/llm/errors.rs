@@ -322,6 +322,11 @@ fn retry_after_header_forms() {
     );
     assert_eq!(retry_after_from_headers(&[("RETRY-AFTER-MS", "250")]), Some(0.25));
     assert_eq!(retry_after_from_headers(&[]), None);
+    // absurd dates do not overflow
+    assert_eq!(parse_retry_after("Wed, 21 Oct 99999999999999 07:28:00 GMT"), None);
+    let _ = parse_retry_after("Wed, 21 Oct 2015 -1:28:00 GMT");
+    assert_eq!(parse_retry_after("Wed, 21 Oct 2015 99:28:00 GMT"), None);
+    let _ = retry_after_from_headers(&[("x-ratelimit-reset-requests", "1e999s")]);
 }
 
 #[test]

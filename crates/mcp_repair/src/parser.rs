@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 
 /// Maximum nesting of arrays/objects/tuples. Deeper input is an error (PostgreSQL backends have
 /// a limited stack; jsonb itself refuses much deeper documents anyway).
-pub const MAX_DEPTH: usize = 512;
+pub const MAX_DEPTH: usize = 128;
 
 pub type PResult<T> = Result<T, RepairError>;
 
@@ -403,10 +403,12 @@ impl<'a> Parser<'a> {
                     if colon || truncated {
                         if self.eof() {
                             self.fix("truncated", vpos);
+                            Value::Null
                         } else {
+                            // jsonrepair: `{"a": , "b": 1}` → null (json_repair says "")
                             self.fix("missing_value", vpos);
+                            Value::Null
                         }
-                        Value::Null
                     } else {
                         return Err(self.err(self.i, "colon expected"));
                     }
@@ -472,6 +474,10 @@ impl<'a> Parser<'a> {
                     }
                 }
                 None => {
+                    if self.c() == b')' {
+                        self.fix("mismatched_bracket", self.i);
+                        break;
+                    }
                     if self.c() == b'}' {
                         // stray or mismatched `}`: `[{"a":1}},{...}]` or `["a"}, "k2": ...`
                         self.fix("mismatched_bracket", self.i);
@@ -633,6 +639,7 @@ impl<'a> Parser<'a> {
         // counts of unclosed brackets inside the string content
         let (mut paren, mut square, mut curly) = (0i64, 0i64, 0i64);
         let mut dangling = false;
+        let mut doubled_open = false;
         loop {
             if i >= n {
                 let i_prev = self.prev_non_ws(i.saturating_sub(1));
@@ -669,10 +676,29 @@ impl<'a> Parser<'a> {
                     || (is_delimiter(cj) && !inside_unclosed)
                     || (is_quote(b, j) && !self.next_quote_is_end_quote(j))
                     || is_digit(cj)
+                    || cj == b'#'
                 {
+                    trim_raw_newline_tail(b, i_quote, &mut out);
                     self.i = j;
                     self.parse_concatenated(&mut out)?;
                     return Ok(Some(out));
+                }
+                let content_start = i_before + usize::from(skip_escapes) + qlen;
+                if i_quote == content_start && !stop_at_delim {
+                    // `""value"` — a doubled opening quote
+                    self.fix("doubled_quote", i_quote);
+                    doubled_open = true;
+                    i = i_quote + qend;
+                    continue;
+                }
+                if doubled_open && end_quote_len(b, i_quote + qend, q) > 0 {
+                    // `"answer""` — a doubled closing quote
+                    let k = self.peek_skip_ws_no_nl(i_quote + 2 * qend);
+                    if k >= n || is_delimiter(at(b, k)) {
+                        self.fix("doubled_quote", i_quote);
+                        self.i = k;
+                        return Ok(Some(out));
+                    }
                 }
                 if cj == b'\\' && !skip_escapes {
                     // `"abc"\` — treat the quote as the end
@@ -684,11 +710,22 @@ impl<'a> Parser<'a> {
                 if prev == b',' && i_prev > i_before {
                     return self.retry_string(i_before, i_quote, false, Some(i_prev));
                 }
-                if is_delimiter(prev) && i_prev > i_before {
-                    let inner = i_before + usize::from(skip_escapes) + qlen;
-                    if let Some(r) = self.embedded_json_string(inner, q)? {
-                        return Ok(Some(r));
+                if matches!(prev, b'{' | b'[') && i_prev >= content_start && self.retry_budget > 0 {
+                    // `"x": "a, {"k": 1}, b"` — unescaped JSON inside the string: keep the
+                    // balanced block as content
+                    if let Some(end) = self.balanced_end(i_prev) {
+                        self.fix("unescaped_quote", i_quote);
+                        out.push_str(self.s.get(i_quote..end + 1).unwrap_or(""));
+                        if prev == b'{' {
+                            curly -= 1;
+                        } else {
+                            square -= 1;
+                        }
+                        i = end + 1;
+                        continue;
                     }
+                }
+                if is_delimiter(prev) && i_prev > i_before {
                     return self.retry_string(i_before, i_quote, true, None);
                 }
                 // unescaped quote inside the string: keep it as content
@@ -853,15 +890,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `"arguments": "{"a": 1}"` — a string whose content is unescaped JSON. From `start` (just
-    /// after the opening quote, which must be followed by `{` or `[`), find the bracket that
-    /// balances the first one (skipping over inner strings); if the opening quote's mate follows
-    /// it directly and is itself followed by a delimiter, the whole text is the string.
-    fn embedded_json_string(&mut self, start: usize, q: Quote) -> PResult<Option<String>> {
+    /// From an opening bracket at `start`, the index of the bracket that balances it (inner
+    /// double-quoted strings skipped), if it comes before the end of the line.
+    fn balanced_end(&mut self, start: usize) -> Option<usize> {
         let b = self.b;
-        if !matches!(at(b, start), b'{' | b'[') || self.retry_budget == 0 {
-            return Ok(None);
-        }
         let mut depth = 0i64;
         let mut in_str = false;
         let mut j = start;
@@ -882,30 +914,18 @@ impl<'a> Parser<'a> {
                     b'}' | b']' => {
                         depth -= 1;
                         if depth == 0 {
-                            break;
+                            self.retry_budget = self.retry_budget.saturating_sub(j - start);
+                            return Some(j);
                         }
                     }
+                    b'\n' => break,
                     _ => {}
                 }
             }
             j += 1;
         }
         self.retry_budget = self.retry_budget.saturating_sub(j - start);
-        if depth != 0 || j >= b.len() {
-            return Ok(None);
-        }
-        let ql = end_quote_len(b, j + 1, q);
-        if ql == 0 {
-            return Ok(None);
-        }
-        let k = self.peek_skip_ws(j + 1 + ql);
-        if !(k >= b.len() || matches!(at(b, k), b',' | b'}' | b']')) {
-            return Ok(None);
-        }
-        self.fix("unescaped_quote", start);
-        let s = self.s.get(start..j + 1).unwrap_or("").to_string();
-        self.i = j + 1 + ql;
-        Ok(Some(s))
+        None
     }
 
     fn retry_string(
@@ -919,7 +939,13 @@ impl<'a> Parser<'a> {
         self.retry_budget = self.retry_budget.saturating_sub(cost);
         // drop fixes recorded during the abandoned pass
         let base = self.base;
-        self.fixes.retain(|f| f.position < base + i_before);
+        while self
+            .fixes
+            .last()
+            .is_some_and(|f| f.position >= base + i_before)
+        {
+            self.fixes.pop();
+        }
         self.i = i_before;
         self.parse_string(stop_at_delim, stop_at)
     }
@@ -1055,6 +1081,20 @@ impl<'a> Parser<'a> {
                 while is_digit(at(b, i)) {
                     num.push(b[i] as char);
                     i += 1;
+                }
+            }
+            if at(b, i) == b'/' && is_digit(at(b, i + 1)) {
+                // `1/3` → "1/3"
+                let mut k = i + 1;
+                while is_digit(at(b, k)) {
+                    k += 1;
+                }
+                if self.at_end_of_number(k) {
+                    self.fix("invalid_number", start);
+                    self.i = k;
+                    return Some(Value::String(
+                        self.s.get(start..k).unwrap_or("").to_string(),
+                    ));
                 }
             }
             if !self.at_end_of_number(i) {
@@ -1283,6 +1323,28 @@ fn hex4(b: &[u8], i: usize) -> u32 {
         v = v * 16 + (at(b, i + k) as char).to_digit(16).unwrap_or(0);
     }
     v
+}
+
+/// A string whose end quote sits on its own line (`"abc\n"`): drop the raw line break (and
+/// indentation) that precedes the quote.
+fn trim_raw_newline_tail(b: &[u8], i_quote: usize, out: &mut String) {
+    let mut k = i_quote;
+    let mut saw_nl = false;
+    while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\r' | b'\n') {
+        saw_nl |= b[k - 1] == b'\n';
+        k -= 1;
+    }
+    if !saw_nl || (k > 0 && b[k - 1] == b'\\') {
+        return;
+    }
+    let raw = i_quote - k;
+    if out.len() >= raw
+        && out.as_bytes()[out.len() - raw..]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        out.truncate(out.len() - raw);
+    }
 }
 
 fn trim_trailing_spaces(s: &mut String) {

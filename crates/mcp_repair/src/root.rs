@@ -37,6 +37,18 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
             fixes,
         });
     }
+    let mut ts = ts;
+    // a Markdown list bullet before the value: `- {...}`
+    if matches!(at(b, ts), b'-' | b'*')
+        && at(b, ts + 1) == b' '
+        && matches!(at(b, skip_plain_ws(b, ts + 1)), b'{' | b'[')
+    {
+        fixes.push(Fix {
+            kind: "prose",
+            position: off + ts,
+        });
+        ts = skip_plain_ws(b, ts + 1);
+    }
     let rest = &text[ts..];
 
     // Server-sent events: `data: {...}` lines, `data: [DONE]` skipped.
@@ -79,7 +91,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
 
     // Markdown code fences (possibly after prose).
     if let Some(fpos) = find_fence(b, ts) {
-        let before_is_json = is_json_start(b, ts) && fpos > ts;
+        let before_is_json = matches!(at(b, ts), b'{' | b'[' | b'"') && fpos > ts;
         if !before_is_json {
             if fpos > ts {
                 fixes.push(Fix {

@@ -1,0 +1,133 @@
+//! Engine properties: strict pass-through, fix reporting, bounded depth, linear time, no panics.
+
+use mcp_repair::{repair, MAX_DEPTH};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<u64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        ".*".prop_map(Value::String),
+        "[\"\\\\/{}\\[\\],:' a-z\\n\\t\\u{1F600}]*".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            prop::collection::vec((".*", inner), 0..8)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Valid JSON comes back as exactly the same value, with no fixes.
+    #[test]
+    fn valid_json_is_unchanged(v in arb_json(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { serde_json::to_string(&v).unwrap() };
+        let r = repair(&text).unwrap();
+        // the reference is serde_json's own parse of the text (floats may not round-trip exactly)
+        let strict: Value = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(&r.value, &strict);
+        prop_assert!(r.fixes.is_empty());
+    }
+
+    /// Any prefix of valid JSON repairs or errors, never panics.
+    #[test]
+    fn truncated_prefixes_never_panic(v in arb_json(), cut in any::<prop::sample::Index>()) {
+        let text = serde_json::to_string(&v).unwrap();
+        let mut k = cut.index(text.len() + 1);
+        while !text.is_char_boundary(k) { k -= 1; }
+        let _ = repair(&text[..k]);
+    }
+
+    /// Arbitrary text never panics.
+    #[test]
+    fn arbitrary_text_never_panics(s in ".{0,200}") {
+        let _ = repair(&s);
+    }
+
+    /// Arbitrary JSON-ish text never panics.
+    #[test]
+    fn jsonish_text_never_panics(s in "[\\[\\]{}(),:\"'`\\\\ a-z0-9.+\\-/*#\\n\u{201c}\u{201d}]{0,120}") {
+        let _ = repair(&s);
+    }
+}
+
+#[test]
+fn fixes_are_reported() {
+    let r = repair("```json\n{'a': 1, b: [1, 2,], \"c\": tru").unwrap();
+    assert_eq!(r.value, json!({"a": 1, "b": [1, 2], "c": true}));
+    let kinds: Vec<&str> = r.fixes.iter().map(|f| f.kind).collect();
+    for k in [
+        "code_fence",
+        "quotes",
+        "unquoted_key",
+        "trailing_comma",
+        "truncated",
+    ] {
+        assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
+    }
+    assert!(r.truncated() && r.repaired());
+    let f = r.fixes.iter().find(|f| f.kind == "unquoted_key").unwrap();
+    assert_eq!(f.position, 17);
+}
+
+#[test]
+fn llm_shapes() {
+    let r = repair("data: {\"a\":1}\n\ndata: {\"a\":2}\n\ndata: [DONE]\n").unwrap();
+    assert_eq!(r.value, json!([{"a": 1}, {"a": 2}]));
+    let r = repair("{\"a\": NaN, \"b\": -Infinity}").unwrap();
+    assert_eq!(r.value, json!({"a": null, "b": null}));
+    let r = repair("{\"s\": \"a\" + \"b\"}").unwrap();
+    assert_eq!(r.value, json!({"s": "ab"}));
+    assert!(repair("<html><body>502</body></html>").is_err());
+    assert!(repair("This is just a sentence with no JSON in it.").is_err());
+    let e = repair("{\"a\": 1, ;;; }").err();
+    assert!(e.is_none() || e.unwrap().position <= 14);
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let deep = "[".repeat(200_000);
+    let e = repair(&deep).unwrap_err();
+    assert!(e.message.contains("nesting"), "{e}");
+    let deep = "{\"a\":".repeat(100_000);
+    assert!(repair(&deep).is_err());
+    // exactly at the limit is fine
+    let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+    assert!(repair(&ok).is_ok());
+    let ok = "(".repeat(MAX_DEPTH + 10);
+    assert!(repair(&ok).is_err());
+}
+
+/// Pathological 1 MB inputs must finish (linear time); this checks completion, not timing.
+#[test]
+fn pathological_inputs_complete() {
+    let cases = [
+        "\"".repeat(1 << 20),
+        "\"a".repeat(1 << 19),
+        format!("[{}", "\"a, ".repeat(1 << 18)),
+        format!("{{\"k\": \"{}", "x\" y".repeat(1 << 18)),
+        format!("[{}", "\"x\"]".repeat(1 << 18)),
+        format!("{{{}", "a:".repeat(1 << 19)),
+        "/*".repeat(1 << 19),
+        ",".repeat(1 << 20),
+        format!("[{}", "{\"a\":\"b\" ".repeat(1 << 17)),
+        "```".repeat(1 << 18),
+        format!("\"{}", " \"".repeat(1 << 19)),
+        format!("{{\"a\": \"{}", "{\"b\": \"".repeat(1 << 17)),
+        "data: x\n".repeat(1 << 17),
+        "1\n".repeat(1 << 19),
+    ];
+    for c in &cases {
+        let _ = repair(c);
+    }
+}

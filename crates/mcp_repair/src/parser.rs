@@ -643,7 +643,7 @@ impl<'a> Parser<'a> {
         loop {
             if i >= n {
                 let i_prev = self.prev_non_ws(i.saturating_sub(1));
-                if !stop_at_delim && is_delimiter(at(b, i_prev)) {
+                if !stop_at_delim && stop_at.is_none() && is_delimiter(at(b, i_prev)) {
                     return self.retry_string(i_before, i, true, None);
                 }
                 if !dangling {
@@ -653,7 +653,7 @@ impl<'a> Parser<'a> {
                 self.i = n;
                 return Ok(Some(out));
             }
-            if Some(i) == stop_at {
+            if stop_at.is_some_and(|st| i >= st) {
                 trim_trailing_spaces(&mut out);
                 self.fix("missing_quote", i);
                 self.i = i;
@@ -707,7 +707,8 @@ impl<'a> Parser<'a> {
                 }
                 let i_prev = self.prev_non_ws(i_quote.saturating_sub(1));
                 let prev = at(b, i_prev);
-                if prev == b',' && i_prev > i_before {
+                let first_pass = !stop_at_delim && stop_at.is_none();
+                if first_pass && prev == b',' && i_prev > i_before {
                     return self.retry_string(i_before, i_quote, false, Some(i_prev));
                 }
                 if matches!(prev, b'{' | b'[') && i_prev >= content_start && self.retry_budget > 0 {
@@ -725,7 +726,7 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                 }
-                if is_delimiter(prev) && i_prev > i_before {
+                if first_pass && is_delimiter(prev) && i_prev > i_before {
                     return self.retry_string(i_before, i_quote, true, None);
                 }
                 // unescaped quote inside the string: keep it as content

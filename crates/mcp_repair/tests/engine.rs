@@ -131,3 +131,10 @@ fn pathological_inputs_complete() {
         let _ = repair(c);
     }
 }
+
+/// Fuzz finds, kept as regressions.
+#[test]
+fn fuzz_regressions() {
+    // string retry used to recurse forever when an escape skipped over the stop index
+    let _ = repair("[\\\"hello\\,\\\"hello\\,\"\u{11}]");
+}

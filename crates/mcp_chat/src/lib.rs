@@ -1,0 +1,76 @@
+//! mcp_chat — the chat loop engine of pg_mcp (M3 chat loop, M11 context management, M12 audit
+//! records). Pure Rust, no pgrx: the pgrx layer implements [`Host`] and calls [`run_chat`].
+//!
+//! # The cycle
+//!
+//! system prompt(s) + stored history + the question + `tools` + `tool_choice` → LLM →
+//! [`mcp_llm::parse_llm_response`] → when the answer asks for tools, every call (several per
+//! answer allowed) is answered with one `role=tool` message, in order:
+//!
+//! * incomplete (cut off, nameless, arguments not an object) → a correction, not executed;
+//! * `tool_choice = none` and the model called anyway → refused, not executed;
+//! * a tool not offered in this run → "unknown tool", not executed;
+//! * arguments failing the tool's JSON Schema ([`mcp_tools::ToolSchema`], compiled once per run)
+//!   → [`mcp_tools::correction_message`], not executed. The engine validates by default so every
+//!   host gets the same behaviour; a host that validates itself sets
+//!   [`ChatConfig::host_validates`];
+//! * otherwise [`Host::execute_tool`].
+//!
+//! The assistant message is stored with *every* call id (incomplete calls with `{}` arguments),
+//! so no tool answer is orphaned and no call lacks its answer — for continuation too. Then the
+//! next request, until the model answers without tools.
+//!
+//! `tool_choice`: all four modes are sent as configured on the first request. `required` and a
+//! forced function apply to the first request only; later requests use `auto`, otherwise the
+//! model could never give its final answer. `none` stays `none` (tools are still listed).
+//!
+//! # Statuses
+//!
+//! | status | trigger |
+//! |---|---|
+//! | `completed` | an answer without tool calls (non-empty text) |
+//! | `needs_input` | a tool returned [`ToolStatus::NeedsInput`] (`getDialog`); the rest of the batch still runs, then the question for the user is stored as an assistant message and returned as `answer`. Continue by calling `run_chat` with `outcome.messages` and the user's reply. |
+//! | `max_iterations` | the answer of the last allowed request (default 10, hard cap 25) still asks for tools; those calls are answered "not executed" |
+//! | `budget_exceeded` | `max_total_tokens` reached: before a request (used + counted prompt > budget) or after an answer that asks for tools |
+//! | `loop_detected` | a call with the same tool and the same (key-sorted) arguments as one executed in an *earlier* iteration; the whole batch is answered "not executed" |
+//! | `failed` | non-2xx after `mcp_http`'s retries (normalized error), transport failure, error body, empty answer, content filter, bad config, replay exhausted |
+//! | `cancelled` | [`Host::interrupted`] returned true (polled while waiting for the LLM, between tool calls and iterations) or a tool reported `Cancelled` |
+//!
+//! # Context management (M11)
+//!
+//! Before every request the messages are counted (`mcp_llm::TokenCounter::for_model`: real BPE for
+//! OpenAI models, a pessimistic estimate otherwise; per-message counts are cached) against
+//! `context_window - max_completion_tokens - tools`. Over budget: [`mcp_llm::prune`] replaces the
+//! oldest tool results with a marker; still over: one summarization request (no tools) for the
+//! range prune names, then [`mcp_llm::apply_summary`]. System prompts, the first and the last
+//! question and the latest turn are never touched, and an assistant tool-call message always
+//! keeps its tool answers. Without a known window (config or model name) nothing is counted for
+//! the window.
+//!
+//! # Audit (M12) and secrets
+//!
+//! Every LLM request produces an [`LlmExchange`] (body as sent, raw response, status, latency,
+//! attempts, usage, repairs, normalized error); every tool call a [`ToolCallRecord`]; every new
+//! message an [`Host::on_message`] call. The API key only ever travels in a header; each text
+//! field of the records and every error is scrubbed of the configured key besides.
+
+mod config;
+mod engine;
+mod host;
+mod outcome;
+
+pub use config::{
+    ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,
+    DEFAULT_COMPLETION_RESERVE, DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_HARD_CAP,
+};
+pub use engine::{
+    canonical, question_for_user, run_chat, SUMMARY_INSTRUCTION, SUMMARY_SYSTEM_PROMPT,
+};
+pub use host::{
+    ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution, ToolStatus,
+};
+pub use outcome::{ChatError, ChatOutcome, ChatStatus};
+
+// Re-exported so a host needs no direct dependency for the common types.
+pub use mcp_http::{HttpClient, Options as HttpOptions, RetryPolicy};
+pub use mcp_llm::{Message, Role, ToolCall, ToolChoice, ToolDef, Usage};

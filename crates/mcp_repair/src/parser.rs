@@ -871,11 +871,7 @@ impl<'a> Parser<'a> {
                 }
                 // a single special byte that is not an end quote
                 if c < 0x20 {
-                    if !matches!(c, b'\n' | b'\r' | b'\t' | 0x08 | 0x0c) {
-                        self.fix("control_character", i);
-                    } else {
-                        self.fix("control_character", i);
-                    }
+                    self.fix("control_character", i);
                     out.push(c as char);
                     i += 1;
                 } else if let Some((ch, l)) = char_at(b, i) {
@@ -985,7 +981,7 @@ impl<'a> Parser<'a> {
 
     fn at_end_of_number(&self, j: usize) -> bool {
         let c = at(self.b, j);
-        j >= self.b.len() || is_delimiter(c) || is_ws(c) || c == b';' || c == b'"' && false
+        j >= self.b.len() || is_delimiter(c) || is_ws(c) || c == b';'
     }
 
     /// `+Infinity`, `- Infinity`, `+NaN`: signed non-finite numbers → null.
@@ -1067,7 +1063,7 @@ impl<'a> Parser<'a> {
             }
             digits(&mut i, &mut num, &mut changed);
         }
-        if i > start && num != "" {
+        if i > start && !num.is_empty() {
             if matches!(at(b, i), b'e' | b'E') && num != "-" {
                 num.push('e');
                 i += 1;

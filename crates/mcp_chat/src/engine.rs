@@ -49,7 +49,8 @@ pub fn run_chat(
 struct Stop {
     status: ChatStatus,
     answer: Option<String>,
-    error: Option<ChatError>,
+    /// Boxed: `Stop` travels in `Result::Err` through the hot path.
+    error: Option<Box<ChatError>>,
 }
 
 impl Stop {
@@ -65,7 +66,7 @@ impl Stop {
         Stop {
             status: ChatStatus::Failed,
             answer: None,
-            error: Some(error),
+            error: Some(Box::new(error)),
         }
     }
 
@@ -73,7 +74,7 @@ impl Stop {
         Stop {
             status,
             answer: None,
-            error: Some(ChatError::engine(kind, message)),
+            error: Some(Box::new(ChatError::engine(kind, message))),
         }
     }
 }
@@ -155,7 +156,7 @@ impl<'a> Run<'a> {
             rejected_tool_calls: self.rejected,
             usage: self.usage,
             usage_estimated: self.usage_estimated,
-            error: stop.error,
+            error: stop.error.map(|e| *e),
             needs_input: if stop.status == ChatStatus::NeedsInput {
                 self.needs_input
             } else {

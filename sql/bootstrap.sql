@@ -1,0 +1,258 @@
+-- pg_mcp registry, audit and secret tables (runs before the Rust functions are created).
+-- Everything lives in the extension schema "mcp" (fixed by the control file).
+-- Grants and the triggers that call Rust checks are in finalize.sql.
+
+------------------------------------------------------------------------------------------------
+-- LLM providers
+------------------------------------------------------------------------------------------------
+CREATE TABLE mcp.provider (
+    name            text PRIMARY KEY
+                    CONSTRAINT provider_name_format CHECK (name ~ '^[a-zA-Z0-9_.-]{1,64}$'),
+    kind            text NOT NULL
+                    CONSTRAINT provider_kind_known CHECK (kind IN ('openai', 'azure', 'anthropic', 'replay')),
+    base_url        text
+                    CONSTRAINT provider_base_url_http CHECK (base_url IS NULL OR base_url ~ '^https?://[^\s]+$'),
+    model           text,
+    api_version     text,
+    options         jsonb NOT NULL DEFAULT '{}'
+                    CONSTRAINT provider_options_object CHECK (jsonb_typeof(options) = 'object'),
+    context_window  integer NOT NULL DEFAULT 32768
+                    CONSTRAINT provider_context_window_positive CHECK (context_window BETWEEN 256 AND 10000000),
+    max_completion_tokens integer NOT NULL DEFAULT 1024
+                    CONSTRAINT provider_completion_tokens_positive CHECK (max_completion_tokens BETWEEN 1 AND 1000000),
+    timeout_ms      integer
+                    CONSTRAINT provider_timeout_positive CHECK (timeout_ms IS NULL OR timeout_ms > 0),
+    description     text,
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT provider_base_url_required CHECK (kind = 'replay' OR base_url IS NOT NULL),
+    CONSTRAINT provider_model_required CHECK (kind IN ('replay', 'azure') OR model IS NOT NULL),
+    CONSTRAINT provider_azure_api_version CHECK (kind <> 'azure' OR api_version IS NOT NULL),
+    CONSTRAINT provider_context_exceeds_completion CHECK (context_window > max_completion_tokens)
+);
+COMMENT ON TABLE mcp.provider IS
+  'LLM endpoints the chat loop can call. An interface points at one provider; change a row to switch model or vendor without touching code. API keys are NOT here: see mcp.set_api_key().';
+COMMENT ON COLUMN mcp.provider.name IS 'Identifier used by mcp.interface.provider and mcp.set_api_key().';
+COMMENT ON COLUMN mcp.provider.kind IS 'openai = any OpenAI-compatible chat-completions server (OpenAI, Mistral, Ollama, vLLM, llama.cpp); azure = Azure OpenAI deployment; anthropic = Anthropic Messages API; replay = answers from recorded responses.';
+COMMENT ON COLUMN mcp.provider.base_url IS 'Endpoint root, e.g. https://api.openai.com/v1, https://api.mistral.ai/v1, http://127.0.0.1:11434/v1; for azure the resource URL https://NAME.openai.azure.com.';
+COMMENT ON COLUMN mcp.provider.model IS 'Model name sent in the request (for azure: the deployment name).';
+COMMENT ON COLUMN mcp.provider.api_version IS 'Azure OpenAI api-version query parameter.';
+COMMENT ON COLUMN mcp.provider.options IS 'Extra request fields (temperature, top_p, …) merged into every request body.';
+COMMENT ON COLUMN mcp.provider.context_window IS 'Model context window in tokens; the chat loop prunes history to stay below it.';
+COMMENT ON COLUMN mcp.provider.max_completion_tokens IS 'Tokens reserved for the answer (max_tokens in the request).';
+COMMENT ON COLUMN mcp.provider.timeout_ms IS 'Per-request timeout; NULL = mcp.http_timeout_ms.';
+COMMENT ON COLUMN mcp.provider.description IS 'Free text for admins.';
+COMMENT ON COLUMN mcp.provider.created_at IS 'When the row was created.';
+
+-- Secrets: no grant to anybody but the extension owner. The Rust code reads this table as the
+-- owner (never as the calling role), so a key is usable by mcp.chat but readable by nobody else.
+CREATE TABLE mcp.provider_secret (
+    provider    text PRIMARY KEY REFERENCES mcp.provider (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    api_key     text NOT NULL CONSTRAINT provider_secret_not_empty CHECK (length(api_key) > 0),
+    updated_at  timestamptz NOT NULL DEFAULT now(),
+    updated_by  name NOT NULL DEFAULT session_user
+);
+COMMENT ON TABLE mcp.provider_secret IS
+  'API keys per provider. Not readable by PUBLIC; written only through mcp.set_api_key(). Keys never appear in logs, errors or audit rows.';
+COMMENT ON COLUMN mcp.provider_secret.provider IS 'The provider the key belongs to.';
+COMMENT ON COLUMN mcp.provider_secret.api_key IS 'The secret. Sent as Authorization: Bearer (openai), api-key (azure) or x-api-key (anthropic).';
+COMMENT ON COLUMN mcp.provider_secret.updated_at IS 'When the key was last set.';
+COMMENT ON COLUMN mcp.provider_secret.updated_by IS 'Session user who set it.';
+
+------------------------------------------------------------------------------------------------
+-- Interfaces (chatbot, document analysis, ontology …)
+------------------------------------------------------------------------------------------------
+CREATE TABLE mcp.interface (
+    name            text PRIMARY KEY
+                    CONSTRAINT interface_name_format CHECK (name ~ '^[a-zA-Z0-9_.-]{1,64}$'),
+    description     text,
+    provider        text REFERENCES mcp.provider (name) ON UPDATE CASCADE ON DELETE SET NULL,
+    tool_choice     text NOT NULL DEFAULT 'auto'
+                    CONSTRAINT interface_tool_choice_valid
+                    CHECK (tool_choice IN ('none', 'auto', 'required') OR tool_choice ~ '^function:[a-zA-Z0-9_-]{1,64}$'),
+    max_iterations  integer NOT NULL DEFAULT 10
+                    CONSTRAINT interface_max_iterations_range CHECK (max_iterations BETWEEN 1 AND 25),
+    max_total_tokens integer
+                    CONSTRAINT interface_max_total_tokens_positive CHECK (max_total_tokens IS NULL OR max_total_tokens > 0),
+    system_prompt   text NOT NULL DEFAULT 'system',
+    enabled         boolean NOT NULL DEFAULT true,
+    created_at      timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE mcp.interface IS
+  'An application surface (chatbot, document analysis, ontology …) with its own tool set, provider and chat defaults.';
+COMMENT ON COLUMN mcp.interface.name IS 'Identifier passed to mcp.chat(), mcp.list_tools(), mcp.call_tool().';
+COMMENT ON COLUMN mcp.interface.description IS 'Free text for admins.';
+COMMENT ON COLUMN mcp.interface.provider IS 'Default LLM provider of this interface.';
+COMMENT ON COLUMN mcp.interface.tool_choice IS 'none | auto | required | function:<tool> (force one tool on the first request).';
+COMMENT ON COLUMN mcp.interface.max_iterations IS 'LLM round trips per chat before status max_iterations (hard cap 25).';
+COMMENT ON COLUMN mcp.interface.max_total_tokens IS 'Token budget per chat run (prompt + completion over all requests); NULL = no budget.';
+COMMENT ON COLUMN mcp.interface.system_prompt IS 'Name of the active mcp.prompt used as system prompt.';
+COMMENT ON COLUMN mcp.interface.enabled IS 'A disabled interface lists no tools and refuses chats.';
+COMMENT ON COLUMN mcp.interface.created_at IS 'When the row was created.';
+
+------------------------------------------------------------------------------------------------
+-- Tools
+------------------------------------------------------------------------------------------------
+CREATE TABLE mcp.tool (
+    name            text PRIMARY KEY
+                    CONSTRAINT tool_name_format CHECK (name ~ '^[a-zA-Z0-9_-]{1,64}$'),
+    description     text NOT NULL
+                    CONSTRAINT tool_description_not_empty CHECK (length(btrim(description)) > 0),
+    parameters      jsonb NOT NULL DEFAULT '{"type": "object", "properties": {}}',
+    function        regprocedure,
+    kind            text NOT NULL DEFAULT 'function'
+                    CONSTRAINT tool_kind_known CHECK (kind IN ('function', 'builtin', 'report')),
+    body            text,
+    enabled         boolean NOT NULL DEFAULT true,
+    read_only       boolean NOT NULL DEFAULT true,
+    timeout_ms      integer
+                    CONSTRAINT tool_timeout_positive CHECK (timeout_ms IS NULL OR timeout_ms > 0),
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    updated_at      timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT tool_function_required CHECK (kind <> 'function' OR function IS NOT NULL),
+    CONSTRAINT tool_report_body CHECK ((kind = 'report') = (body IS NOT NULL))
+);
+COMMENT ON TABLE mcp.tool IS
+  'Tools the model may call. The description is a prompt for the model; parameters is the JSON Schema of the arguments; function is the SQL function that implements it (called as the calling role, arguments bound by name).';
+COMMENT ON COLUMN mcp.tool.name IS 'Tool name as the model sees it (^[a-zA-Z0-9_-]{1,64}$).';
+COMMENT ON COLUMN mcp.tool.description IS 'What the tool does and when to use it: written for the model.';
+COMMENT ON COLUMN mcp.tool.parameters IS 'JSON Schema (type object) of the arguments; checked against the meta-schema on insert/update.';
+COMMENT ON COLUMN mcp.tool.function IS 'Implementing SQL function; each schema property maps to the function argument of the same name. NULL only for report tools.';
+COMMENT ON COLUMN mcp.tool.kind IS 'function = admin-registered SQL function; builtin = shipped with pg_mcp; report = reviewed parameterized SQL in body.';
+COMMENT ON COLUMN mcp.tool.body IS 'Report tools only: one reviewed SELECT whose $1..$n parameters are bound, in the order of parameters.properties, as typed SPI parameters.';
+COMMENT ON COLUMN mcp.tool.enabled IS 'A disabled tool is never listed and never called.';
+COMMENT ON COLUMN mcp.tool.read_only IS 'The tool does not change data (advertised to MCP clients as readOnlyHint).';
+COMMENT ON COLUMN mcp.tool.timeout_ms IS 'Per-call timeout for this tool; NULL = mcp.tool_timeout_ms.';
+COMMENT ON COLUMN mcp.tool.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.tool.updated_at IS 'When the row was last changed.';
+
+CREATE TABLE mcp.interface_tool (
+    interface   text NOT NULL REFERENCES mcp.interface (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    tool        text NOT NULL REFERENCES mcp.tool (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    PRIMARY KEY (interface, tool)
+);
+COMMENT ON TABLE mcp.interface_tool IS 'Which tools an interface may offer to the model. A tool not mapped here is not listed and not callable through that interface.';
+COMMENT ON COLUMN mcp.interface_tool.interface IS 'The interface.';
+COMMENT ON COLUMN mcp.interface_tool.tool IS 'A tool the interface offers.';
+
+------------------------------------------------------------------------------------------------
+-- Resources and prompt templates (MCP resources/*, prompts/*)
+------------------------------------------------------------------------------------------------
+CREATE TABLE mcp.resource (
+    uri         text PRIMARY KEY
+                CONSTRAINT resource_uri_format CHECK (uri ~ '^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]+$'),
+    name        text NOT NULL,
+    description text,
+    mime_type   text NOT NULL DEFAULT 'text/plain',
+    function    regprocedure,
+    query       text,
+    enabled     boolean NOT NULL DEFAULT true,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT resource_reader CHECK ((function IS NULL) <> (query IS NULL))
+);
+COMMENT ON TABLE mcp.resource IS 'Data the model or an MCP client can read (documents, thesaurus, dictionary data). Read through a SQL function or a reviewed query, as the calling role.';
+COMMENT ON COLUMN mcp.resource.uri IS 'Resource URI, e.g. pgmcp://tarif/metall-bayern.';
+COMMENT ON COLUMN mcp.resource.name IS 'Human-readable name.';
+COMMENT ON COLUMN mcp.resource.description IS 'What the resource holds.';
+COMMENT ON COLUMN mcp.resource.mime_type IS 'MIME type of the content.';
+COMMENT ON COLUMN mcp.resource.function IS 'Function returning the content (text or jsonb); exactly one of function and query is set.';
+COMMENT ON COLUMN mcp.resource.query IS 'Reviewed SELECT returning the content in its first column.';
+COMMENT ON COLUMN mcp.resource.enabled IS 'A disabled resource is not listed.';
+COMMENT ON COLUMN mcp.resource.created_at IS 'When the row was created.';
+
+CREATE TABLE mcp.prompt (
+    name        text NOT NULL
+                CONSTRAINT prompt_name_format CHECK (name ~ '^[a-zA-Z0-9_.-]{1,64}$'),
+    version     integer NOT NULL DEFAULT 1 CONSTRAINT prompt_version_positive CHECK (version > 0),
+    role        text NOT NULL DEFAULT 'system'
+                CONSTRAINT prompt_role_known CHECK (role IN ('system', 'user', 'assistant')),
+    template    text NOT NULL CONSTRAINT prompt_template_not_empty CHECK (length(btrim(template)) > 0),
+    variables   text[] NOT NULL DEFAULT '{}',
+    description text,
+    active      boolean NOT NULL DEFAULT true,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (name, version)
+);
+CREATE UNIQUE INDEX prompt_one_active_version ON mcp.prompt (name) WHERE active;
+COMMENT ON TABLE mcp.prompt IS 'Versioned prompt templates; {{variable}} placeholders are filled at use. One active version per name.';
+COMMENT ON COLUMN mcp.prompt.name IS 'Template name (interfaces refer to it).';
+COMMENT ON COLUMN mcp.prompt.version IS 'Version number; keep old versions for audit and rollback.';
+COMMENT ON COLUMN mcp.prompt.role IS 'Message role the rendered text is sent as.';
+COMMENT ON COLUMN mcp.prompt.template IS 'Text with {{variable}} placeholders.';
+COMMENT ON COLUMN mcp.prompt.variables IS 'Declared variables; rendering refuses undeclared or missing ones.';
+COMMENT ON COLUMN mcp.prompt.description IS 'What the prompt is for.';
+COMMENT ON COLUMN mcp.prompt.active IS 'The version in use (at most one per name).';
+COMMENT ON COLUMN mcp.prompt.created_at IS 'When the row was created.';
+
+------------------------------------------------------------------------------------------------
+-- Audit (operator-only: no grant to PUBLIC; rows are written by pg_mcp as the extension owner)
+------------------------------------------------------------------------------------------------
+CREATE TABLE mcp.run (
+    run_id      uuid PRIMARY KEY,
+    session_id  uuid,
+    interface   text,
+    provider    text,
+    role_name   name NOT NULL DEFAULT current_user,
+    question    text,
+    status      text NOT NULL DEFAULT 'running',
+    answer      text,
+    iterations  integer NOT NULL DEFAULT 0,
+    prompt_tokens integer NOT NULL DEFAULT 0,
+    completion_tokens integer NOT NULL DEFAULT 0,
+    error       jsonb,
+    started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+    finished_at timestamptz
+);
+COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
+COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
+COMMENT ON COLUMN mcp.run.session_id IS 'Conversation the run belongs to.';
+COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
+COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
+COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
+COMMENT ON COLUMN mcp.run.question IS 'The user question.';
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
+COMMENT ON COLUMN mcp.run.answer IS 'Final answer text.';
+COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
+COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider.';
+COMMENT ON COLUMN mcp.run.completion_tokens IS 'Completion tokens over all requests.';
+COMMENT ON COLUMN mcp.run.error IS 'Normalized error when the run failed.';
+COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
+COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
+
+CREATE TABLE mcp.tool_call (
+    call_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    run_id          uuid,
+    tool_call_id    text,
+    tool            text NOT NULL,
+    interface       text,
+    role_name       name NOT NULL DEFAULT current_user,
+    arguments_raw   text,
+    arguments       jsonb,
+    validation_errors jsonb,
+    status          text NOT NULL
+                    CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied')),
+    result_size     integer,
+    result_preview  text,
+    latency_ms      double precision,
+    error_sqlstate  text,
+    error_message   text,
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX tool_call_run_idx ON mcp.tool_call (run_id);
+CREATE INDEX tool_call_created_idx ON mcp.tool_call (created_at);
+COMMENT ON TABLE mcp.tool_call IS 'Every tool execution (chat or direct mcp.call_tool), with the operator-only error detail the model and caller never see.';
+COMMENT ON COLUMN mcp.tool_call.call_id IS 'Identifier of the call (shown to the caller on errors so an operator can find the detail).';
+COMMENT ON COLUMN mcp.tool_call.run_id IS 'Chat run, NULL for a direct mcp.call_tool().';
+COMMENT ON COLUMN mcp.tool_call.tool_call_id IS 'The model''s tool_call id.';
+COMMENT ON COLUMN mcp.tool_call.tool IS 'Tool name as requested.';
+COMMENT ON COLUMN mcp.tool_call.interface IS 'Interface the call went through.';
+COMMENT ON COLUMN mcp.tool_call.role_name IS 'Role the tool ran as.';
+COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair).';
+COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments.';
+COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid).';
+COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused), denied (not allowed for the role/interface).';
+COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the result text in bytes.';
+COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result.';
+COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';
+COMMENT ON COLUMN mcp.tool_call.error_sqlstate IS 'Operator-only: SQLSTATE of the error the tool raised.';
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised.';
+COMMENT ON COLUMN mcp.tool_call.created_at IS 'When the call ran.';

@@ -1,0 +1,76 @@
+//! One error type for the SQL surface, mapped to real SQLSTATEs.
+//!
+//! Every `#[pg_extern]` returns `Result<T, McpError>`; pgrx turns the `Err` into a clean
+//! PostgreSQL `ERROR` with the SQLSTATE below (never XX000 for bad input).
+
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::PgSqlErrorCode;
+
+#[derive(Debug)]
+pub enum McpError {
+    /// Malformed input (22P02 invalid_text_representation).
+    InvalidInput(String),
+    /// A parameter value that is not allowed (22023 invalid_parameter_value).
+    InvalidParameter(String),
+    /// A named object does not exist (42704 undefined_object).
+    UndefinedObject(String),
+    /// The caller may not do this (42501 insufficient_privilege).
+    Privilege(String),
+    /// A registry row breaks a rule (23514 check_violation).
+    CheckViolation(String),
+    /// A bug or an unexpected state (XX000).
+    Internal(String),
+}
+
+impl McpError {
+    pub fn sqlstate(&self) -> PgSqlErrorCode {
+        match self {
+            McpError::InvalidInput(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            McpError::InvalidParameter(_) => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            McpError::UndefinedObject(_) => PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
+            McpError::Privilege(_) => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            McpError::CheckViolation(_) => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            McpError::Internal(_) => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            McpError::InvalidInput(m)
+            | McpError::InvalidParameter(m)
+            | McpError::UndefinedObject(m)
+            | McpError::Privilege(m)
+            | McpError::CheckViolation(m)
+            | McpError::Internal(m) => m,
+        }
+    }
+
+    /// Raise as a PostgreSQL ERROR (does not return).
+    pub fn raise(self) -> ! {
+        ErrorReport::new(self.sqlstate(), self.message().to_string(), "pg_mcp")
+            .report(pgrx::PgLogLevel::ERROR);
+        unreachable!("ERROR does not return")
+    }
+}
+
+impl std::fmt::Display for McpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for McpError {}
+
+impl From<pgrx::spi::SpiError> for McpError {
+    fn from(e: pgrx::spi::SpiError) -> Self {
+        McpError::Internal(format!("SPI: {e}"))
+    }
+}
+
+impl From<McpError> for ErrorReport {
+    fn from(e: McpError) -> Self {
+        ErrorReport::new(e.sqlstate(), e.message().to_string(), "pg_mcp")
+    }
+}
+
+pub type McpResult<T> = Result<T, McpError>;

@@ -1,0 +1,102 @@
+//! Settings under the reserved prefix `mcp.`.
+
+use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
+
+/// Default row cap of tools that return rows (sql_query, report and set-returning tools).
+pub static DEFAULT_ROWS: GucSetting<i32> = GucSetting::<i32>::new(25);
+/// Operator maximum a caller may ask for with max_rows.
+pub static MAX_ROWS: GucSetting<i32> = GucSetting::<i32>::new(500);
+/// Characters after which a text cell is clipped.
+pub static MAX_CELL_CHARS: GucSetting<i32> = GucSetting::<i32>::new(500);
+/// Default per-call tool timeout.
+pub static TOOL_TIMEOUT_MS: GucSetting<i32> = GucSetting::<i32>::new(60_000);
+/// Default HTTP timeout for LLM requests.
+pub static HTTP_TIMEOUT_MS: GucSetting<i32> = GucSetting::<i32>::new(120_000);
+/// Cap on an LLM response body.
+pub static MAX_RESPONSE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024 * 1024);
+/// Retries of an LLM request on 429/5xx/network errors.
+pub static HTTP_RETRIES: GucSetting<i32> = GucSetting::<i32>::new(2);
+/// Allow the SQL tool for superusers (who bypass RLS and grants).
+pub static ALLOW_SUPERUSER_SQL: GucSetting<bool> = GucSetting::<bool>::new(false);
+
+pub fn init() {
+    GucRegistry::define_int_guc(
+        c"mcp.default_rows",
+        c"Rows a row-returning tool shows when the caller gives no max_rows.",
+        c"The tool fetches one row more to say whether more rows exist.",
+        &DEFAULT_ROWS,
+        1,
+        5000,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_rows",
+        c"Largest max_rows a caller (or the model) may ask for.",
+        c"Settable up to 5000 by a superuser; larger requests are clipped to this value.",
+        &MAX_ROWS,
+        1,
+        5000,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_cell_chars",
+        c"Characters after which a text cell in a tool result is clipped with an ellipsis.",
+        c"",
+        &MAX_CELL_CHARS,
+        16,
+        100_000,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.tool_timeout_ms",
+        c"Default timeout of one tool call in milliseconds (mcp.tool.timeout_ms overrides it).",
+        c"",
+        &TOOL_TIMEOUT_MS,
+        1,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.http_timeout_ms",
+        c"Default timeout of one LLM HTTP request in milliseconds (mcp.provider.timeout_ms overrides it).",
+        c"",
+        &HTTP_TIMEOUT_MS,
+        100,
+        i32::MAX,
+        GucContext::Userset,
+        GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_response_bytes",
+        c"Largest LLM response body accepted, in bytes.",
+        c"",
+        &MAX_RESPONSE_BYTES,
+        1024,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.http_retries",
+        c"Retries of an LLM request after 429, 5xx or a network error (with backoff and Retry-After).",
+        c"",
+        &HTTP_RETRIES,
+        0,
+        10,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_bool_guc(
+        c"mcp.allow_superuser_sql",
+        c"Let the sql_query tool run for superuser roles.",
+        c"Superusers bypass grants and row-level security, so the SQL tool refuses them unless this is on.",
+        &ALLOW_SUPERUSER_SQL,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"mcp".as_ptr()) };
+}

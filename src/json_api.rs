@@ -1,0 +1,30 @@
+//! `mcp.repair_json`, `mcp.repair_json_report`: the repair engine on the SQL surface.
+
+use crate::error::McpError;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::prelude::*;
+use pgrx::JsonB;
+use serde_json::json;
+
+/// Parse `raw` as JSON, repairing typical LLM damage; unrepairable input raises 22P02.
+#[pg_extern(name = "repair_json", immutable, parallel_safe, strict)]
+fn repair_json(raw: &str) -> Result<JsonB, ErrorReport> {
+    match mcp_repair::repair(raw) {
+        Ok(r) => Ok(JsonB(r.value)),
+        Err(e) => Err(McpError::InvalidInput(format!(
+            "cannot repair JSON: {} at position {}",
+            e.message, e.position
+        ))
+        .into()),
+    }
+}
+
+/// Like repair_json, but reports what was fixed and never raises for bad input.
+#[pg_extern(name = "repair_json_report", immutable, parallel_safe, strict)]
+fn repair_json_report(raw: &str) -> JsonB {
+    JsonB(match mcp_repair::repair(raw) {
+        Ok(r) => json!({"value": r.value, "repaired": r.repaired(), "fixes": r.fixes}),
+        Err(e) => json!({"value": null, "repaired": false, "fixes": [],
+                         "error": {"message": e.message, "position": e.position}}),
+    })
+}

@@ -1,0 +1,144 @@
+//! Small, careful wrappers around PostgreSQL internals: subtransactions, acting as the
+//! extension owner, error classification.
+
+use pgrx::pg_sys;
+use pgrx::pg_sys::panic::CaughtError;
+use pgrx::prelude::*;
+use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
+
+/// What a caught PostgreSQL error looked like (for the operator log; never sent to a model).
+#[derive(Debug, Clone)]
+pub struct PgErrorInfo {
+    pub sqlstate: String,
+    pub message: String,
+}
+
+fn sqlstate_text(code: PgSqlErrorCode) -> String {
+    // Decode PostgreSQL's 6-bit-per-char packed SQLSTATE.
+    let mut v = code as i32;
+    let mut s = String::with_capacity(5);
+    for _ in 0..5 {
+        s.push(char::from(((v & 0x3F) as u8) + b'0'));
+        v >>= 6;
+    }
+    s
+}
+
+impl PgErrorInfo {
+    fn from_caught(e: &CaughtError) -> Self {
+        match e {
+            CaughtError::PostgresError(r) | CaughtError::ErrorReport(r) => PgErrorInfo {
+                sqlstate: sqlstate_text(r.sql_error_code()),
+                message: r.message().to_string(),
+            },
+            CaughtError::RustPanic { ereport, .. } => PgErrorInfo {
+                sqlstate: sqlstate_text(ereport.sql_error_code()),
+                message: ereport.message().to_string(),
+            },
+        }
+    }
+
+    /// Errors that must not be swallowed: cancel / statement_timeout (57014), shutdown and
+    /// other operator intervention (class 57), resource exhaustion (53), system errors (58).
+    pub fn must_propagate(&self) -> bool {
+        self.sqlstate.starts_with("57")
+            || self.sqlstate.starts_with("53")
+            || self.sqlstate.starts_with("58")
+    }
+}
+
+/// Run `f` in an internal subtransaction. On success the subtransaction is released (its work
+/// kept) unless `always_rollback`; on error it is rolled back and the error returned as data.
+/// Errors that must propagate (query cancel, statement_timeout, shutdown) are re-thrown.
+pub fn in_subtransaction<R>(
+    always_rollback: bool,
+    f: impl FnOnce() -> R,
+) -> Result<R, PgErrorInfo> {
+    let result: Result<R, CaughtError> = unsafe {
+        let old_cxt = pg_sys::CurrentMemoryContext;
+        let old_owner = pg_sys::CurrentResourceOwner;
+        pg_sys::BeginInternalSubTransaction(std::ptr::null());
+        pg_sys::MemoryContextSwitchTo(old_cxt);
+        let f = AssertUnwindSafe(f);
+        PgTryBuilder::new(AssertUnwindSafe(|| {
+            let r = (f.0)();
+            if always_rollback {
+                pg_sys::RollbackAndReleaseCurrentSubTransaction();
+            } else {
+                pg_sys::ReleaseCurrentSubTransaction();
+            }
+            pg_sys::MemoryContextSwitchTo(old_cxt);
+            pg_sys::CurrentResourceOwner = old_owner;
+            Ok(r)
+        }))
+        .catch_others(|e| {
+            pg_sys::MemoryContextSwitchTo(old_cxt);
+            pg_sys::RollbackAndReleaseCurrentSubTransaction();
+            pg_sys::MemoryContextSwitchTo(old_cxt);
+            pg_sys::CurrentResourceOwner = old_owner;
+            Err(e)
+        })
+        .execute()
+    };
+    match result {
+        Ok(r) => Ok(r),
+        Err(e) => {
+            let info = PgErrorInfo::from_caught(&e);
+            if info.must_propagate() {
+                e.rethrow();
+            }
+            Err(info)
+        }
+    }
+}
+
+/// OID of the role that owns the extension (and its tables).
+pub fn extension_owner() -> pg_sys::Oid {
+    thread_local! { static OWNER: Cell<Option<pg_sys::Oid>> = const { Cell::new(None) }; }
+    if let Some(o) = OWNER.with(|c| c.get()) {
+        return o;
+    }
+    let owner = Spi::get_one::<pg_sys::Oid>(
+        "SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname = 'pg_mcp'",
+    )
+    .ok()
+    .flatten()
+    .unwrap_or(pg_sys::Oid::from(pg_sys::BOOTSTRAP_SUPERUSERID));
+    OWNER.with(|c| c.set(Some(owner)));
+    owner
+}
+
+/// Run `f` with the privileges of the extension owner (for audit inserts and reading API keys).
+/// Like SECURITY DEFINER, but not callable from SQL: only pg_mcp's own code uses it, with
+/// fixed, schema-qualified statements. The previous user is restored on error too.
+pub fn as_extension_owner<R>(f: impl FnOnce() -> R) -> R {
+    let owner = extension_owner();
+    let mut saved_user = pg_sys::Oid::INVALID;
+    let mut saved_ctx: i32 = 0;
+    unsafe {
+        pg_sys::GetUserIdAndSecContext(&mut saved_user, &mut saved_ctx);
+        pg_sys::SetUserIdAndSecContext(
+            owner,
+            saved_ctx
+                | pg_sys::SECURITY_LOCAL_USERID_CHANGE as i32
+                | pg_sys::SECURITY_RESTRICTED_OPERATION as i32,
+        );
+    }
+    let f = AssertUnwindSafe(f);
+    PgTryBuilder::new(AssertUnwindSafe(|| (f.0)()))
+        .finally(|| unsafe { pg_sys::SetUserIdAndSecContext(saved_user, saved_ctx) })
+        .execute()
+}
+
+/// Set `application_name` for the current transaction level (restored by `restore`).
+pub fn set_application_name(value: &str) -> Option<String> {
+    let old = Spi::get_one::<String>("SELECT pg_catalog.current_setting('application_name')")
+        .ok()
+        .flatten();
+    let _ = Spi::run_with_args(
+        "SELECT pg_catalog.set_config('application_name', $1, false)",
+        &[value.into()],
+    );
+    old
+}

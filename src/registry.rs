@@ -1,0 +1,255 @@
+//! Registry rules that a CHECK constraint cannot express, and the API-key store.
+
+use crate::error::{McpError, McpResult};
+use crate::pg_util::as_extension_owner;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::prelude::*;
+use serde_json::Value;
+
+/// The input arguments of a function, from pg_proc.
+pub struct FunctionSignature {
+    /// Schema-qualified, quoted name, ready to put in SQL.
+    pub qualified_name: String,
+    pub display: String,
+    /// (name, type oid, formatted type, type category) of each input argument.
+    pub args: Vec<FunctionArg>,
+    pub args_without_default: usize,
+    pub kind: String,
+}
+
+pub struct FunctionArg {
+    pub name: Option<String>,
+    pub type_oid: pg_sys::Oid,
+    pub type_sql: String,
+    pub category: String,
+}
+
+/// Read a function's signature from the catalog. `None` when the OID no longer exists.
+pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
+    let row = Spi::connect(|client| -> McpResult<Option<FunctionSignature>> {
+        let t = client.select(
+            "SELECT pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(p.proname),
+                    p.oid::pg_catalog.regprocedure::text,
+                    p.proargnames,
+                    p.proargmodes::text[],
+                    p.pronargs::int4, p.pronargdefaults::int4, p.prokind::text,
+                    ARRAY(SELECT u.t FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS u(t, o) ORDER BY u.o),
+                    ARRAY(SELECT pg_catalog.format_type(u.t, NULL) FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS u(t, o) ORDER BY u.o),
+                    ARRAY(SELECT ty.typcategory::text FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS u(t, o)
+                          JOIN pg_catalog.pg_type ty ON ty.oid = u.t ORDER BY u.o)
+               FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+              WHERE p.oid = $1",
+            Some(1),
+            &[oid.into()],
+        )?;
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let t = t.first();
+        let qualified_name: String = t.get(1)?.unwrap_or_default();
+        let display: String = t.get(2)?.unwrap_or_default();
+        let names: Option<Vec<Option<String>>> = t.get(3)?;
+        let modes: Option<Vec<Option<String>>> = t.get(4)?;
+        let nargs: i32 = t.get(5)?.unwrap_or(0);
+        let ndefaults: i32 = t.get(6)?.unwrap_or(0);
+        let kind: String = t.get(7)?.unwrap_or_default();
+        let types: Vec<Option<pg_sys::Oid>> = t.get(8)?.unwrap_or_default();
+        let type_sql: Vec<Option<String>> = t.get(9)?.unwrap_or_default();
+        let cats: Vec<Option<String>> = t.get(10)?.unwrap_or_default();
+        // proargnames covers all arguments (incl. OUT) when proargmodes is set; keep inputs.
+        let input_names: Vec<Option<String>> = match (names, modes) {
+            (Some(n), Some(m)) => n
+                .into_iter()
+                .zip(m)
+                .filter(|(_, mode)| matches!(mode.as_deref(), Some("i") | Some("b") | Some("v")))
+                .map(|(n, _)| n)
+                .collect(),
+            (Some(n), None) => n,
+            (None, _) => vec![None; nargs.max(0) as usize],
+        };
+        let args = (0..nargs.max(0) as usize)
+            .map(|i| FunctionArg {
+                name: input_names
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .filter(|s| !s.is_empty()),
+                type_oid: types
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(pg_sys::Oid::INVALID),
+                type_sql: type_sql.get(i).cloned().flatten().unwrap_or_default(),
+                category: cats.get(i).cloned().flatten().unwrap_or_default(),
+            })
+            .collect();
+        Ok(Some(FunctionSignature {
+            qualified_name,
+            display,
+            args,
+            args_without_default: (nargs - ndefaults).max(0) as usize,
+            kind,
+        }))
+    })?;
+    Ok(row)
+}
+
+/// Problems with a tool row; empty when the row is acceptable.
+pub fn tool_definition_problems(
+    kind: &str,
+    parameters: &Value,
+    function: Option<pg_sys::Oid>,
+) -> McpResult<Vec<String>> {
+    let mut problems = Vec::new();
+    if let Err(errs) = mcp_tools::check_tool_schema(parameters) {
+        problems.extend(
+            errs.into_iter()
+                .map(|e| format!("parameters is not a valid JSON Schema: {e}")),
+        );
+    }
+    if let Some(oid) = function {
+        match function_signature(oid)? {
+            None => problems.push(format!("function with OID {} does not exist", oid.to_u32())),
+            Some(sig) => {
+                if sig.kind != "f" {
+                    problems.push(format!("{} is not a plain function (procedures, aggregates and window functions cannot be tools)", sig.display));
+                }
+                let props: Vec<String> = mcp_tools::properties(parameters)
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .collect();
+                let required = mcp_tools::required_properties(parameters);
+                for (i, a) in sig.args.iter().enumerate() {
+                    match &a.name {
+                        None => problems.push(format!(
+                            "argument {} of {} has no name: tool arguments are bound by name",
+                            i + 1,
+                            sig.display
+                        )),
+                        Some(n) => {
+                            if i < sig.args_without_default && !required.contains(n) {
+                                problems.push(format!(
+                                    "argument '{n}' of {} has no default, so '{n}' must be a required property of parameters",
+                                    sig.display
+                                ));
+                            }
+                        }
+                    }
+                }
+                let arg_names: Vec<&str> =
+                    sig.args.iter().filter_map(|a| a.name.as_deref()).collect();
+                for p in &props {
+                    if !arg_names.contains(&p.as_str()) {
+                        let kind_word = if required.contains(p) {
+                            "required property"
+                        } else {
+                            "property"
+                        };
+                        problems.push(format!(
+                            "{kind_word} '{p}' has no matching argument in {} (arguments: {})",
+                            sig.display,
+                            if arg_names.is_empty() {
+                                "none".to_string()
+                            } else {
+                                arg_names.join(", ")
+                            }
+                        ));
+                    }
+                }
+                for r in &required {
+                    if !props.contains(r) && !arg_names.contains(&r.as_str()) {
+                        problems.push(format!(
+                            "required property '{r}' has no matching argument in {}",
+                            sig.display
+                        ));
+                    }
+                }
+            }
+        }
+    } else if kind == "function" {
+        problems.push("a tool of kind 'function' needs a function".into());
+    }
+    Ok(problems)
+}
+
+/// Called by the mcp.tool trigger: refuses a row whose schema is invalid or does not fit its
+/// function.
+#[pg_extern(name = "check_tool_definition")]
+fn check_tool_definition(
+    name: &str,
+    kind: &str,
+    parameters: pgrx::JsonB,
+    function: Option<pg_sys::Oid>,
+) -> Result<(), ErrorReport> {
+    let problems = tool_definition_problems(kind, &parameters.0, function)?;
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(
+            McpError::CheckViolation(format!("tool \"{name}\" refused: {}", problems.join("; ")))
+                .into(),
+        )
+    }
+}
+
+/// Store (or replace) the API key of a provider where PUBLIC cannot read it.
+#[pg_extern(name = "set_api_key")]
+fn set_api_key(provider: &str, key: Option<&str>) -> Result<(), ErrorReport> {
+    let allowed = Spi::get_one_with_args::<bool>(
+        "SELECT pg_catalog.has_table_privilege('mcp.provider', 'UPDATE')",
+        &[],
+    )
+    .map_err(McpError::from)?
+    .unwrap_or(false);
+    if !allowed {
+        return Err(McpError::Privilege(
+            "permission denied to set an API key: UPDATE on mcp.provider is required".into(),
+        )
+        .into());
+    }
+    let exists = Spi::get_one_with_args::<bool>(
+        "SELECT EXISTS (SELECT 1 FROM mcp.provider WHERE name = $1)",
+        &[provider.into()],
+    )
+    .map_err(McpError::from)?
+    .unwrap_or(false);
+    if !exists {
+        return Err(
+            McpError::UndefinedObject(format!("provider \"{provider}\" does not exist")).into(),
+        );
+    }
+    let key = key.map(str::trim).filter(|k| !k.is_empty());
+    as_extension_owner(|| match key {
+        Some(k) => Spi::run_with_args(
+            "INSERT INTO mcp.provider_secret (provider, api_key, updated_at, updated_by)
+             VALUES ($1, $2, pg_catalog.now(), session_user)
+             ON CONFLICT (provider) DO UPDATE
+               SET api_key = EXCLUDED.api_key, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
+            &[provider.into(), k.into()],
+        ),
+        None => Spi::run_with_args("DELETE FROM mcp.provider_secret WHERE provider = $1", &[provider.into()]),
+    })
+    .map_err(|_| McpError::Internal(format!("could not store the API key of provider \"{provider}\"")))?;
+    Ok(())
+}
+
+/// Whether a provider has a key (never the key itself).
+#[pg_extern(name = "has_api_key")]
+fn has_api_key(provider: &str) -> Result<bool, ErrorReport> {
+    Ok(api_key(provider)?.is_some())
+}
+
+/// The API key of a provider, read as the extension owner. Only for building the HTTP request.
+pub fn api_key(provider: &str) -> McpResult<Option<String>> {
+    as_extension_owner(|| {
+        Spi::get_one_with_args::<String>(
+            "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
+            &[provider.into()],
+        )
+    })
+    .map_err(|_| {
+        McpError::Internal(format!(
+            "could not read the API key of provider \"{provider}\""
+        ))
+    })
+}

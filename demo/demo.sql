@@ -1,0 +1,67 @@
+-- Demo domain from the design seed: collective agreements (Tarifverträge).
+-- Loaded by scripts/demo.sh into a fresh database.
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+CREATE EXTENSION pg_mcp CASCADE;
+
+CREATE SCHEMA demo;
+COMMENT ON SCHEMA demo IS 'pg_mcp demo data: collective agreements (Tarifverträge).';
+
+CREATE TABLE demo.tarifvertrag (
+    id           integer PRIMARY KEY,
+    titel        text NOT NULL,
+    tarifgebiet  text NOT NULL,
+    fachbereich  text NOT NULL,
+    gueltig_ab   date NOT NULL,
+    gueltig_bis  date,
+    inhalt       text NOT NULL
+);
+COMMENT ON TABLE demo.tarifvertrag IS 'Collective agreements by region (tarifgebiet) and industry (fachbereich).';
+
+INSERT INTO demo.tarifvertrag VALUES
+ (1, 'Manteltarifvertrag Metall- und Elektroindustrie Bayern', 'Bayern', 'Metall- und Elektroindustrie', '2024-01-01', NULL,
+  'Regelt Arbeitszeit (35 Stunden/Woche), Urlaub (30 Tage), Zuschläge für Mehr-, Nacht- und Sonntagsarbeit.'),
+ (2, 'Entgeltrahmenabkommen (ERA) Metall Bayern', 'Bayern', 'Metall- und Elektroindustrie', '2023-07-01', NULL,
+  'Eingruppierung in Entgeltgruppen EG 1 bis EG 12 nach Arbeitsaufgabe; Leistungszulage bis 28 %.'),
+ (3, 'Tarifvertrag Inflationsausgleichsprämie Metall Bayern', 'Bayern', 'Metall- und Elektroindustrie', '2023-01-01', '2024-12-31',
+  'Zwei Zahlungen von je 1.500 Euro netto im Februar 2023 und Februar 2024.'),
+ (4, 'Manteltarifvertrag Chemische Industrie Nordrhein', 'Nordrhein-Westfalen', 'Chemische Industrie', '2022-04-01', NULL,
+  'Regelt Arbeitszeit (37,5 Stunden/Woche), Schichtzulagen und Urlaub (30 Tage).'),
+ (5, 'Manteltarifvertrag Metall- und Elektroindustrie NRW', 'Nordrhein-Westfalen', 'Metall- und Elektroindustrie', '2024-01-01', NULL,
+  'Regelt Arbeitszeit (35 Stunden/Woche), Urlaub (30 Tage) und Kurzarbeit.'),
+ (6, 'Tarifvertrag Einzelhandel Bayern', 'Bayern', 'Einzelhandel', '2023-05-01', NULL,
+  'Entgelttabellen für Verkauf und Kasse; Sonderzahlung 62,5 % eines Monatsentgelts.');
+
+CREATE FUNCTION demo.get_tarifvertrag(tarifgebiet text, fachbereich text, search_terms text[] DEFAULT NULL)
+RETURNS jsonb LANGUAGE sql STABLE AS $$
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'id', t.id, 'titel', t.titel, 'gueltig_ab', t.gueltig_ab, 'gueltig_bis', t.gueltig_bis,
+               'inhalt', t.inhalt) ORDER BY t.id), '[]'::jsonb)
+      FROM demo.tarifvertrag t
+     WHERE t.tarifgebiet ILIKE '%' || get_tarifvertrag.tarifgebiet || '%'
+       AND t.fachbereich ILIKE '%' || get_tarifvertrag.fachbereich || '%'
+       AND (search_terms IS NULL OR cardinality(search_terms) = 0 OR EXISTS (
+             SELECT 1 FROM unnest(search_terms) s
+              WHERE t.titel ILIKE '%' || s || '%' OR t.inhalt ILIKE '%' || s || '%'))
+$$;
+COMMENT ON FUNCTION demo.get_tarifvertrag(text, text, text[]) IS
+  'Tool getTarifVertrag: agreements of a region and industry, optionally filtered by search terms.';
+
+INSERT INTO mcp.interface (name, description) VALUES
+ ('chatbot', 'Demo chatbot over collective agreements');
+
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+ ('getTarifVertrag',
+  'Liefert eine Liste relevanter Tarifverträge basierend auf konkreten Fachparametern wie Tarifgebiet, Fachbereich und fachlichen Suchbegriffen.',
+  '{"type": "object",
+    "properties": {
+      "tarifgebiet": {"type": "string", "description": "Geographische Region des Tarifvertrags."},
+      "fachbereich": {"type": "string", "description": "Die Branche oder der fachliche Bereich."},
+      "search_terms": {"type": "array", "items": {"type": "string"},
+                       "description": "Liste von fachlichen Begriffen für die Suche."}},
+    "required": ["tarifgebiet", "fachbereich"]}',
+  'demo.get_tarifvertrag(text, text, text[])');
+
+INSERT INTO mcp.interface_tool (interface, tool) VALUES
+ ('chatbot', 'getTarifVertrag'),
+ ('chatbot', 'getDialog');

@@ -1,0 +1,22 @@
+-- What the demo can do now (printed by scripts/demo.sh).
+\pset format aligned
+\pset border 1
+\echo
+\echo '== Tools the chatbot interface offers (mcp.list_tools, OpenAI format) =='
+SELECT t->'function'->>'name' AS tool, left(t->'function'->>'description', 70) AS description
+  FROM jsonb_array_elements(mcp.list_tools('chatbot')) AS t;
+\echo
+\echo '== A tool call, exactly as the chat loop makes it (mcp.call_tool) =='
+SELECT r->'isError' AS "isError", jsonb_pretty(r->'structuredContent') AS "structuredContent"
+  FROM mcp.call_tool('getTarifVertrag',
+       '{"tarifgebiet": "Bayern", "fachbereich": "Metall", "search_terms": ["Urlaub"]}') AS r;
+\echo
+\echo '== A call the validation layer refuses (sent back to the model as a correction) =='
+SELECT mcp.call_tool('getTarifVertrag', '{"fachbereich": "Metall"}')->'content'->0->>'text' AS correction;
+\echo
+\echo '== Repairing a broken LLM answer (mcp.repair_json_report) =='
+SELECT jsonb_pretty(mcp.repair_json_report(E'```json\n{"tarifgebiet": ''Bayern'', "fachbereich": "Metall",}\n```')) AS repaired;
+\echo
+\echo '== Audit: tool calls (mcp.tool_call) =='
+SELECT call_id, tool, status, role_name, round(latency_ms::numeric, 2) AS ms, left(result_preview, 50) AS preview
+  FROM mcp.tool_call ORDER BY call_id;

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The main job: set up, build and install pg_mcp, start a local demo cluster with demo data,
+# load the demo registry and show what it can do. Safe to run again.
+set -euo pipefail
+LOG_TAG=demo
+. "$(dirname "$0")/lib.sh"
+
+DEMO_DIR="${PG_MCP_DEMO_DIR:-/var/tmp/pg_mcp_demo/pgdata}"
+DEMO_PORT="${PG_MCP_DEMO_PORT:-55432}"
+DB=pg_mcp_demo
+
+bash "$ROOT/scripts/setup.sh"
+install_extension
+start_cluster "$DEMO_DIR" "$DEMO_PORT"
+log "demo cluster running on 127.0.0.1:$DEMO_PORT (data in $DEMO_DIR)"
+psql_at "$DEMO_PORT" postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/demo.sql"
+psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/show.sql"
+log "connect with: psql -h 127.0.0.1 -p $DEMO_PORT -U postgres $DB"
+log "stop with:    sudo -u postgres $PG_BIN/pg_ctl -D $DEMO_DIR stop"

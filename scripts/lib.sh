@@ -1,0 +1,49 @@
+# Shared helpers for demo.sh and test.sh (sourced, not run).
+PG_MAJOR="${PG_MAJOR:-15}"
+PG_BIN="/usr/lib/postgresql/${PG_MAJOR}/bin"
+PG_CONFIG="${PG_BIN}/pg_config"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+log() { printf '\033[1m[%s]\033[0m %s\n' "${LOG_TAG:-pg_mcp}" "$*"; }
+as_pg() { if [ "$(id -un)" = postgres ]; then "$@"; else sudo -u postgres "$@"; fi; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Build and install the extension into the system PostgreSQL.
+install_extension() {
+  log "building and installing pg_mcp into $(${PG_CONFIG} --pkglibdir)"
+  local sudo_flag=()
+  [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
+  (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null)
+}
+
+# start_cluster DIR PORT: a private cluster owned by postgres, on 127.0.0.1 only.
+start_cluster() {
+  local dir="$1" port="$2"
+  as_root mkdir -p "$(dirname "$dir")"
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    as_root mkdir -p "$dir"
+    as_root chown postgres: "$dir"
+    as_root chmod 700 "$dir"
+    as_pg "$PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-instructions >/dev/null
+    cat <<CONF | as_pg tee -a "$dir/postgresql.conf" >/dev/null
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$dir'
+max_connections = 40
+CONF
+  fi
+  if ! as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+    as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
+  fi
+}
+
+stop_cluster() {
+  local dir="$1"
+  as_pg "$PG_BIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+# psql_at PORT DB ARGS...
+psql_at() {
+  local port="$1" db="$2"; shift 2
+  "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d "$db" "$@"
+}

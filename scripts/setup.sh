@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs everything pg_mcp needs to build and test, idempotently: each step is skipped when
+# its result is already there. Runs as root on Debian 12 (uses sudo only if not root).
+# Recipe: see README "How setup works".
+set -euo pipefail
+
+PG_MAJOR="${PG_MAJOR:-15}"
+PGRX_VERSION="0.18.1"
+PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# 1. Debian packages -----------------------------------------------------------------------
+need_pkgs=()
+for p in "postgresql-${PG_MAJOR}" "postgresql-server-dev-${PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
+done
+if [ "${#need_pkgs[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${need_pkgs[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
+else
+  log "Debian packages: present"
+fi
+
+# 2. pgvector (Debian 12 has no package; build Debian 13's source package) -------------------
+SHAREDIR="$("$PG_CONFIG" --sharedir)"
+if [ -f "$SHAREDIR/extension/vector.control" ]; then
+  log "pgvector: present ($(grep default_version "$SHAREDIR/extension/vector.control" | cut -d"'" -f2))"
+else
+  log "pgvector: building from Debian's source package"
+  src_list=/etc/apt/sources.list.d/pg_mcp-trixie-src.list
+  if [ ! -f "$src_list" ]; then
+    echo "deb-src http://deb.debian.org/debian trixie main" | as_root tee "$src_list" >/dev/null
+    as_root apt-get update -qq
+  fi
+  work="$(mktemp -d)"
+  (
+    cd "$work"
+    apt-get source --download-only pgvector >/dev/null
+    tar xzf pgvector_*.orig.tar.gz
+    cd "$(find . -maxdepth 1 -type d -name 'pgvector*' | head -n1)"
+    make -s PG_CONFIG="$PG_CONFIG" >/dev/null
+    as_root make -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+  )
+  rm -rf "$work"
+  log "pgvector: installed"
+fi
+
+# 3. Rust toolchain and cargo-pgrx ------------------------------------------------------------
+if ! command -v cargo >/dev/null 2>&1; then
+  [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+fi
+command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust toolchain (rustup) first" >&2; exit 1; }
+if cargo pgrx --version 2>/dev/null | grep -q " ${PGRX_VERSION}"; then
+  log "cargo-pgrx ${PGRX_VERSION}: present"
+else
+  log "cargo-pgrx ${PGRX_VERSION}: installing (takes 6-14 minutes on 2 cores)"
+  cargo install cargo-pgrx --version "${PGRX_VERSION}" --locked --quiet
+fi
+
+# 4. pgrx init against the system PostgreSQL (nothing is downloaded) --------------------------
+PGRX_HOME="${PGRX_HOME:-$HOME/.pgrx}"
+if grep -qs "pg${PG_MAJOR} = \"${PG_CONFIG}\"" "$PGRX_HOME/config.toml" \
+   || grep -qs "pg${PG_MAJOR}=\"${PG_CONFIG}\"" "$PGRX_HOME/config.toml"; then
+  log "cargo pgrx init: done already"
+else
+  log "cargo pgrx init --pg${PG_MAJOR} ${PG_CONFIG}"
+  cargo pgrx init "--pg${PG_MAJOR}" "$PG_CONFIG" >/dev/null
+fi
+
+# 5. PostgreSQL refuses to run as root: the test and demo clusters run as 'postgres', which
+#    must be able to read the build tree (pgrx runs initdb/postgres through sudo -u postgres).
+id postgres >/dev/null 2>&1 || { echo "user 'postgres' missing (postgresql package?)" >&2; exit 1; }
+log "setup complete"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every test: plain Rust tests of the pure crates, the in-database #[pg_test]s, and the
+# pg_regress suite in pg_test/ against a private cluster. Installs what it needs first.
+set -euo pipefail
+LOG_TAG=test
+. "$(dirname "$0")/lib.sh"
+
+REGRESS_DIR="${PG_MCP_REGRESS_DIR:-/var/tmp/pg_mcp_regress/pgdata}"
+REGRESS_PORT="${PG_MCP_REGRESS_PORT:-55433}"
+PGRX_TEST_DIR="${PG_MCP_PGRX_TEST_DIR:-/var/tmp/pg_mcp_pgrx_test}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+bash "$ROOT/scripts/setup.sh"
+cd "$ROOT"
+
+passed=0; failed=0
+step() { # step NAME COMMAND...
+  log "== $1"
+  shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); log "FAILED: $*"; fi
+}
+
+# 1. Pure Rust crates (no database).
+step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
+
+# 2. In-database tests. PostgreSQL refuses to run as root: pgrx runs it as 'postgres'.
+as_root mkdir -p "$PGRX_TEST_DIR"; as_root chown postgres: "$PGRX_TEST_DIR"
+step "cargo pgrx test (#[pg_test])" cargo pgrx test pg15 --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
+
+# 3. pg_regress golden files for the SQL surface, against a private cluster.
+run_regress() {
+  install_extension
+  start_cluster "$REGRESS_DIR" "$REGRESS_PORT"
+  psql_at "$REGRESS_PORT" postgres -c "DROP DATABASE IF EXISTS pg_mcp_regress" -c "CREATE DATABASE pg_mcp_regress"
+  psql_at "$REGRESS_PORT" pg_mcp_regress -c "SET client_min_messages = warning" -c "CREATE EXTENSION pg_mcp CASCADE"
+  local out; out="$(mktemp -d)"
+  chmod 777 "$out"
+  local tests; tests=$(cd pg_test/sql && ls *.sql | sed 's/\.sql$//' | sort)
+  for t in $tests; do
+    [ -f "pg_test/expected/$t.out" ] || { log "pg_test/sql/$t.sql has no expected output"; return 1; }
+  done
+  local rc=0
+  "$(${PG_CONFIG} --pkglibdir)/pgxs/src/test/regress/pg_regress" \
+      --inputdir=pg_test --outputdir="$out" --use-existing --host=127.0.0.1 --port="$REGRESS_PORT" \
+      --user=postgres --dbname=pg_mcp_regress $tests || rc=$?
+  if [ "$rc" != 0 ] && [ -f "$out/regression.diffs" ]; then cat "$out/regression.diffs"; fi
+  rm -rf "$out"
+  return "$rc"
+}
+step "pg_regress (pg_test/)" run_regress
+
+echo
+echo "suites: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -54,14 +54,6 @@ struct Stop {
 }
 
 impl Stop {
-    fn new(status: ChatStatus) -> Self {
-        Stop {
-            status,
-            answer: None,
-            error: None,
-        }
-    }
-
     fn failed(error: ChatError) -> Self {
         Stop {
             status: ChatStatus::Failed,
@@ -220,10 +212,7 @@ impl<'a> Run<'a> {
                 self.push(Message::system(s.clone()), true);
             }
         }
-        for m in history {
-            if m.role == Role::System {
-                continue;
-            }
+        for m in repair_history(history) {
             for c in &m.tool_calls {
                 self.used_ids.insert(c.id.clone());
             }
@@ -280,7 +269,7 @@ impl<'a> Run<'a> {
         let mut choice = self.cfg.tool_choice.clone();
         loop {
             if self.host.interrupted() {
-                return Stop::new(ChatStatus::Cancelled);
+                return cancelled("interrupted before the next LLM request");
             }
             self.iterations += 1;
             if let Err(stop) = self.fit_context() {
@@ -421,7 +410,7 @@ impl<'a> Run<'a> {
                         for rest in &calls[i + 1..] {
                             self.skip(iteration, rest, "the run was cancelled");
                         }
-                        return Stop::new(ChatStatus::Cancelled);
+                        return cancelled("interrupted during tool execution");
                     }
                 }
             }
@@ -780,6 +769,7 @@ impl<'a> Run<'a> {
             usage_estimated: false,
             counted_prompt_tokens: counted,
             finish_reason: None,
+            cancelled: false,
             repaired: false,
             fixes: Vec::new(),
             error: None,
@@ -841,12 +831,9 @@ impl<'a> Run<'a> {
                     ex.latency = e.latency;
                     ex.attempts = e.attempts;
                     if e.kind == HttpErrorKind::Interrupted {
+                        ex.cancelled = true;
                         self.host.on_llm_exchange(&ex);
-                        return Err(Stop::with_error(
-                            ChatStatus::Cancelled,
-                            "cancelled",
-                            "interrupted while waiting for the LLM",
-                        ));
+                        return Err(cancelled("interrupted while waiting for the LLM"));
                     }
                     let kind = match e.kind {
                         HttpErrorKind::Timeout => ErrorKind::Timeout,
@@ -934,6 +921,55 @@ impl<'a> Run<'a> {
         self.host.on_llm_exchange(&ex);
         Ok(resp)
     }
+}
+
+fn cancelled(why: &str) -> Stop {
+    Stop::with_error(ChatStatus::Cancelled, "cancelled", why)
+}
+
+/// Text of the tool answer inserted for a stored call that has none.
+pub const MISSING_RESULT: &str = "Tool call not executed: no result was recorded for this call.";
+
+/// Make a stored history acceptable to every provider: system messages dropped (the run sends
+/// its own), every assistant tool call followed by exactly one tool answer (a missing one gets
+/// [`MISSING_RESULT`], duplicates and answers to unknown ids are dropped), no orphan tool
+/// messages.
+pub fn repair_history(history: Vec<Message>) -> Vec<Message> {
+    let mut out: Vec<Message> = Vec::with_capacity(history.len());
+    let mut it = history
+        .into_iter()
+        .filter(|m| m.role != Role::System)
+        .peekable();
+    while let Some(m) = it.next() {
+        match m.role {
+            Role::Tool => continue, // orphan: no tool-call message right before it
+            Role::Assistant if m.has_tool_calls() => {
+                let mut answers: Vec<Message> = Vec::new();
+                while it.peek().is_some_and(|n| n.role == Role::Tool) {
+                    if let Some(t) = it.next() {
+                        answers.push(t);
+                    }
+                }
+                let calls = m.tool_calls.clone();
+                out.push(m);
+                for c in &calls {
+                    match answers
+                        .iter()
+                        .position(|a| a.tool_call_id.as_deref() == Some(c.id.as_str()))
+                    {
+                        Some(i) => out.push(answers.swap_remove(i)),
+                        None => out.push(Message::tool_result(
+                            c.id.clone(),
+                            c.name.clone(),
+                            MISSING_RESULT,
+                        )),
+                    }
+                }
+            }
+            _ => out.push(m),
+        }
+    }
+    out
 }
 
 /// Tokens kept free for the summarization request's own instructions.
@@ -1088,6 +1124,36 @@ mod tests {
         assert!(q.contains("tarifgebiet, fachbereich"), "{q}");
         assert!(q.contains("Metall"), "{q}");
         assert!(!question_for_user(&json!(null), None).is_empty());
+    }
+
+    #[test]
+    fn repair_history_answers_every_call_and_drops_orphans() {
+        let call = |id: &str| ToolCall::new(id, "t", json!({}));
+        let h = vec![
+            Message::system("old system prompt"),
+            Message::tool_result("x", "t", "orphan"),
+            Message::user("q"),
+            Message::assistant_tool_calls(None, vec![call("a"), call("b")]),
+            Message::tool_result("b", "t", "B"),
+            Message::tool_result("zz", "t", "unknown id"),
+            Message::assistant_tool_calls(None, vec![call("c")]),
+        ];
+        let r = repair_history(h);
+        let shape: Vec<(Role, Option<&str>, &str)> = r
+            .iter()
+            .map(|m| (m.role, m.tool_call_id.as_deref(), m.text()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (Role::User, None, "q"),
+                (Role::Assistant, None, ""),
+                (Role::Tool, Some("a"), MISSING_RESULT),
+                (Role::Tool, Some("b"), "B"),
+                (Role::Assistant, None, ""),
+                (Role::Tool, Some("c"), MISSING_RESULT),
+            ]
+        );
     }
 
     #[test]

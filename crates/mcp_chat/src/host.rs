@@ -200,6 +200,8 @@ pub struct LlmExchange {
     /// Prompt tokens the engine counted before sending (its own count).
     pub counted_prompt_tokens: Option<usize>,
     pub finish_reason: Option<FinishReason>,
+    /// The wait was ended by an interrupt (no response).
+    pub cancelled: bool,
     /// The response needed repair (body or tool-call arguments).
     pub repaired: bool,
     pub fixes: Vec<Fix>,
@@ -235,6 +237,7 @@ impl LlmExchange {
             "usage_estimated": self.usage_estimated,
             "counted_prompt_tokens": self.counted_prompt_tokens,
             "finish_reason": self.finish_reason,
+            "cancelled": self.cancelled,
             "repaired": self.repaired,
             "fixes": self.fixes,
             "error": self.error.as_ref().map(ProviderError::to_json),

@@ -20,6 +20,7 @@ struct TestHost {
     records: Vec<ToolCallRecord>,
     interrupt: Arc<AtomicBool>,
     fetch_bytes: usize,
+    cancel_in_tool: bool,
 }
 
 impl TestHost {
@@ -68,6 +69,7 @@ impl TestHost {
             records: Vec::new(),
             interrupt: Arc::new(AtomicBool::new(false)),
             fetch_bytes: 100,
+            cancel_in_tool: false,
         }
     }
 }
@@ -89,6 +91,10 @@ impl Host for TestHost {
             "getDialog" => ToolExecution::needs_input(a.clone(), "The user was asked."),
             "fetch" => {
                 ToolExecution::ok(format!("doc {}: {}", a["n"], "x".repeat(self.fetch_bytes)))
+            }
+            _ if self.cancel_in_tool => {
+                self.interrupt.store(true, Ordering::SeqCst);
+                ToolExecution::cancelled()
             }
             _ => ToolExecution::error("Tool call failed: internal error.")
                 .with_detail("XX000: division by zero"),
@@ -553,8 +559,68 @@ fn cancelled_promptly_while_llm_never_answers() {
     t.join().unwrap();
     assert_eq!(o.status, ChatStatus::Cancelled);
     assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert_eq!(o.error.unwrap().kind, "cancelled");
     assert_eq!(h.exchanges.len(), 1);
+    assert!(h.exchanges[0].cancelled);
     assert_eq!(h.exchanges[0].response_body, None);
+}
+
+#[test]
+fn cancelled_during_a_tool_skips_the_rest_of_the_batch() {
+    let m = mock(
+        "tcancel",
+        r#"{"steps": [
+            {"call": [{"name": "fail_tool", "arguments": {}}, {"name": "fetch", "arguments": {"n": 1}}]},
+            {"say": "never"}
+        ]}"#,
+    );
+    let cfg = openai_config(&m, "tcancel");
+    let mut h = TestHost::new();
+    h.cancel_in_tool = true;
+    let o = run(&cfg, &mut h, "Hi");
+    assert_eq!(o.status, ChatStatus::Cancelled);
+    assert_eq!(h.executed.len(), 1);
+    assert_eq!(
+        h.records[0].status,
+        ToolCallStatus::Executed(ToolStatus::Cancelled)
+    );
+    assert_eq!(h.records[1].status, ToolCallStatus::Skipped);
+    assert_eq!(m.requests(Some("tcancel")).len(), 1);
+    assert_no_orphans(&o.messages);
+}
+
+#[test]
+fn a_damaged_stored_session_is_repaired_before_sending() {
+    let m = mock("damaged", r#"{"steps": [{"say": "ok"}]}"#);
+    let cfg = openai_config(&m, "damaged");
+    let history = vec![
+        Message::system("stale prompt"),
+        Message::user("q1"),
+        Message::assistant_tool_calls(
+            None,
+            vec![ToolCall::new("call_x", "fetch", json!({"n": 1}))],
+        ),
+        Message::user("q2"),
+    ];
+    let o = run_chat(
+        &cfg,
+        history,
+        "q3",
+        &mut TestHost::new(),
+        &HttpClient::new(),
+    );
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    let b = bodies(&m, "damaged");
+    assert_eq!(
+        roles(&b[0]),
+        ["system", "user", "assistant", "tool", "user", "user"]
+    );
+    assert_eq!(
+        b[0]["messages"][0]["content"],
+        "Use tools for facts. Never guess."
+    );
+    assert_eq!(b[0]["messages"][3]["tool_call_id"], "call_x");
+    assert_no_orphans(&o.messages);
 }
 
 #[test]

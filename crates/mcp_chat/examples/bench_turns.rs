@@ -30,6 +30,8 @@ const SCENARIO: &str = r#"{"steps": [
 struct BenchHost {
     tools: Vec<ToolDef>,
     result: String,
+    /// Compiled schemas handed to the engine (as a per-backend cache would).
+    cache: Option<std::collections::HashMap<String, mcp_tools::ToolSchema>>,
 }
 
 impl BenchHost {
@@ -63,7 +65,20 @@ impl BenchHost {
             // A small markdown result like the shaped SQL results the real tools return.
             result: "| id | titel | gebiet |\n|---|---|---|\n| 1 | MTV Metall | Bayern |\n| 2 | ERA | Bayern |\n_2 rows_"
                 .to_string(),
+            cache: None,
         }
+    }
+
+    fn with_cache() -> Self {
+        let mut h = BenchHost::new();
+        let mut cache = std::collections::HashMap::new();
+        for t in &h.tools {
+            if let Ok(s) = mcp_tools::ToolSchema::compile(&t.parameters) {
+                cache.insert(t.name.clone(), s);
+            }
+        }
+        h.cache = Some(cache);
+        h
     }
 }
 
@@ -73,6 +88,9 @@ impl Host for BenchHost {
     }
     fn execute_tool(&mut self, _call: &ToolCall) -> ToolExecution {
         ToolExecution::ok(self.result.clone())
+    }
+    fn compiled_schema(&mut self, tool: &str) -> Option<mcp_tools::ToolSchema> {
+        self.cache.as_ref()?.get(tool).cloned()
     }
 }
 
@@ -87,8 +105,12 @@ fn config(base: String, model: &str) -> ChatConfig {
     c
 }
 
-fn one_chat(cfg: &ChatConfig, client: &HttpClient) -> ChatOutcome {
-    let mut host = BenchHost::new();
+fn one_chat(cfg: &ChatConfig, client: &HttpClient, cached: bool) -> ChatOutcome {
+    let mut host = if cached {
+        BenchHost::with_cache()
+    } else {
+        BenchHost::new()
+    };
     let o = run_chat(
         cfg,
         Vec::new(),
@@ -104,14 +126,14 @@ fn one_chat(cfg: &ChatConfig, client: &HttpClient) -> ChatOutcome {
 }
 
 /// Sequential chats for `secs`; returns (chats, elapsed).
-fn sequential(cfg: &ChatConfig, client: &HttpClient, secs: f64) -> (u64, Duration) {
+fn sequential(cfg: &ChatConfig, client: &HttpClient, secs: f64, cached: bool) -> (u64, Duration) {
     for _ in 0..50 {
-        one_chat(cfg, client);
+        one_chat(cfg, client, cached);
     }
     let t0 = Instant::now();
     let mut n = 0u64;
     while t0.elapsed().as_secs_f64() < secs {
-        one_chat(cfg, client);
+        one_chat(cfg, client, cached);
         n += 1;
     }
     (n, t0.elapsed())
@@ -158,12 +180,12 @@ fn main() {
 
     // 1. Loopback, no token counting (unknown model, no window, no budget).
     let plain = config(base.clone(), "mock-model");
-    let (n, t) = sequential(&plain, &client, secs);
+    let (n, t) = sequential(&plain, &client, secs, false);
     report("loopback, no counting", n, t);
 
     // 2. Loopback with BPE token counting against the window (gpt-4o-mini: o200k_base, 128k).
     let counted = config(base.clone(), "gpt-4o-mini");
-    let (n, t) = sequential(&counted, &client, secs);
+    let (n, t) = sequential(&counted, &client, secs, false);
     report("loopback, BPE counting (gpt-4o-mini)", n, t);
 
     // 3. Replay of the same chat: the engine alone, no HTTP.
@@ -192,13 +214,18 @@ fn main() {
         );
         r.1
     };
-    for (label, model) in [
-        ("replay (no HTTP), no counting", "mock-model"),
-        ("replay (no HTTP), BPE counting", "gpt-4o-mini"),
+    for (label, model, cached) in [
+        ("replay (no HTTP), no counting", "mock-model", false),
+        (
+            "replay, no counting, schemas cached by host",
+            "mock-model",
+            true,
+        ),
+        ("replay (no HTTP), BPE counting", "gpt-4o-mini", false),
     ] {
         let mut rc = ChatConfig::new(ProviderConfig::replay(model, recorded.clone()));
         rc.system_prompts = plain.system_prompts.clone();
-        let (n, t) = sequential(&rc, &client, secs);
+        let (n, t) = sequential(&rc, &client, secs, cached);
         report(label, n, t);
     }
 
@@ -216,7 +243,7 @@ fn main() {
                     (stop.clone(), done.clone(), cfg.clone(), client.clone());
                 std::thread::spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
-                        one_chat(&cfg, &client);
+                        one_chat(&cfg, &client, false);
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                 })

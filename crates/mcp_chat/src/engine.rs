@@ -599,9 +599,11 @@ impl<'a> Run<'a> {
         }
         let args = c.arguments.clone().unwrap_or_else(|| json!({}));
         if !self.schemas.contains_key(&c.name) {
-            let compiled = match self.tools.iter().find(|t| t.name == c.name) {
-                Some(t) => ToolSchema::compile(&t.parameters).map_err(|e| e.join("; ")),
-                None => Err("tool not offered".to_string()),
+            let cached = self.host.compiled_schema(&c.name).map(Ok);
+            let compiled = match (cached, self.tools.iter().find(|t| t.name == c.name)) {
+                (Some(ok), _) => ok,
+                (None, Some(t)) => ToolSchema::compile(&t.parameters).map_err(|e| e.join("; ")),
+                (None, None) => Err("tool not offered".to_string()),
             };
             self.schemas.insert(c.name.clone(), compiled);
         }

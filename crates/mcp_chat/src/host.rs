@@ -260,6 +260,12 @@ pub trait Host {
     /// unless `ChatConfig::host_validates`, the arguments against the tool's schema.
     fn execute_tool(&mut self, call: &ToolCall) -> ToolExecution;
 
+    /// A compiled validator for a tool's `parameters`, e.g. from a per-backend cache. `None`
+    /// (the default): the engine compiles the schema itself, once per run.
+    fn compiled_schema(&mut self, _tool: &str) -> Option<mcp_tools::ToolSchema> {
+        None
+    }
+
     /// True when the run must stop now (query cancel, statement timeout, backend shutdown).
     /// Polled every few milliseconds while waiting for the LLM: must be cheap.
     fn interrupted(&mut self) -> bool {

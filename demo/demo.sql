@@ -65,3 +65,16 @@ INSERT INTO mcp.tool (name, description, parameters, function) VALUES
 INSERT INTO mcp.interface_tool (interface, tool) VALUES
  ('chatbot', 'getTarifVertrag'),
  ('chatbot', 'getDialog');
+
+-- The chat runs on a replay provider by default: recorded LLM responses (no network, no key),
+-- while the tools run for real against demo.tarifvertrag. To use a live model instead:
+--   INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('openai', 'openai', 'https://api.openai.com/v1', 'gpt-4o-mini');
+--   SELECT mcp.set_api_key('openai', '<key>');
+--   UPDATE mcp.interface SET provider = 'openai' WHERE name = 'chatbot';
+INSERT INTO mcp.provider (name, kind, model, description, options) VALUES
+ ('demo-replay', 'replay', 'recorded-transcript',
+  'Replays a recorded transcript of two LLM responses (a tool call, then the answer).',
+  jsonb_build_object('responses', jsonb_build_array(
+    '{"id":"chatcmpl-demo-1","object":"chat.completion","model":"recorded","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_demo_1","type":"function","function":{"name":"getTarifVertrag","arguments":"{\"tarifgebiet\": \"Bayern\", \"fachbereich\": \"Metall\", \"search_terms\": [\"Urlaub\", \"Arbeitszeit\"]}"}}]}}],"usage":{"prompt_tokens":412,"completion_tokens":41,"total_tokens":453}}',
+    '{"id":"chatcmpl-demo-2","object":"chat.completion","model":"recorded","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Für die Metall- und Elektroindustrie in Bayern gilt der Manteltarifvertrag Metall- und Elektroindustrie Bayern (gültig ab 01.01.2024): 35-Stunden-Woche, 30 Tage Urlaub sowie Zuschläge für Mehr-, Nacht- und Sonntagsarbeit."}}],"usage":{"prompt_tokens":655,"completion_tokens":70,"total_tokens":725}}')));
+UPDATE mcp.interface SET provider = 'demo-replay' WHERE name = 'chatbot';

@@ -20,3 +20,15 @@ SELECT jsonb_pretty(mcp.repair_json_report(E'```json\n{"tarifgebiet": ''Bayern''
 \echo '== Audit: tool calls (mcp.tool_call) =='
 SELECT call_id, tool, status, role_name, round(latency_ms::numeric, 2) AS ms, left(result_preview, 50) AS preview
   FROM mcp.tool_call ORDER BY call_id;
+\echo
+\echo '== A full chat: mcp.chat() (LLM answers REPLAYED from a recorded transcript; tools run live on demo data) =='
+\echo 'Question: Welche Tarifverträge gelten für die Metallindustrie in Bayern?'
+SELECT c->>'status' AS status, c->>'iterations' AS iterations, c->>'tool_calls' AS tool_calls, c->>'answer' AS answer
+  FROM mcp.chat('Welche Tarifverträge gelten für die Metallindustrie in Bayern?') AS c;
+\echo
+\echo '== Audit: the run (mcp.run), its LLM requests (mcp.llm_request) and tool calls (mcp.tool_call) =='
+SELECT run_id, interface, provider, status, iterations, prompt_tokens, completion_tokens FROM mcp.run;
+SELECT request_id, iteration, provider, finish_reason, http_status, attempts, prompt_tokens, completion_tokens, repaired
+  FROM mcp.llm_request ORDER BY request_id;
+SELECT call_id, tool, status, tool_call_id, left(arguments::text, 60) AS arguments, round(latency_ms::numeric, 2) AS ms
+  FROM mcp.tool_call WHERE run_id IS NOT NULL ORDER BY call_id;

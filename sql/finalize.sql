@@ -73,7 +73,7 @@ SELECT pg_catalog.pg_extension_config_dump('mcp.prompt', 'WHERE name <> ''system
 GRANT USAGE ON SCHEMA mcp TO PUBLIC;
 GRANT SELECT ON mcp.provider, mcp.interface, mcp.tool, mcp.interface_tool, mcp.resource, mcp.prompt TO PUBLIC;
 REVOKE ALL ON mcp.provider_secret FROM PUBLIC;
-REVOKE ALL ON mcp.run, mcp.tool_call FROM PUBLIC;
+REVOKE ALL ON mcp.run, mcp.tool_call, mcp.llm_request, mcp.message FROM PUBLIC;
 
 ------------------------------------------------------------------------------------------------
 -- Function comments
@@ -93,3 +93,7 @@ COMMENT ON FUNCTION mcp.repair_json(text) IS
   'Parses LLM output as JSON, repairing fences, prose, truncation, quotes, comments, concatenation …; unrepairable input raises 22P02 with the position.';
 COMMENT ON FUNCTION mcp.repair_json_report(text) IS
   'Like repair_json but returns {value, repaired, fixes[]} and never raises: unrepairable input gives {value: null, error}.';
+COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
+  'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete.';
+COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
+  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Options: provider, tool_choice, max_iterations, max_total_tokens.';

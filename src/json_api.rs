@@ -28,3 +28,10 @@ fn repair_json_report(raw: &str) -> JsonB {
                          "error": {"message": e.message, "position": e.position}}),
     })
 }
+
+/// Parse an LLM HTTP response body (OpenAI-compatible, Azure, Mistral, Ollama, Anthropic, SSE
+/// streams, provider error bodies) into one normalized shape, repairing it when needed.
+#[pg_extern(name = "parse_llm_response", immutable, parallel_safe, strict)]
+fn parse_llm_response(raw: &str) -> JsonB {
+    JsonB(mcp_llm::parse_llm_response(raw).to_json())
+}

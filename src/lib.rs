@@ -7,6 +7,7 @@ use pgrx::prelude::*;
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod chat;
 mod error;
 mod gucs;
 mod json_api;
@@ -35,10 +36,36 @@ mod tests {
 /// Required by `cargo pgrx test`.
 #[cfg(test)]
 pub mod pg_test {
-    pub fn setup(_options: Vec<&str>) {}
+    use std::sync::OnceLock;
+
+    /// The loopback mock LLM the in-database tests talk to. It runs in the test runner process
+    /// for the whole run; its scenarios are in tests/pg/scenarios.json.
+    static MOCK: OnceLock<mock_llm::MockServer> = OnceLock::new();
+    static CONF: OnceLock<String> = OnceLock::new();
+
+    fn mock() -> &'static mock_llm::MockServer {
+        MOCK.get_or_init(|| {
+            let server = mock_llm::MockServer::start(mock_llm::MockConfig::default())
+                .expect("start mock LLM");
+            let all: serde_json::Value =
+                serde_json::from_str(include_str!("../tests/pg/scenarios.json"))
+                    .expect("scenarios.json");
+            for (name, sc) in all.as_object().expect("object of scenarios") {
+                server
+                    .add_scenario_json(name, &sc.to_string())
+                    .expect("valid scenario");
+            }
+            server
+        })
+    }
+
+    pub fn setup(_options: Vec<&str>) {
+        mock();
+    }
 
     #[must_use]
     pub fn postgresql_conf_options() -> Vec<&'static str> {
-        vec![]
+        let conf = CONF.get_or_init(|| format!("pg_mcp_test.mock_url = '{}'", mock().url()));
+        vec![conf.as_str()]
     }
 }

@@ -55,6 +55,20 @@ pub fn in_subtransaction<R>(
     always_rollback: bool,
     f: impl FnOnce() -> R,
 ) -> Result<R, PgErrorInfo> {
+    subtransaction(always_rollback, true, f)
+}
+
+/// Like [`in_subtransaction`], but returns every error, cancel included (for tests).
+#[cfg(any(test, feature = "pg_test"))]
+pub fn in_subtransaction_catch_all<R>(f: impl FnOnce() -> R) -> Result<R, PgErrorInfo> {
+    subtransaction(false, false, f)
+}
+
+fn subtransaction<R>(
+    always_rollback: bool,
+    propagate: bool,
+    f: impl FnOnce() -> R,
+) -> Result<R, PgErrorInfo> {
     let result: Result<R, CaughtError> = unsafe {
         let old_cxt = pg_sys::CurrentMemoryContext;
         let old_owner = pg_sys::CurrentResourceOwner;
@@ -85,7 +99,7 @@ pub fn in_subtransaction<R>(
         Ok(r) => Ok(r),
         Err(e) => {
             let info = PgErrorInfo::from_caught(&e);
-            if info.must_propagate() {
+            if propagate && info.must_propagate() {
                 e.rethrow();
             }
             Err(info)

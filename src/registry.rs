@@ -242,10 +242,18 @@ fn has_api_key(provider: &str) -> Result<bool, ErrorReport> {
 /// The API key of a provider, read as the extension owner. Only for building the HTTP request.
 pub fn api_key(provider: &str) -> McpResult<Option<String>> {
     as_extension_owner(|| {
-        Spi::get_one_with_args::<String>(
-            "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
-            &[provider.into()],
-        )
+        Spi::connect(|c| -> Result<Option<String>, pgrx::spi::SpiError> {
+            let t = c.select(
+                "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
+                Some(1),
+                &[provider.into()],
+            )?;
+            if t.is_empty() {
+                Ok(None)
+            } else {
+                t.first().get::<String>(1)
+            }
+        })
     })
     .map_err(|_| {
         McpError::Internal(format!(

@@ -372,3 +372,139 @@ fn repair_json_sql_surface() {
         json!({"value": {"a": 1}, "repaired": false, "fixes": []})
     );
 }
+
+// ------------------------------------------------------------------------------------------
+// mcp.chat against the loopback mock LLM started by pg_test::setup
+// ------------------------------------------------------------------------------------------
+
+/// A provider pointing at one mock scenario, with a distinctive key.
+fn chat_registry(scenario: &str) {
+    demo_registry();
+    let base = Spi::get_one::<String>("SELECT current_setting('pg_mcp_test.mock_url')")
+        .unwrap()
+        .unwrap();
+    Spi::run_with_args(
+        "INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock', 'openai', $1, 'gpt-4o-mini')",
+        &[format!("{base}/s/{scenario}/v1").into()],
+    )
+    .unwrap();
+    run("SELECT mcp.set_api_key('mock', 'sk-pgtest-SECRET-9f8e7d')");
+    run("UPDATE mcp.interface SET provider = 'mock' WHERE name = 'chatbot'");
+}
+
+fn no_secret_in_audit() {
+    let leaks = Spi::get_one::<i64>(
+        "SELECT (SELECT count(*) FROM mcp.llm_request r WHERE r::text LIKE '%SECRET-9f8e7d%')
+              + (SELECT count(*) FROM mcp.tool_call t WHERE t::text LIKE '%SECRET-9f8e7d%')
+              + (SELECT count(*) FROM mcp.run r WHERE r::text LIKE '%SECRET-9f8e7d%')
+              + (SELECT count(*) FROM mcp.message m WHERE m::text LIKE '%SECRET-9f8e7d%')",
+    )
+    .unwrap();
+    assert_eq!(leaks, Some(0));
+}
+
+#[pg_test]
+fn chat_runs_tool_and_answers() {
+    chat_registry("tool_then_answer");
+    let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(r["tool_calls"], 1);
+    assert_eq!(r["iterations"], 2);
+    assert_eq!(r["usage"]["prompt_tokens"], 250);
+    // the answer echoes the tool result: the tool really ran against the table
+    assert!(
+        r["answer"].as_str().unwrap().contains("MTV Metall Bayern"),
+        "{r}"
+    );
+    let run_id = r["run_id"].as_str().unwrap().to_string();
+    let counts = Spi::get_one_with_args::<String>(
+        "SELECT (SELECT status FROM mcp.run WHERE run_id = $1::uuid) || '/' ||
+                (SELECT count(*) FROM mcp.llm_request WHERE run_id = $1::uuid) || '/' ||
+                (SELECT count(*) FROM mcp.tool_call WHERE run_id = $1::uuid AND status = 'ok') || '/' ||
+                (SELECT count(*) FROM mcp.message WHERE run_id = $1::uuid)",
+        &[run_id.into()],
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(counts, "completed/2/1/4");
+    no_secret_in_audit();
+}
+
+#[pg_test]
+fn chat_parallel_calls_and_correction_round_trip() {
+    chat_registry("parallel");
+    let r = q("SELECT mcp.chat('zwei Fragen')");
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(r["tool_calls"], 2);
+    run("UPDATE mcp.provider SET base_url = replace(base_url, '/s/parallel/', '/s/bad_args/')");
+    let r = q("SELECT mcp.chat('falsche Argumente')");
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(r["tool_calls"], 1);
+    assert_eq!(r["rejected_tool_calls"], 1);
+    let st = Spi::get_one::<String>(
+        "SELECT string_agg(status, ',' ORDER BY call_id) FROM mcp.tool_call WHERE run_id = (SELECT run_id FROM mcp.run ORDER BY started_at DESC LIMIT 1)",
+    )
+    .unwrap();
+    assert_eq!(st.as_deref(), Some("invalid,ok"));
+}
+
+#[pg_test]
+fn chat_get_dialog_needs_input_then_continues() {
+    chat_registry("dialog");
+    let r = q("SELECT mcp.chat('Welcher Tarifvertrag gilt für Metall?')");
+    assert_eq!(r["status"], "needs_input", "{r}");
+    let session = r["session_id"].as_str().unwrap().to_string();
+    let r2 = Spi::get_one_with_args::<JsonB>(
+        "SELECT mcp.chat('Bayern', 'chatbot', $1::uuid)",
+        &[session.clone().into()],
+    )
+    .unwrap()
+    .unwrap()
+    .0;
+    assert_eq!(r2["status"], "completed", "{r2}");
+    assert_eq!(r2["session_id"], session);
+    assert_eq!(r2["answer"], "Für Bayern gilt der MTV Metall Bayern.");
+    // another role cannot continue this session
+    run("CREATE ROLE mcp_t_other");
+    run("GRANT SELECT ON ALL TABLES IN SCHEMA public TO mcp_t_other");
+    run("SET LOCAL ROLE mcp_t_other");
+    let e = err_of(&format!("SELECT mcp.chat('x', 'chatbot', '{session}')"));
+    run("RESET ROLE");
+    assert!(e.starts_with("42501"), "{e}");
+}
+
+#[pg_test]
+fn chat_loop_detection_and_provider_error() {
+    chat_registry("looping");
+    let r = q("SELECT mcp.chat('loop')");
+    assert_eq!(r["status"], "loop_detected", "{r}");
+    run("UPDATE mcp.provider SET base_url = replace(base_url, '/s/looping/', '/s/server_error/')");
+    run("SET LOCAL mcp.http_retries = 0");
+    let r = q("SELECT mcp.chat('fail')");
+    assert_eq!(r["status"], "failed", "{r}");
+    assert_eq!(r["error"]["kind"], "server", "{r}");
+    let r = q("SELECT mcp.chat('no tools', options => '{\"max_iterations\": 1}')");
+    assert_eq!(r["status"], "failed");
+    no_secret_in_audit();
+}
+
+#[pg_test]
+fn chat_statement_timeout_cancels_waiting_request() {
+    chat_registry("never");
+    let started = std::time::Instant::now();
+    // What PostgreSQL does at the start of a statement with statement_timeout = 300ms:
+    // (utils/timeout.h is not in pgrx's bindings; STATEMENT_TIMEOUT is the 4th TimeoutId.)
+    extern "C-unwind" {
+        fn enable_timeout_after(id: std::ffi::c_int, delay_ms: std::ffi::c_int);
+    }
+    unsafe { enable_timeout_after(3, 300) };
+    let e =
+        match crate::pg_util::in_subtransaction_catch_all(|| Spi::run("SELECT mcp.chat('hang')")) {
+            Ok(_) => String::new(),
+            Err(info) => format!("{}: {}", info.sqlstate, info.message),
+        };
+    let elapsed = started.elapsed();
+    assert!(e.starts_with("57014"), "{e}");
+    // liveness bound, not a benchmark: the request must not wait for the HTTP timeout (120 s)
+    assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
+}

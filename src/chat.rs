@@ -1,0 +1,466 @@
+//! `mcp.chat`: the agent loop inside the backend. The cycle itself is `mcp_chat::run_chat`;
+//! this file implements its `Host` with SQL (tools, audit rows, interrupts) and loads the
+//! interface, provider, prompt and session from the registry.
+
+use crate::error::{McpError, McpResult};
+use crate::gucs;
+use crate::pg_util::{as_extension_owner, set_application_name};
+use crate::tools::{calling_role, execute_tool, visible_tools};
+use mcp_chat::{
+    ChatConfig, Host, HttpClient, LlmExchange, Message, ProviderConfig, ProviderKind, RetryPolicy,
+    ToolCall, ToolCallRecord, ToolChoice, ToolDef, ToolExecution,
+};
+use pgrx::datum::DatumWithOid;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::prelude::*;
+use pgrx::{JsonB, Uuid};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+thread_local! {
+    /// One HTTP client (connection pool) per backend.
+    static CLIENT: HttpClient = HttpClient::new();
+}
+
+struct InterfaceRow {
+    provider: Option<String>,
+    tool_choice: String,
+    max_iterations: i32,
+    max_total_tokens: Option<i32>,
+    system_prompt: String,
+    enabled: bool,
+}
+
+fn interface_row(name: &str) -> McpResult<InterfaceRow> {
+    Spi::connect(|c| -> McpResult<Option<InterfaceRow>> {
+        let t = c.select(
+            "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled
+               FROM mcp.interface WHERE name = $1",
+            Some(1),
+            &[name.into()],
+        )?;
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let t = t.first();
+        Ok(Some(InterfaceRow {
+            provider: t.get(1)?,
+            tool_choice: t.get(2)?.unwrap_or_else(|| "auto".into()),
+            max_iterations: t.get(3)?.unwrap_or(10),
+            max_total_tokens: t.get(4)?,
+            system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
+            enabled: t.get(6)?.unwrap_or(false),
+        }))
+    })?
+    .ok_or_else(|| McpError::UndefinedObject(format!("interface \"{name}\" does not exist")))
+}
+
+fn provider_config(name: &str) -> McpResult<ProviderConfig> {
+    let row = Spi::connect(|c| -> McpResult<Option<(String, Option<String>, Option<String>, Option<String>, Value, i32, i32, Option<i32>)>> {
+        let t = c.select(
+            "SELECT kind, base_url, model, api_version, options, context_window, max_completion_tokens, timeout_ms
+               FROM mcp.provider WHERE name = $1",
+            Some(1),
+            &[name.into()],
+        )?;
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let t = t.first();
+        Ok(Some((
+            t.get(1)?.unwrap_or_default(),
+            t.get(2)?,
+            t.get(3)?,
+            t.get(4)?,
+            t.get::<JsonB>(5)?.map(|j| j.0).unwrap_or_else(|| json!({})),
+            t.get(6)?.unwrap_or(32768),
+            t.get(7)?.unwrap_or(1024),
+            t.get(8)?,
+        )))
+    })?
+    .ok_or_else(|| McpError::UndefinedObject(format!("provider \"{name}\" does not exist")))?;
+    let (kind, base_url, model, api_version, mut options, window, completion, timeout) = row;
+    let kind = ProviderKind::parse(&kind).map_err(McpError::InvalidParameter)?;
+    let mut cfg = ProviderConfig::new(
+        kind,
+        base_url.unwrap_or_default(),
+        model.clone().unwrap_or_default(),
+    );
+    cfg.name = name.to_string();
+    cfg.api_version = api_version;
+    cfg.context_window = Some(window.max(1) as usize);
+    cfg.max_completion_tokens = Some(completion.max(1) as u32);
+    cfg.timeout = Some(Duration::from_millis(
+        timeout.unwrap_or(gucs::HTTP_TIMEOUT_MS.get()).max(1) as u64,
+    ));
+    if kind == ProviderKind::Replay {
+        // Recorded responses: options.responses (a fixture) — raw bodies or JSON values.
+        let responses = options.as_object_mut().and_then(|o| o.remove("responses"));
+        cfg.replay = match responses {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if cfg.model.is_empty() {
+            cfg.model = "replay".into();
+        }
+    }
+    if let Value::Object(o) = options {
+        cfg.options = o;
+    }
+    cfg.api_key = crate::registry::api_key(name)?;
+    Ok(cfg)
+}
+
+fn active_prompt(name: &str) -> McpResult<Option<String>> {
+    Spi::connect(|c| -> McpResult<Option<String>> {
+        let t = c.select(
+            "SELECT template FROM mcp.prompt WHERE name = $1 AND active ORDER BY version DESC LIMIT 1",
+            Some(1),
+            &[name.into()],
+        )?;
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            Ok(t.first().get(1)?)
+        }
+    })
+}
+
+/// Messages of a session's latest run; the session must belong to the calling role.
+fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
+    let (owner, rows) = as_extension_owner(|| {
+        Spi::connect(|c| -> McpResult<(Option<String>, Vec<Value>)> {
+            let o = c.select(
+                "SELECT role_name::text FROM mcp.run WHERE session_id = $1 ORDER BY started_at LIMIT 1",
+                Some(1),
+                &[session.into()],
+            )?;
+            let owner = if o.is_empty() {
+                None
+            } else {
+                o.first().get::<String>(1)?
+            };
+            let t = c.select(
+                "SELECT m.message FROM mcp.message m
+                  WHERE m.run_id = (SELECT r.run_id FROM mcp.run r WHERE r.session_id = $1
+                                     ORDER BY r.started_at DESC LIMIT 1)
+                  ORDER BY m.seq",
+                None,
+                &[session.into()],
+            )?;
+            let mut out = Vec::new();
+            for row in t {
+                if let Some(j) = row.get::<JsonB>(1)? {
+                    out.push(j.0);
+                }
+            }
+            Ok((owner, out))
+        })
+    })?;
+    if let Some(o) = owner {
+        if o != role {
+            return Err(McpError::Privilege(format!(
+                "chat session {session} belongs to another role"
+            )));
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .filter_map(|v| serde_json::from_value::<Message>(v).ok())
+        .collect())
+}
+
+fn new_uuid() -> Uuid {
+    Spi::get_one::<Uuid>("SELECT pg_catalog.gen_random_uuid()")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| Uuid::from_bytes([0; 16]))
+}
+
+/// `Host` backed by the database.
+struct SqlHost {
+    interface: String,
+    run_id: Uuid,
+}
+
+fn interrupt_pending() -> bool {
+    unsafe {
+        pg_sys::InterruptPending != 0
+            && (pg_sys::QueryCancelPending != 0 || pg_sys::ProcDiePending != 0)
+    }
+}
+
+impl Host for SqlHost {
+    fn tools(&mut self) -> Vec<ToolDef> {
+        visible_tools(&self.interface)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| ToolDef {
+                name: t.name,
+                description: t.description,
+                parameters: t.parameters,
+            })
+            .collect()
+    }
+
+    fn execute_tool(&mut self, call: &ToolCall) -> ToolExecution {
+        let old = set_application_name(&format!("mcp:{}", self.run_id));
+        let r = execute_tool(
+            &call.name,
+            &call.arguments,
+            &self.interface,
+            Some(self.run_id),
+            Some(&call.id),
+        );
+        if let Some(old) = old {
+            set_application_name(&old);
+        }
+        match r {
+            Ok((outcome, _)) => {
+                let needs = outcome
+                    .structured
+                    .as_ref()
+                    .filter(|s| s.get("needs_input") == Some(&Value::Bool(true)));
+                if let (Some(req), false) = (needs, outcome.is_error) {
+                    ToolExecution::needs_input(req.clone(), outcome.text)
+                } else if outcome.is_error {
+                    ToolExecution::error(outcome.text)
+                } else {
+                    ToolExecution::ok(outcome.text)
+                }
+            }
+            Err(e) => ToolExecution::error(format!(
+                "Tool '{}' could not run: {}",
+                call.name,
+                e.message()
+            )),
+        }
+    }
+
+    fn interrupted(&mut self) -> bool {
+        interrupt_pending()
+    }
+
+    fn on_llm_exchange(&mut self, x: &LlmExchange) {
+        let body: Option<Value> = serde_json::from_str(&x.request_body).ok();
+        let args: Vec<DatumWithOid> = vec![
+            self.run_id.into(),
+            (x.iteration as i32).into(),
+            (if x.purpose == mcp_chat::ExchangePurpose::Chat {
+                "chat"
+            } else {
+                "summary"
+            })
+            .into(),
+            x.provider.clone().into(),
+            x.model.clone().into(),
+            x.url.clone().into(),
+            body.map(JsonB).into(),
+            x.response_body.clone().into(),
+            x.http_status.map(i32::from).into(),
+            x.latency_ms().into(),
+            (x.attempts as i32).into(),
+            (x.usage.prompt_tokens as i32).into(),
+            (x.usage.completion_tokens as i32).into(),
+            x.finish_reason
+                .map(|f| {
+                    serde_json::to_value(f)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                })
+                .flatten()
+                .into(),
+            x.repaired.into(),
+            JsonB(serde_json::to_value(&x.fixes).unwrap_or(Value::Null)).into(),
+            x.error.as_ref().map(|e| JsonB(e.to_json())).into(),
+        ];
+        let _ = as_extension_owner(|| {
+            Spi::run_with_args(
+                "INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
+                     response_raw, http_status, latency_ms, attempts, prompt_tokens, completion_tokens,
+                     finish_reason, repaired, fixes, error)
+                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)",
+                &args,
+            )
+        });
+    }
+
+    fn on_tool_call(&mut self, r: &ToolCallRecord) {
+        // Executed calls were recorded by execute_tool; record the ones the engine refused.
+        if r.status.executed() {
+            return;
+        }
+        let status = if matches!(
+            r.status,
+            mcp_chat::ToolCallStatus::Invalid | mcp_chat::ToolCallStatus::Incomplete
+        ) {
+            "invalid"
+        } else {
+            "denied"
+        };
+        crate::tools::record_call(&crate::tools::CallRecord {
+            run_id: Some(self.run_id),
+            tool_call_id: Some(r.call_id.clone()),
+            tool: r.name.clone(),
+            interface: self.interface.clone(),
+            arguments_raw: Some(r.arguments_raw.clone()),
+            arguments: r.arguments.clone(),
+            validation_errors: Some(r.validation_errors.clone()),
+            status,
+            result_text: Some(r.content.clone()),
+            latency_ms: r.latency.as_secs_f64() * 1000.0,
+            error: None,
+        });
+    }
+}
+
+fn store_run_start(
+    run_id: Uuid,
+    session: Uuid,
+    interface: &str,
+    provider: &str,
+    question: &str,
+    role: &str,
+) {
+    let _ = as_extension_owner(|| {
+        Spi::run_with_args(
+            "INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[
+                run_id.into(),
+                session.into(),
+                interface.into(),
+                provider.into(),
+                role.into(),
+                question.into(),
+            ],
+        )
+    });
+}
+
+fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
+    let error = out.error.as_ref().map(|e| JsonB(e.to_json()));
+    let _ = as_extension_owner(|| -> Result<(), pgrx::spi::SpiError> {
+        Spi::run_with_args(
+            "UPDATE mcp.run SET status = $2, answer = $3, iterations = $4, prompt_tokens = $5,
+                    completion_tokens = $6, error = $7, finished_at = pg_catalog.clock_timestamp()
+              WHERE run_id = $1",
+            &[
+                run_id.into(),
+                out.status.as_str().into(),
+                out.answer.clone().into(),
+                (out.iterations as i32).into(),
+                (out.usage.prompt_tokens as i32).into(),
+                (out.usage.completion_tokens as i32).into(),
+                error.into(),
+            ],
+        )?;
+        for (i, m) in out.messages.iter().enumerate() {
+            let v = serde_json::to_value(m).unwrap_or(Value::Null);
+            let role = v
+                .get("role")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            Spi::run_with_args(
+                "INSERT INTO mcp.message (session_id, run_id, seq, role, message) VALUES ($1, $2, $3, $4, $5)",
+                &[session.into(), run_id.into(), (i as i32).into(), role.into(), JsonB(v).into()],
+            )?;
+        }
+        Ok(())
+    });
+}
+
+/// `mcp.chat`: one user turn through the agent loop.
+#[pg_extern(name = "chat", volatile)]
+fn chat(
+    question: &str,
+    interface: default!(&str, "'chatbot'"),
+    session: default!(Option<Uuid>, "NULL"),
+    options: default!(Option<JsonB>, "'{}'"),
+) -> Result<JsonB, ErrorReport> {
+    let options = options.map(|j| j.0).unwrap_or_else(|| json!({}));
+    let iface = interface_row(interface)?;
+    if !iface.enabled {
+        return Err(
+            McpError::InvalidParameter(format!("interface \"{interface}\" is disabled")).into(),
+        );
+    }
+    let provider_name = options
+        .get("provider")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or(iface.provider.clone())
+        .ok_or_else(|| {
+            McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
+        })?;
+    let provider = provider_config(&provider_name)?;
+    let role = calling_role();
+    let session_id = session.unwrap_or_else(new_uuid);
+    let history = match session {
+        Some(s) => load_session(s, &role)?,
+        None => Vec::new(),
+    };
+    let mut cfg = ChatConfig::new(provider);
+    if let Some(p) = active_prompt(&iface.system_prompt)? {
+        cfg.system_prompts.push(p);
+    }
+    let choice = options
+        .get("tool_choice")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or(iface.tool_choice);
+    cfg.tool_choice = match choice.strip_prefix("function:") {
+        Some(name) => ToolChoice::Function(name.to_string()),
+        None => ToolChoice::parse(&choice).map_err(McpError::InvalidParameter)?,
+    };
+    cfg.max_iterations = options
+        .get("max_iterations")
+        .and_then(Value::as_u64)
+        .map(|n| n as u32)
+        .unwrap_or(iface.max_iterations.max(1) as u32);
+    cfg.max_total_tokens = options
+        .get("max_total_tokens")
+        .and_then(Value::as_u64)
+        .or(iface.max_total_tokens.map(|n| n.max(1) as u64));
+    cfg.http.max_response_bytes = gucs::MAX_RESPONSE_BYTES.get().max(1024) as usize;
+    cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));
+    cfg.http.retry = RetryPolicy {
+        max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,
+        ..RetryPolicy::default()
+    };
+    // Tools are validated by mcp.call_tool's own (cached) validator as well; the engine's
+    // validation gives the model its correction message without a round trip through SQL.
+    let run_id = new_uuid();
+    store_run_start(
+        run_id,
+        session_id,
+        interface,
+        &provider_name,
+        question,
+        &role,
+    );
+    let mut host = SqlHost {
+        interface: interface.to_string(),
+        run_id,
+    };
+    let outcome =
+        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    store_run_end(run_id, session_id, &outcome);
+    if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
+        // Raise the proper 57014 (cancel / statement_timeout) error.
+        unsafe { pg_sys::ProcessInterrupts() };
+    }
+    let mut v = outcome.to_json();
+    if let Value::Object(m) = &mut v {
+        m.insert("run_id".into(), json!(run_id.to_string()));
+        m.insert("session_id".into(), json!(session_id.to_string()));
+    }
+    Ok(JsonB(v))
+}

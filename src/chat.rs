@@ -4,7 +4,7 @@
 
 use crate::error::{McpError, McpResult};
 use crate::gucs;
-use crate::pg_util::{as_extension_owner, set_application_name};
+use crate::pg_util::{as_extension_owner, first_row};
 use crate::tools::{calling_role, execute_tool, visible_tools};
 use mcp_chat::{
     ChatConfig, Host, HttpClient, LlmExchange, Message, ProviderConfig, ProviderKind, RetryPolicy,
@@ -15,6 +15,7 @@ use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use pgrx::{JsonB, Uuid};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::time::Duration;
 
 thread_local! {
@@ -32,59 +33,68 @@ struct InterfaceRow {
 }
 
 fn interface_row(name: &str) -> McpResult<InterfaceRow> {
-    Spi::connect(|c| -> McpResult<Option<InterfaceRow>> {
-        let t = c.select(
-            "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled
-               FROM mcp.interface WHERE name = $1",
-            Some(1),
-            &[name.into()],
-        )?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-        let t = t.first();
-        Ok(Some(InterfaceRow {
-            provider: t.get(1)?,
-            tool_choice: t.get(2)?.unwrap_or_else(|| "auto".into()),
-            max_iterations: t.get(3)?.unwrap_or(10),
-            max_total_tokens: t.get(4)?,
-            system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
-            enabled: t.get(6)?.unwrap_or(false),
-        }))
-    })?
+    first_row(
+        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled
+           FROM mcp.interface WHERE name = $1",
+        &[name.into()],
+        |t| {
+            Ok(InterfaceRow {
+                provider: t.get(1)?,
+                tool_choice: t.get(2)?.unwrap_or_else(|| "auto".into()),
+                max_iterations: t.get(3)?.unwrap_or(10),
+                max_total_tokens: t.get(4)?,
+                system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
+                enabled: t.get(6)?.unwrap_or(false),
+            })
+        },
+    )?
     .ok_or_else(|| McpError::UndefinedObject(format!("interface \"{name}\" does not exist")))
 }
 
+struct ProviderRow {
+    kind: String,
+    base_url: Option<String>,
+    model: Option<String>,
+    api_version: Option<String>,
+    options: Value,
+    context_window: i32,
+    max_completion_tokens: i32,
+    timeout_ms: Option<i32>,
+}
+
 fn provider_config(name: &str) -> McpResult<ProviderConfig> {
-    let row = Spi::connect(|c| -> McpResult<Option<(String, Option<String>, Option<String>, Option<String>, Value, i32, i32, Option<i32>)>> {
-        let t = c.select(
-            "SELECT kind, base_url, model, api_version, options, context_window, max_completion_tokens, timeout_ms
-               FROM mcp.provider WHERE name = $1",
-            Some(1),
-            &[name.into()],
-        )?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-        let t = t.first();
-        Ok(Some((
-            t.get(1)?.unwrap_or_default(),
-            t.get(2)?,
-            t.get(3)?,
-            t.get(4)?,
-            t.get::<JsonB>(5)?.map(|j| j.0).unwrap_or_else(|| json!({})),
-            t.get(6)?.unwrap_or(32768),
-            t.get(7)?.unwrap_or(1024),
-            t.get(8)?,
-        )))
-    })?
+    let ProviderRow {
+        kind,
+        base_url,
+        model,
+        api_version,
+        mut options,
+        context_window: window,
+        max_completion_tokens: completion,
+        timeout_ms: timeout,
+    } = first_row(
+        "SELECT kind, base_url, model, api_version, options, context_window, max_completion_tokens, timeout_ms
+           FROM mcp.provider WHERE name = $1",
+        &[name.into()],
+        |t| {
+            Ok(ProviderRow {
+                kind: t.get(1)?.unwrap_or_default(),
+                base_url: t.get(2)?,
+                model: t.get(3)?,
+                api_version: t.get(4)?,
+                options: t.get::<JsonB>(5)?.map(|j| j.0).unwrap_or_else(|| json!({})),
+                context_window: t.get(6)?.unwrap_or(32768),
+                max_completion_tokens: t.get(7)?.unwrap_or(1024),
+                timeout_ms: t.get(8)?,
+            })
+        },
+    )?
     .ok_or_else(|| McpError::UndefinedObject(format!("provider \"{name}\" does not exist")))?;
-    let (kind, base_url, model, api_version, mut options, window, completion, timeout) = row;
     let kind = ProviderKind::parse(&kind).map_err(McpError::InvalidParameter)?;
     let mut cfg = ProviderConfig::new(
         kind,
         base_url.unwrap_or_default(),
-        model.clone().unwrap_or_default(),
+        model.unwrap_or_default(),
     );
     cfg.name = name.to_string();
     cfg.api_version = api_version;
@@ -118,18 +128,12 @@ fn provider_config(name: &str) -> McpResult<ProviderConfig> {
 }
 
 fn active_prompt(name: &str) -> McpResult<Option<String>> {
-    Spi::connect(|c| -> McpResult<Option<String>> {
-        let t = c.select(
-            "SELECT template FROM mcp.prompt WHERE name = $1 AND active ORDER BY version DESC LIMIT 1",
-            Some(1),
-            &[name.into()],
-        )?;
-        if t.is_empty() {
-            Ok(None)
-        } else {
-            Ok(t.first().get(1)?)
-        }
-    })
+    Ok(first_row(
+        "SELECT template FROM mcp.prompt WHERE name = $1 AND active ORDER BY version DESC LIMIT 1",
+        &[name.into()],
+        |t| t.get::<String>(1),
+    )?
+    .flatten())
 }
 
 /// Messages of a session's latest run; the session must belong to the calling role.
@@ -187,6 +191,8 @@ fn new_uuid() -> Uuid {
 struct SqlHost {
     interface: String,
     run_id: Uuid,
+    /// Schemas of the tools offered in this run, for `compiled_schema`.
+    schemas: HashMap<String, Value>,
 }
 
 fn interrupt_pending() -> bool {
@@ -198,7 +204,7 @@ fn interrupt_pending() -> bool {
 
 impl Host for SqlHost {
     fn tools(&mut self) -> Vec<ToolDef> {
-        visible_tools(&self.interface)
+        let tools: Vec<ToolDef> = visible_tools(&self.interface)
             .unwrap_or_default()
             .into_iter()
             .map(|t| ToolDef {
@@ -206,11 +212,22 @@ impl Host for SqlHost {
                 description: t.description,
                 parameters: t.parameters,
             })
-            .collect()
+            .collect();
+        self.schemas = tools
+            .iter()
+            .map(|t| (t.name.clone(), t.parameters.clone()))
+            .collect();
+        tools
+    }
+
+    fn compiled_schema(&mut self, tool: &str) -> Option<mcp_tools::ToolSchema> {
+        // The engine validates with the same per-backend cache call_tool uses: no compile per run.
+        let schema = self.schemas.get(tool)?;
+        crate::tools::compiled_schema(tool, schema).ok()
     }
 
     fn execute_tool(&mut self, call: &ToolCall) -> ToolExecution {
-        let old = set_application_name(&format!("mcp:{}", self.run_id));
+        // execute_tool tags application_name with mcp:<run id> while the tool runs.
         let r = execute_tool(
             &call.name,
             &call.arguments,
@@ -218,9 +235,6 @@ impl Host for SqlHost {
             Some(self.run_id),
             Some(&call.id),
         );
-        if let Some(old) = old {
-            set_application_name(&old);
-        }
         match r {
             Ok((outcome, _)) => {
                 let needs = outcome
@@ -269,12 +283,8 @@ impl Host for SqlHost {
             (x.usage.prompt_tokens as i32).into(),
             (x.usage.completion_tokens as i32).into(),
             x.finish_reason
-                .map(|f| {
-                    serde_json::to_value(f)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                })
-                .flatten()
+                .and_then(|f| serde_json::to_value(f).ok())
+                .and_then(|v| v.as_str().map(str::to_string))
                 .into(),
             x.repaired.into(),
             JsonB(serde_json::to_value(&x.fixes).unwrap_or(Value::Null)).into(),
@@ -361,19 +371,17 @@ fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
                 error.into(),
             ],
         )?;
-        for (i, m) in out.messages.iter().enumerate() {
-            let v = serde_json::to_value(m).unwrap_or(Value::Null);
-            let role = v
-                .get("role")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            Spi::run_with_args(
-                "INSERT INTO mcp.message (session_id, run_id, seq, role, message) VALUES ($1, $2, $3, $4, $5)",
-                &[session.into(), run_id.into(), (i as i32).into(), role.into(), JsonB(v).into()],
-            )?;
-        }
-        Ok(())
+        // The whole conversation in one statement, not one INSERT per message.
+        Spi::run_with_args(
+            "INSERT INTO mcp.message (session_id, run_id, seq, role, message)
+             SELECT $1, $2, (m.ord - 1)::int, coalesce(m.msg->>'role', ''), m.msg
+               FROM pg_catalog.jsonb_array_elements($3) WITH ORDINALITY AS m(msg, ord)",
+            &[
+                session.into(),
+                run_id.into(),
+                JsonB(out.messages_json()).into(),
+            ],
+        )
     });
 }
 
@@ -435,8 +443,8 @@ fn chat(
         max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,
         ..RetryPolicy::default()
     };
-    // Tools are validated by mcp.call_tool's own (cached) validator as well; the engine's
-    // validation gives the model its correction message without a round trip through SQL.
+    // The engine validates arguments (the model gets its correction without a tool round trip);
+    // execute_tool validates again for direct callers. Both use the per-backend schema cache.
     let run_id = new_uuid();
     store_run_start(
         run_id,
@@ -449,6 +457,7 @@ fn chat(
     let mut host = SqlHost {
         interface: interface.to_string(),
         run_id,
+        schemas: HashMap::new(),
     };
     let outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));

@@ -1,9 +1,11 @@
 //! Small, careful wrappers around PostgreSQL internals: subtransactions, acting as the
 //! extension owner, error classification.
 
+use pgrx::datum::DatumWithOid;
 use pgrx::pg_sys;
 use pgrx::pg_sys::panic::CaughtError;
 use pgrx::prelude::*;
+use pgrx::spi::{SpiResult, SpiTupleTable};
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 
@@ -145,14 +147,51 @@ pub fn as_extension_owner<R>(f: impl FnOnce() -> R) -> R {
         .execute()
 }
 
-/// Set `application_name` for the current transaction level (restored by `restore`).
-pub fn set_application_name(value: &str) -> Option<String> {
-    let old = Spi::get_one::<String>("SELECT pg_catalog.current_setting('application_name')")
-        .ok()
-        .flatten();
-    let _ = Spi::run_with_args(
-        "SELECT pg_catalog.set_config('application_name', $1, false)",
-        &[value.into()],
-    );
-    old
+/// Run `f` with `application_name` set to `value` (visible in pg_stat_activity), then put the
+/// previous value back. Uses the GUC API directly: no SPI round trips on the tool-call path. If
+/// `f` raises, the transaction's abort reverts the setting.
+pub fn with_application_name<R>(value: &str, f: impl FnOnce() -> R) -> R {
+    let old = unsafe {
+        let p = pg_sys::GetConfigOption(c"application_name".as_ptr(), true, false);
+        if p.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
+    set_application_name(value);
+    let r = f();
+    set_application_name(&old);
+    r
+}
+
+fn set_application_name(value: &str) {
+    let Ok(v) = std::ffi::CString::new(value.replace('\0', "")) else {
+        return;
+    };
+    unsafe {
+        pg_sys::SetConfigOption(
+            c"application_name".as_ptr(),
+            v.as_ptr(),
+            pg_sys::GucContext::PGC_USERSET,
+            pg_sys::GucSource::PGC_S_SESSION,
+        )
+    };
+}
+
+/// Run a query expected to return at most one row and map that row; `None` when it returns
+/// none (where `Spi::get_one` would report an error).
+pub fn first_row<T>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+    f: impl FnOnce(&SpiTupleTable<'_>) -> SpiResult<T>,
+) -> SpiResult<Option<T>> {
+    Spi::connect(|c| {
+        let t = c.select(sql, Some(1), args)?;
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            f(&t.first()).map(Some)
+        }
+    })
 }

@@ -1,7 +1,7 @@
 //! Registry rules that a CHECK constraint cannot express, and the API-key store.
 
 use crate::error::{McpError, McpResult};
-use crate::pg_util::as_extension_owner;
+use crate::pg_util::{as_extension_owner, first_row};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use serde_json::Value;
@@ -26,8 +26,7 @@ pub struct FunctionArg {
 
 /// Read a function's signature from the catalog. `None` when the OID no longer exists.
 pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
-    let row = Spi::connect(|client| -> McpResult<Option<FunctionSignature>> {
-        let t = client.select(
+    let sig = first_row(
             "SELECT pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(p.proname),
                     p.oid::pg_catalog.regprocedure::text,
                     p.proargnames,
@@ -39,13 +38,8 @@ pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignatur
                           JOIN pg_catalog.pg_type ty ON ty.oid = u.t ORDER BY u.o)
                FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
               WHERE p.oid = $1",
-            Some(1),
             &[oid.into()],
-        )?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-        let t = t.first();
+            |t| {
         let qualified_name: String = t.get(1)?.unwrap_or_default();
         let display: String = t.get(2)?.unwrap_or_default();
         let names: Option<Vec<Option<String>>> = t.get(3)?;
@@ -83,15 +77,15 @@ pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignatur
                 category: cats.get(i).cloned().flatten().unwrap_or_default(),
             })
             .collect();
-        Ok(Some(FunctionSignature {
+        Ok(FunctionSignature {
             qualified_name,
             display,
             args,
             args_without_default: (nargs - ndefaults).max(0) as usize,
             kind,
-        }))
+        })
     })?;
-    Ok(row)
+    Ok(sig)
 }
 
 /// Problems with a tool row; empty when the row is acceptable.
@@ -242,19 +236,13 @@ fn has_api_key(provider: &str) -> Result<bool, ErrorReport> {
 /// The API key of a provider, read as the extension owner. Only for building the HTTP request.
 pub fn api_key(provider: &str) -> McpResult<Option<String>> {
     as_extension_owner(|| {
-        Spi::connect(|c| -> Result<Option<String>, pgrx::spi::SpiError> {
-            let t = c.select(
-                "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
-                Some(1),
-                &[provider.into()],
-            )?;
-            if t.is_empty() {
-                Ok(None)
-            } else {
-                t.first().get::<String>(1)
-            }
-        })
+        first_row(
+            "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
+            &[provider.into()],
+            |t| t.get::<String>(1),
+        )
     })
+    .map(Option::flatten)
     .map_err(|_| {
         McpError::Internal(format!(
             "could not read the API key of provider \"{provider}\""

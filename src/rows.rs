@@ -11,10 +11,20 @@ use std::ffi::CStr;
 /// Fetched rows with their column names.
 pub struct Rows {
     pub columns: Vec<String>,
-    pub column_types: Vec<pg_sys::Oid>,
     pub rows: Vec<Vec<Cell>>,
-    /// The single value when the result is one row of one jsonb/json column.
-    pub single_json: Option<serde_json::Value>,
+}
+
+impl Rows {
+    /// The value when the result is exactly one row of one json/jsonb column.
+    pub fn single_json(&self) -> Option<serde_json::Value> {
+        match self.rows.as_slice() {
+            [row] => match row.as_slice() {
+                [Cell::Json(text)] => serde_json::from_str(text).ok(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// OID of pgvector's `vector` type (cached per backend; INVALID when not installed).
@@ -101,7 +111,6 @@ pub fn collect(table: SpiTupleTable<'_>, limit: usize) -> SpiResult<Rows> {
     }
     let vector = vector_oid();
     let mut rows = Vec::new();
-    let mut single_json = None;
     let nrows = table.len();
     let mut table = table;
     for r in 0..nrows.min(limit) {
@@ -113,25 +122,11 @@ pub fn collect(table: SpiTupleTable<'_>, limit: usize) -> SpiResult<Rows> {
         let mut row = Vec::with_capacity(ncols);
         for (i, typoid) in column_types.iter().enumerate() {
             let datum = table.get_datum_by_ordinal(i + 1)?;
-            if nrows == 1
-                && ncols == 1
-                && (*typoid == pg_sys::JSONBOID || *typoid == pg_sys::JSONOID)
-            {
-                if let Some(d) = datum {
-                    let text = unsafe { output_text(d, *typoid) };
-                    single_json = serde_json::from_str(&text).ok();
-                }
-            }
             row.push(unsafe { cell_of(datum, *typoid, vector) });
         }
         rows.push(row);
     }
-    Ok(Rows {
-        columns,
-        column_types,
-        rows,
-        single_json,
-    })
+    Ok(Rows { columns, rows })
 }
 
 fn advance(mut table: SpiTupleTable<'_>) -> SpiTupleTable<'_> {

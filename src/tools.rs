@@ -2,7 +2,9 @@
 
 use crate::error::{McpError, McpResult};
 use crate::gucs;
-use crate::pg_util::{as_extension_owner, in_subtransaction, PgErrorInfo};
+use crate::pg_util::{
+    as_extension_owner, first_row, in_subtransaction, with_application_name, PgErrorInfo,
+};
 use crate::registry::{function_signature, FunctionSignature};
 use crate::rows;
 use mcp_tools::{ResultMeta, RowCap, ShapeOptions, ToolSchema};
@@ -22,26 +24,32 @@ pub struct ToolInfo {
     pub description: String,
     pub parameters: Value,
     pub read_only: bool,
-    pub kind: String,
+}
+
+/// SQL predicate "the calling role may run tool `t`": no function (report/built-in bodies), or
+/// the function still exists and the role has EXECUTE on it. One definition for listing and
+/// calling, so a tool is callable exactly when it is listed.
+macro_rules! runnable_sql {
+    () => {
+        "CASE WHEN t.function IS NULL THEN true
+              WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_proc p WHERE p.oid = t.function) THEN false
+              ELSE pg_catalog.has_function_privilege(t.function, 'EXECUTE') END"
+    };
+}
+
+fn no_interface(interface: &str) -> McpError {
+    McpError::UndefinedObject(format!("interface \"{interface}\" does not exist"))
 }
 
 /// Fail with 42704 unless the interface exists; returns whether it is enabled.
 pub fn interface_enabled(interface: &str) -> McpResult<bool> {
-    let enabled = Spi::connect(|c| -> McpResult<Option<bool>> {
-        let t = c.select(
-            "SELECT enabled FROM mcp.interface WHERE name = $1",
-            Some(1),
-            &[interface.into()],
-        )?;
-        if t.is_empty() {
-            Ok(None)
-        } else {
-            Ok(t.first().get::<bool>(1)?)
-        }
-    })?;
-    enabled.ok_or_else(|| {
-        McpError::UndefinedObject(format!("interface \"{interface}\" does not exist"))
-    })
+    first_row(
+        "SELECT enabled FROM mcp.interface WHERE name = $1",
+        &[interface.into()],
+        |t| t.get::<bool>(1),
+    )?
+    .map(|e| e.unwrap_or(false))
+    .ok_or_else(|| no_interface(interface))
 }
 
 /// The tools of `interface` the calling role may run: enabled, mapped, and EXECUTE on the
@@ -52,14 +60,14 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
     }
     Spi::connect(|c| -> McpResult<Vec<ToolInfo>> {
         let t = c.select(
-            "SELECT t.name, t.description, t.parameters, t.read_only, t.kind
-               FROM mcp.interface_tool it
-               JOIN mcp.tool t ON t.name = it.tool
-              WHERE it.interface = $1 AND t.enabled
-                AND CASE WHEN t.function IS NULL THEN true
-                         WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_proc p WHERE p.oid = t.function) THEN false
-                         ELSE pg_catalog.has_function_privilege(t.function, 'EXECUTE') END
-              ORDER BY t.name",
+            concat!(
+                "SELECT t.name, t.description, t.parameters, t.read_only
+                   FROM mcp.interface_tool it
+                   JOIN mcp.tool t ON t.name = it.tool
+                  WHERE it.interface = $1 AND t.enabled AND ",
+                runnable_sql!(),
+                " ORDER BY t.name"
+            ),
             None,
             &[interface.into()],
         )?;
@@ -73,7 +81,6 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
                     .map(|j| j.0)
                     .unwrap_or_else(|| json!({"type": "object"})),
                 read_only: row.get::<bool>(4)?.unwrap_or(true),
-                kind: row.get::<String>(5)?.unwrap_or_default(),
             });
         }
         Ok(out)
@@ -133,49 +140,48 @@ thread_local! {
     static SCHEMAS: RefCell<HashMap<String, (Value, ToolSchema)>> = RefCell::new(HashMap::new());
 }
 
-/// Validate arguments against a tool's schema (compiled once per backend and schema).
-pub fn validate_against(tool: &str, schema: &Value, args: &Value) -> Vec<mcp_tools::ArgError> {
+/// The compiled validator of a tool's schema, from the per-backend cache (compiled again only
+/// when the registry row's schema changed). Shared by `call_tool` and the chat engine.
+pub fn compiled_schema(tool: &str, schema: &Value) -> Result<ToolSchema, Vec<String>> {
     SCHEMAS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let fresh = !matches!(cache.get(tool), Some((s, _)) if s == schema);
-        if fresh {
-            match ToolSchema::compile(schema) {
-                Ok(c) => {
-                    cache.insert(tool.to_string(), (schema.clone(), c));
-                }
-                Err(errs) => {
-                    return errs
-                        .into_iter()
-                        .map(|m| mcp_tools::ArgError {
-                            parameter: String::new(),
-                            kind: mcp_tools::ArgErrorKind::Other,
-                            message: format!("the tool's schema is invalid: {m}"),
-                        })
-                        .collect();
-                }
+        if let Some((s, c)) = cache.get(tool) {
+            if s == schema {
+                return Ok(c.clone());
             }
         }
-        cache
-            .get(tool)
-            .map(|(_, c)| c.validate(args))
-            .unwrap_or_default()
+        let c = ToolSchema::compile(schema)?;
+        cache.insert(tool.to_string(), (schema.clone(), c.clone()));
+        Ok(c)
     })
+}
+
+/// Validate arguments against a tool's schema.
+pub fn validate_against(tool: &str, schema: &Value, args: &Value) -> Vec<mcp_tools::ArgError> {
+    match compiled_schema(tool, schema) {
+        Ok(c) => c.validate(args),
+        Err(errs) => errs
+            .into_iter()
+            .map(|m| mcp_tools::ArgError {
+                parameter: String::new(),
+                kind: mcp_tools::ArgErrorKind::Other,
+                message: format!("the tool's schema is invalid: {m}"),
+            })
+            .collect(),
+    }
 }
 
 /// `mcp.validate_arguments`: `[]` when the arguments fit the tool's schema, else the errors.
 #[pg_extern(name = "validate_arguments", stable)]
 fn validate_arguments(tool: &str, arguments: Option<JsonB>) -> Result<JsonB, ErrorReport> {
-    let schema = Spi::connect(|c| -> McpResult<Option<Value>> {
-        let t = c.select(
-            "SELECT parameters FROM mcp.tool WHERE name = $1",
-            Some(1),
-            &[tool.into()],
-        )?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-        Ok(t.first().get::<JsonB>(1)?.map(|j| j.0))
-    })?
+    let schema = first_row(
+        "SELECT parameters FROM mcp.tool WHERE name = $1",
+        &[tool.into()],
+        |t| t.get::<JsonB>(1),
+    )
+    .map_err(McpError::from)?
+    .flatten()
+    .map(|j| j.0)
     .ok_or_else(|| McpError::UndefinedObject(format!("tool \"{tool}\" does not exist")))?;
     let args = arguments.map(|j| j.0).unwrap_or_else(|| json!({}));
     let errors = validate_against(tool, &schema, &args);
@@ -196,31 +202,35 @@ struct ToolRow {
     may_execute: bool,
 }
 
-fn tool_row(tool: &str, interface: &str) -> McpResult<Option<ToolRow>> {
-    Spi::connect(|c| -> McpResult<Option<ToolRow>> {
-        let t = c.select(
-            "SELECT t.kind, t.function::oid, t.parameters, t.enabled,
-                    EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = $2 AND it.tool = t.name),
-                    CASE WHEN t.function IS NULL THEN true
-                         WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_proc p WHERE p.oid = t.function) THEN false
-                         ELSE pg_catalog.has_function_privilege(t.function, 'EXECUTE') END
-               FROM mcp.tool t WHERE t.name = $1",
-            Some(1),
-            &[tool.into(), interface.into()],
-        )?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-        let t = t.first();
-        Ok(Some(ToolRow {
-            kind: t.get::<String>(1)?.unwrap_or_default(),
-            function: t.get::<pg_sys::Oid>(2)?,
-            parameters: t.get::<JsonB>(3)?.map(|j| j.0).unwrap_or_else(|| json!({})),
-            enabled: t.get::<bool>(4)?.unwrap_or(false),
-            mapped: t.get::<bool>(5)?.unwrap_or(false),
-            may_execute: t.get::<bool>(6)?.unwrap_or(false),
-        }))
-    })
+/// The interface's `enabled` flag and the tool row, in one query (hot path of every call).
+/// 42704 when the interface does not exist; `None` for an unknown tool.
+fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
+    first_row(
+        concat!(
+            "SELECT i.enabled, t.kind, t.function::oid, t.parameters, t.enabled,
+                    EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
+                    ",
+            runnable_sql!(),
+            " FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
+        ),
+        &[tool.into(), interface.into()],
+        |t| {
+            let enabled = t.get::<bool>(1)?.unwrap_or(false);
+            let row = match t.get::<String>(2)? {
+                None => None,
+                Some(kind) => Some(ToolRow {
+                    kind,
+                    function: t.get::<pg_sys::Oid>(3)?,
+                    parameters: t.get::<JsonB>(4)?.map(|j| j.0).unwrap_or_else(|| json!({})),
+                    enabled: t.get::<bool>(5)?.unwrap_or(false),
+                    mapped: t.get::<bool>(6)?.unwrap_or(false),
+                    may_execute: t.get::<bool>(7)?.unwrap_or(false),
+                }),
+            };
+            Ok((enabled, row))
+        },
+    )?
+    .ok_or_else(|| no_interface(interface))
 }
 
 /// One audit row of `mcp.tool_call`.
@@ -364,7 +374,7 @@ fn build_call(
         let Some(name) = &arg.name else { continue };
         let Some(v) = args.get(name) else { continue };
         let (expr, datum) = bind_argument(v, arg, params.len() + 1);
-        parts.push(format!("{} => {expr}", quote_ident(name)));
+        parts.push(format!("{} => {expr}", pgrx::spi::quote_identifier(name)));
         params.push(datum);
     }
     (
@@ -391,10 +401,6 @@ fn display_name(tool: &str) -> String {
     }
 }
 
-fn quote_ident(s: &str) -> String {
-    format!("\"{}\"", s.replace('"', "\"\""))
-}
-
 const MAX_SINGLE_VALUE_CHARS: usize = 20_000;
 
 fn shape_rows(
@@ -403,7 +409,7 @@ fn shape_rows(
     fetched: usize,
     elapsed_ms: f64,
 ) -> (String, Option<Value>) {
-    if let Some(v) = r.single_json {
+    if let Some(v) = r.single_json().filter(|_| fetched == 1) {
         let text = serde_json::to_string(&v).unwrap_or_default();
         let text = mcp_tools::clip_chars(&text, MAX_SINGLE_VALUE_CHARS).0;
         let structured = if v.is_object() {
@@ -460,7 +466,7 @@ pub fn execute_tool(
     run_id: Option<pgrx::Uuid>,
     tool_call_id: Option<&str>,
 ) -> McpResult<(ToolOutcome, i64)> {
-    let interface_ok = interface_enabled(interface)?;
+    let (interface_ok, row) = tool_row(tool, interface)?;
     let started = Instant::now();
     let mut rec = CallRecord {
         run_id,
@@ -470,10 +476,14 @@ pub fn execute_tool(
         arguments: Some(arguments.clone()),
         ..Default::default()
     };
-    let row = tool_row(tool, interface)?;
     let outcome = match row {
         Some(r) if interface_ok && r.enabled && r.mapped && r.may_execute => {
-            run_tool(tool, &r, arguments, &mut rec)?
+            // Tag the backend while the tool runs (pg_stat_activity.application_name).
+            let tag = match run_id {
+                Some(id) => format!("mcp:{id}"),
+                None => format!("mcp:tool:{}", display_name(tool)),
+            };
+            with_application_name(&tag, || run_tool(tool, &r, arguments, &mut rec))?
         }
         _ => ToolOutcome::error(
             "denied",
@@ -488,9 +498,7 @@ pub fn execute_tool(
     if !outcome.validation_errors.is_empty() {
         rec.validation_errors = Some(mcp_tools::errors_to_json(&outcome.validation_errors));
     }
-    if rec.result_text.is_none() {
-        rec.result_text = Some(outcome.text.clone());
-    }
+    rec.result_text = Some(outcome.text.clone());
     let call_id = record_call(&rec);
     let mut outcome = outcome;
     if outcome.status == "error" {

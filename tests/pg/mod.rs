@@ -47,8 +47,9 @@ fn demo_registry() {
 }
 
 fn err_of(sql: &str) -> String {
-    // Run in a subtransaction so the error does not abort the test transaction.
-    match crate::pg_util::in_subtransaction(false, || Spi::run(sql)) {
+    // Run in a subtransaction so the error does not abort the test transaction; every error,
+    // query cancel included, comes back as "SQLSTATE: message".
+    match crate::pg_util::in_subtransaction_catch_all(|| Spi::run(sql)) {
         Ok(Ok(())) => String::new(),
         Ok(Err(e)) => e.to_string(),
         Err(info) => format!("{}: {}", info.sqlstate, info.message),
@@ -498,11 +499,7 @@ fn chat_statement_timeout_cancels_waiting_request() {
         fn enable_timeout_after(id: std::ffi::c_int, delay_ms: std::ffi::c_int);
     }
     unsafe { enable_timeout_after(3, 300) };
-    let e =
-        match crate::pg_util::in_subtransaction_catch_all(|| Spi::run("SELECT mcp.chat('hang')")) {
-            Ok(_) => String::new(),
-            Err(info) => format!("{}: {}", info.sqlstate, info.message),
-        };
+    let e = err_of("SELECT mcp.chat('hang')");
     let elapsed = started.elapsed();
     assert!(e.starts_with("57014"), "{e}");
     // liveness bound, not a benchmark: the request must not wait for the HTTP timeout (120 s)

@@ -1,8 +1,7 @@
 -- Demo domain from the design seed: collective agreements (Tarifverträge).
 -- Loaded by scripts/demo.sh into a fresh database.
 \set ON_ERROR_STOP on
-SET client_min_messages = warning;
-CREATE EXTENSION pg_mcp CASCADE;
+-- (scripts/lib.sh fresh_db has created the database with pg_mcp installed.)
 
 CREATE SCHEMA demo;
 COMMENT ON SCHEMA demo IS 'pg_mcp demo data: collective agreements (Tarifverträge).';

@@ -13,7 +13,7 @@ bash "$ROOT/scripts/setup.sh"
 install_extension
 start_cluster "$DEMO_DIR" "$DEMO_PORT"
 log "demo cluster running on 127.0.0.1:$DEMO_PORT (data in $DEMO_DIR)"
-psql_at "$DEMO_PORT" postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+fresh_db "$DEMO_PORT" "$DB"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/demo.sql"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/show.sql"
 log "connect with: psql -h 127.0.0.1 -p $DEMO_PORT -U postgres $DB"

@@ -47,3 +47,10 @@ psql_at() {
   local port="$1" db="$2"; shift 2
   "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d "$db" "$@"
 }
+
+# fresh_db PORT DB: drop and recreate DB with pg_mcp (and vector) installed.
+fresh_db() {
+  local port="$1" db="$2"
+  psql_at "$port" postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" 2>&1 | grep -v NOTICE || true
+  psql_at "$port" "$db" -c "SET client_min_messages = warning" -c "CREATE EXTENSION pg_mcp CASCADE"
+}

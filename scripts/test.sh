@@ -31,8 +31,7 @@ step "cargo pgrx test (#[pg_test])" cargo pgrx test pg15 --runas postgres --pgda
 run_regress() {
   install_extension
   start_cluster "$REGRESS_DIR" "$REGRESS_PORT"
-  psql_at "$REGRESS_PORT" postgres -c "DROP DATABASE IF EXISTS pg_mcp_regress" -c "CREATE DATABASE pg_mcp_regress"
-  psql_at "$REGRESS_PORT" pg_mcp_regress -c "SET client_min_messages = warning" -c "CREATE EXTENSION pg_mcp CASCADE"
+  fresh_db "$REGRESS_PORT" pg_mcp_regress
   local out; out="$(mktemp -d)"
   chmod 777 "$out"
   local tests; tests=$(cd pg_test/sql && ls *.sql | sed 's/\.sql$//' | sort)

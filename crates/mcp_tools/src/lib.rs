@@ -3,9 +3,11 @@
 //!
 //! * [`validate`] (M6): [`check_tool_schema`] for the registry, [`ToolSchema`] for calls,
 //!   [`correction_message`] / [`errors_to_json`] for the model and `mcp.validate_arguments`.
+//! * [`report`]: typed parameters of report tools, the schema overview, SQL error sentences.
 //! * [`shape`] (M9): [`Cell`], row caps, clipping, escaping, [`render_markdown`],
 //!   [`render_json`], [`generic_tool_error`].
 
+pub mod report;
 pub mod shape;
 pub mod validate;
 

@@ -116,12 +116,12 @@ COMMENT ON TABLE mcp.tool IS
 COMMENT ON COLUMN mcp.tool.name IS 'Tool name as the model sees it (^[a-zA-Z0-9_-]{1,64}$).';
 COMMENT ON COLUMN mcp.tool.description IS 'What the tool does and when to use it: written for the model.';
 COMMENT ON COLUMN mcp.tool.parameters IS 'JSON Schema (type object) of the arguments; checked against the meta-schema on insert/update.';
-COMMENT ON COLUMN mcp.tool.function IS 'Implementing SQL function; each schema property maps to the function argument of the same name. NULL only for report tools.';
+COMMENT ON COLUMN mcp.tool.function IS 'Implementing SQL function; each schema property maps to the function argument of the same name. NULL for report tools and the built-ins sql_query and schema_information.';
 COMMENT ON COLUMN mcp.tool.kind IS 'function = admin-registered SQL function; builtin = shipped with pg_mcp; report = reviewed parameterized SQL in body.';
-COMMENT ON COLUMN mcp.tool.body IS 'Report tools only: one reviewed SELECT whose $1..$n parameters are bound, in the order of parameters.properties, as typed SPI parameters.';
+COMMENT ON COLUMN mcp.tool.body IS 'Report tools only: one reviewed read-only query; $1..$n are the properties of parameters in alphabetical order of their names, bound as typed values (integer → bigint, number → numeric, string → text or date/timestamptz/time/uuid by format, arrays → text[]/bigint[]/…, objects → jsonb). Runs read-only, as the calling role, always rolled back.';
 COMMENT ON COLUMN mcp.tool.enabled IS 'A disabled tool is never listed and never called.';
 COMMENT ON COLUMN mcp.tool.read_only IS 'The tool does not change data (advertised to MCP clients as readOnlyHint).';
-COMMENT ON COLUMN mcp.tool.timeout_ms IS 'Per-call timeout for this tool; NULL = mcp.tool_timeout_ms.';
+COMMENT ON COLUMN mcp.tool.timeout_ms IS 'Time limit of one call of this tool in milliseconds (the call is canceled and reported as a tool error); NULL = mcp.tool_timeout_ms.';
 COMMENT ON COLUMN mcp.tool.created_at IS 'When the row was created.';
 COMMENT ON COLUMN mcp.tool.updated_at IS 'When the row was last changed.';
 

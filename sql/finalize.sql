@@ -4,16 +4,19 @@
 ------------------------------------------------------------------------------------------------
 -- Registry row checks that a CHECK constraint cannot express
 ------------------------------------------------------------------------------------------------
+-- No SET search_path here: a report body is analyzed with the registering session's search_path,
+-- the one its unqualified names resolve through when a caller runs it. The trigger runs as the
+-- inserting role and names everything schema-qualified.
 CREATE FUNCTION mcp.tool_row_check() RETURNS trigger
-LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM mcp.check_tool_definition(NEW.name, NEW.kind, NEW.parameters, NEW.function::oid);
-    NEW.updated_at := now();
+    PERFORM mcp.check_tool_definition(NEW.name, NEW.kind, NEW.parameters, NEW.function::oid, NEW.body);
+    NEW.updated_at := pg_catalog.now();
     RETURN NEW;
 END
 $$;
 COMMENT ON FUNCTION mcp.tool_row_check() IS
-  'Trigger: refuses a tool whose parameters are not a valid JSON Schema or do not fit the function''s arguments.';
+  'Trigger: refuses a tool whose parameters are not a valid JSON Schema, do not fit the function''s arguments, or whose report body is not one read-only query.';
 CREATE TRIGGER tool_row_check BEFORE INSERT OR UPDATE ON mcp.tool
     FOR EACH ROW EXECUTE FUNCTION mcp.tool_row_check();
 
@@ -40,6 +43,29 @@ INSERT INTO mcp.tool (name, description, parameters, function, kind, read_only) 
      "context": {"type": "string", "description": "Short summary of the conversation so far."}},
    "required": ["missing_parameters"]}',
  'mcp.ask_user(text[], text)', 'builtin', true);
+
+-- The read-only SQL tool and the schema overview: implemented inside pg_mcp (no function).
+-- Enable them per interface with INSERT INTO mcp.interface_tool.
+INSERT INTO mcp.tool (name, description, parameters, kind, read_only) VALUES
+('sql_query',
+ 'Run one read-only SQL query (PostgreSQL dialect: SELECT, WITH … SELECT, VALUES, TABLE or EXPLAIN without ANALYZE) as the user and get the rows as a markdown table. Nothing you run can change data: statements that write are refused. At most max_rows rows are shown (default 25) and the result says when more exist, so aggregate or filter in SQL instead of fetching everything. Call schema_information first to learn the tables and columns.',
+ '{"type": "object",
+   "properties": {
+     "query": {"type": "string", "minLength": 1, "maxLength": 32000,
+               "description": "Exactly one read-only SQL query."},
+     "max_rows": {"type": "integer", "minimum": 1,
+                  "description": "Rows to show (default 25; larger values are capped by the operator maximum)."}},
+   "required": ["query"],
+   "additionalProperties": false}',
+ 'builtin', true),
+('schema_information',
+ 'List the tables and views you may read, with their columns, types, keys and comments. Optionally filter by schema and/or table name. Use it before writing SQL for sql_query.',
+ '{"type": "object",
+   "properties": {
+     "schema": {"type": "string", "description": "Only this schema (exact name)."},
+     "table": {"type": "string", "description": "Only this table or view (exact name)."}},
+   "additionalProperties": false}',
+ 'builtin', true);
 
 ------------------------------------------------------------------------------------------------
 -- Default prompt (the seed insists on an explicit tool-use strategy in the system prompt)
@@ -84,8 +110,8 @@ COMMENT ON FUNCTION mcp.call_tool(text, jsonb, text) IS
   'Runs one tool as the calling role: authorization, strict argument validation, call with arguments bound by name, result shaping. Returns an MCP CallToolResult; tool failures give isError with the detail in mcp.tool_call.';
 COMMENT ON FUNCTION mcp.validate_arguments(text, jsonb) IS
   'Checks arguments against the tool''s JSON Schema with strict types: [] when valid, else [{parameter, kind, message}].';
-COMMENT ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid) IS
-  'Used by the mcp.tool trigger: raises check_violation when a tool''s schema is invalid or does not fit its function.';
+COMMENT ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) IS
+  'Used by the mcp.tool trigger: raises check_violation when a tool''s schema is invalid, does not fit its function, or its report body is not one read-only query over existing objects.';
 COMMENT ON FUNCTION mcp.set_api_key(text, text) IS
   'Stores the API key of a provider where PUBLIC cannot read it (NULL removes it). Requires UPDATE on mcp.provider.';
 COMMENT ON FUNCTION mcp.has_api_key(text) IS 'Whether a provider has an API key (never the key).';

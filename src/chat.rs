@@ -315,6 +315,7 @@ impl Host for SqlHost {
             "denied"
         };
         crate::tools::record_call(&crate::tools::CallRecord {
+            call_id: None,
             run_id: Some(self.run_id),
             tool_call_id: Some(r.call_id.clone()),
             tool: r.name.clone(),

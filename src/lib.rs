@@ -14,6 +14,7 @@ mod json_api;
 mod pg_util;
 mod registry;
 mod rows;
+mod sql_tool;
 mod tools;
 
 #[cfg(panic = "abort")]

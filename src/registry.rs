@@ -28,7 +28,9 @@ pub struct FunctionArg {
 pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
     let sig = first_row(
             "SELECT pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(p.proname),
-                    p.oid::pg_catalog.regprocedure::text,
+                    pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(p.proname) || '(' ||
+                    pg_catalog.array_to_string(ARRAY(SELECT pg_catalog.format_type(u.t, NULL)
+                        FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS u(t, o) ORDER BY u.o), ',') || ')',
                     p.proargnames,
                     p.proargmodes::text[],
                     p.pronargs::int4, p.pronargdefaults::int4, p.prokind::text,
@@ -90,9 +92,11 @@ pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignatur
 
 /// Problems with a tool row; empty when the row is acceptable.
 pub fn tool_definition_problems(
+    name: &str,
     kind: &str,
     parameters: &Value,
     function: Option<pg_sys::Oid>,
+    body: Option<&str>,
 ) -> McpResult<Vec<String>> {
     let mut problems = Vec::new();
     if let Err(errs) = mcp_tools::check_tool_schema(parameters) {
@@ -162,8 +166,43 @@ pub fn tool_definition_problems(
         }
     } else if kind == "function" {
         problems.push("a tool of kind 'function' needs a function".into());
+    } else if kind == "builtin"
+        && ![crate::tools::SQL_QUERY, crate::tools::SCHEMA_INFORMATION].contains(&name)
+    {
+        problems.push(format!(
+            "there is no built-in tool named \"{name}\" (built-ins without a function: {}, {})",
+            crate::tools::SQL_QUERY,
+            crate::tools::SCHEMA_INFORMATION
+        ));
+    }
+    if kind == "report" {
+        if function.is_some() {
+            problems.push("a report tool has no function: its body is the query".into());
+        }
+        if let Some(body) = body {
+            if let Some(p) = report_body_problem(body, parameters) {
+                problems.push(p);
+            }
+        }
     }
     Ok(problems)
+}
+
+/// Check a report body the way it will run: one read-only query, analyzed with the typed
+/// parameters of the schema (unknown tables, columns or `$n` beyond the properties are found
+/// here, at registration). Runs in a subtransaction that is always rolled back.
+fn report_body_problem(body: &str, parameters: &Value) -> Option<String> {
+    let types: Vec<pg_sys::Oid> = mcp_tools::report::report_params(parameters)
+        .iter()
+        .map(|p| crate::sql_tool::type_oid(p.sql_type))
+        .collect();
+    match crate::pg_util::in_subtransaction(true, || {
+        crate::sql_tool::check_statement(body, &types)
+    }) {
+        Ok(Ok(())) => None,
+        Ok(Err(refusal)) => Some(format!("body refused: {refusal}")),
+        Err(e) => Some(format!("body does not analyze: {} ({})", e.message, e.sqlstate)),
+    }
 }
 
 /// Called by the mcp.tool trigger: refuses a row whose schema is invalid or does not fit its
@@ -174,8 +213,9 @@ fn check_tool_definition(
     kind: &str,
     parameters: pgrx::JsonB,
     function: Option<pg_sys::Oid>,
+    body: default!(Option<&str>, "NULL"),
 ) -> Result<(), ErrorReport> {
-    let problems = tool_definition_problems(kind, &parameters.0, function)?;
+    let problems = tool_definition_problems(name, kind, &parameters.0, function, body)?;
     if problems.is_empty() {
         Ok(())
     } else {

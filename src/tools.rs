@@ -3,10 +3,12 @@
 use crate::error::{McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{
-    as_extension_owner, first_row, in_subtransaction, with_application_name, PgErrorInfo,
+    as_extension_owner, first_row, in_subtransaction, with_application_name, with_tool_timeout,
+    PgErrorInfo,
 };
 use crate::registry::{function_signature, FunctionSignature};
 use crate::rows;
+use crate::sql_tool;
 use mcp_tools::{ResultMeta, RowCap, ShapeOptions, ToolSchema};
 use pgrx::datum::DatumWithOid;
 use pgrx::pg_sys::panic::ErrorReport;
@@ -197,6 +199,8 @@ struct ToolRow {
     kind: String,
     function: Option<pg_sys::Oid>,
     parameters: Value,
+    body: Option<String>,
+    timeout_ms: Option<i32>,
     enabled: bool,
     mapped: bool,
     may_execute: bool,
@@ -211,7 +215,8 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                     EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
                     ",
             runnable_sql!(),
-            " FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
+            ", t.body, t.timeout_ms
+               FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
         ),
         &[tool.into(), interface.into()],
         |t| {
@@ -225,6 +230,8 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                     enabled: t.get::<bool>(5)?.unwrap_or(false),
                     mapped: t.get::<bool>(6)?.unwrap_or(false),
                     may_execute: t.get::<bool>(7)?.unwrap_or(false),
+                    body: t.get::<String>(8)?,
+                    timeout_ms: t.get::<i32>(9)?,
                 }),
             };
             Ok((enabled, row))
@@ -236,6 +243,8 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
 /// One audit row of `mcp.tool_call`.
 #[derive(Default)]
 pub struct CallRecord {
+    /// Reserved id of this row (`None` → the next one from the sequence).
+    pub call_id: Option<i64>,
     pub run_id: Option<pgrx::Uuid>,
     pub tool_call_id: Option<String>,
     pub tool: String,
@@ -260,8 +269,34 @@ pub fn calling_role() -> String {
     }
 }
 
-/// Write an audit row as the extension owner; returns its call_id.
+/// Reserve the call id of the next audit row (so it can tag the backend while the tool runs).
+/// `None` in a read-only transaction (a standby, or `SET TRANSACTION READ ONLY`), where no
+/// audit row can be written.
+fn reserve_call_id() -> Option<i64> {
+    if unsafe { pg_sys::XactReadOnly } {
+        return None;
+    }
+    as_extension_owner(|| {
+        Spi::get_one::<i64>(
+            "SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))",
+        )
+    })
+    .ok()
+    .flatten()
+}
+
+/// Write an audit row as the extension owner; returns its call_id. In a read-only transaction
+/// nothing can be written: the call is logged to the server log instead and 0 returned.
 pub fn record_call(r: &CallRecord) -> i64 {
+    if unsafe { pg_sys::XactReadOnly } {
+        pgrx::log!(
+            "pg_mcp: tool call of {} by {} not audited (read-only transaction), status {}",
+            display_name(&r.tool),
+            calling_role(),
+            r.status
+        );
+        return 0;
+    }
     let preview = r
         .result_text
         .as_deref()
@@ -283,13 +318,17 @@ pub fn record_call(r: &CallRecord) -> i64 {
         r.latency_ms.into(),
         r.error.as_ref().map(|e| e.sqlstate.clone()).into(),
         r.error.as_ref().map(|e| e.message.clone()).into(),
+        r.call_id.into(),
     ];
     as_extension_owner(|| {
         Spi::get_one_with_args::<i64>(
-            "INSERT INTO mcp.tool_call (run_id, tool_call_id, tool, interface, role_name, arguments_raw,
-                                        arguments, validation_errors, status, result_size, result_preview,
-                                        latency_ms, error_sqlstate, error_message)
-             VALUES ($2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            "INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
+                                        arguments_raw, arguments, validation_errors, status,
+                                        result_size, result_preview, latency_ms, error_sqlstate,
+                                        error_message)
+             OVERRIDING SYSTEM VALUE
+             VALUES (COALESCE($15, pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))),
+                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14)
              RETURNING call_id",
             &args,
         )
@@ -403,38 +442,46 @@ fn display_name(tool: &str) -> String {
 
 const MAX_SINGLE_VALUE_CHARS: usize = 20_000;
 
+/// Shape fetched rows for the model. `always_table`: the SQL, report and schema tools always
+/// render the markdown table; function tools return a single value (or JSON document) as is.
 fn shape_rows(
     r: rows::Rows,
-    limit: usize,
+    limit: mcp_tools::RowLimit,
     fetched: usize,
     elapsed_ms: f64,
+    always_table: bool,
 ) -> (String, Option<Value>) {
-    if let Some(v) = r.single_json().filter(|_| fetched == 1) {
-        let text = serde_json::to_string(&v).unwrap_or_default();
-        let text = mcp_tools::clip_chars(&text, MAX_SINGLE_VALUE_CHARS).0;
-        let structured = if v.is_object() {
-            v
-        } else {
-            json!({"result": v})
-        };
-        return (text, Some(structured));
+    if !always_table {
+        if let Some(v) = r.single_json().filter(|_| fetched == 1) {
+            let text = serde_json::to_string(&v).unwrap_or_default();
+            let text = mcp_tools::clip_chars(&text, MAX_SINGLE_VALUE_CHARS).0;
+            let structured = if v.is_object() {
+                v
+            } else {
+                json!({"result": v})
+            };
+            return (text, Some(structured));
+        }
+        if fetched == 1 && r.columns.len() == 1 {
+            let cell = &r.rows[0][0];
+            let text = match cell {
+                mcp_tools::Cell::Null => "(no result)".to_string(),
+                mcp_tools::Cell::Other { type_name, .. } if type_name == "void" => {
+                    "(done)".to_string()
+                }
+                mcp_tools::Cell::Text(s)
+                | mcp_tools::Cell::Number(s)
+                | mcp_tools::Cell::Other { text: s, .. } => {
+                    mcp_tools::clip_chars(s, MAX_SINGLE_VALUE_CHARS).0
+                }
+                other => mcp_tools::render_cell(other, &shape_options()),
+            };
+            return (text, None);
+        }
     }
-    if fetched == 1 && r.columns.len() == 1 {
-        let cell = &r.rows[0][0];
-        let text = match cell {
-            mcp_tools::Cell::Null => "(no result)".to_string(),
-            mcp_tools::Cell::Other { type_name, .. } if type_name == "void" => "(done)".to_string(),
-            mcp_tools::Cell::Text(s)
-            | mcp_tools::Cell::Number(s)
-            | mcp_tools::Cell::Other { text: s, .. } => {
-                mcp_tools::clip_chars(s, MAX_SINGLE_VALUE_CHARS).0
-            }
-            other => mcp_tools::render_cell(other, &shape_options()),
-        };
-        return (text, None);
-    }
-    let mut meta = ResultMeta::from_fetch(fetched, limit, elapsed_ms);
-    meta.max_rows = Some(gucs::MAX_ROWS.get().max(1) as usize);
+    let mut meta = ResultMeta::from_fetch(fetched, limit.limit, elapsed_ms);
+    meta.max_rows = Some(row_cap().effective_max());
+    meta.clipped_limit = limit.clipped;
     let opts = shape_options();
     let md = mcp_tools::render_markdown(&r.columns, &r.rows, &meta, &opts);
     let js = mcp_tools::render_json(&r.columns, &r.rows, &meta, &opts);
@@ -457,8 +504,8 @@ pub fn row_cap() -> RowCap {
 }
 
 /// Execute a tool for the calling role. Never raises for tool faults: they become
-/// `is_error` outcomes (with the detail in the audit row); only a bad interface, query cancel
-/// or statement_timeout raise.
+/// `is_error` outcomes (with the detail in the audit row and the server log); only a bad
+/// interface, query cancel or statement_timeout raise.
 pub fn execute_tool(
     tool: &str,
     arguments: &Value,
@@ -478,12 +525,19 @@ pub fn execute_tool(
     };
     let outcome = match row {
         Some(r) if interface_ok && r.enabled && r.mapped && r.may_execute => {
-            // Tag the backend while the tool runs (pg_stat_activity.application_name).
-            let tag = match run_id {
-                Some(id) => format!("mcp:{id}"),
-                None => format!("mcp:tool:{}", display_name(tool)),
+            // Tag the backend while the tool runs (pg_stat_activity.application_name) with the
+            // run and the call id, so an operator can match a busy backend to its audit row.
+            rec.call_id = reserve_call_id();
+            let tag = match (run_id, rec.call_id) {
+                (Some(run), Some(call)) => format!("mcp:{run}:call:{call}"),
+                (Some(run), None) => format!("mcp:{run}"),
+                (None, Some(call)) => format!("mcp:call:{call}"),
+                (None, None) => format!("mcp:tool:{}", display_name(tool)),
             };
-            with_application_name(&tag, || run_tool(tool, &r, arguments, &mut rec))?
+            let timeout_ms = r.timeout_ms.unwrap_or_else(|| gucs::TOOL_TIMEOUT_MS.get());
+            with_application_name(&tag, || {
+                with_tool_timeout(timeout_ms, || run_tool(tool, &r, arguments, &mut rec))
+            })?
         }
         _ => ToolOutcome::error(
             "denied",
@@ -500,11 +554,51 @@ pub fn execute_tool(
     }
     rec.result_text = Some(outcome.text.clone());
     let call_id = record_call(&rec);
+    if let Some(e) = &rec.error {
+        // The operator log gets what the model never sees.
+        pgrx::log!(
+            "pg_mcp: tool call {call_id} ({}) failed: SQLSTATE {}: {}",
+            display_name(tool),
+            e.sqlstate,
+            e.message
+        );
+    }
     let mut outcome = outcome;
     if outcome.status == "error" {
         outcome.text = format!("{} (call id {call_id})", outcome.text);
     }
     Ok((outcome, call_id))
+}
+
+fn ok_outcome((text, structured): (String, Option<Value>)) -> ToolOutcome {
+    ToolOutcome {
+        text,
+        structured,
+        is_error: false,
+        status: "ok",
+        validation_errors: Vec::new(),
+    }
+}
+
+/// The outcome of a failed query: refusals are explained, failures get one sentence.
+fn query_fault(
+    tool: &str,
+    fault: sql_tool::QueryFault,
+    rec: &mut CallRecord,
+    sql_sentence: bool,
+) -> ToolOutcome {
+    match fault {
+        sql_tool::QueryFault::Refused(why) => ToolOutcome::error("denied", why),
+        sql_tool::QueryFault::Failed(info) => {
+            let text = if sql_sentence || info.sqlstate == "57014" {
+                mcp_tools::report::sql_error_sentence(&info.sqlstate)
+            } else {
+                mcp_tools::generic_tool_error(tool)
+            };
+            rec.error = Some(info);
+            ToolOutcome::error("error", text)
+        }
+    }
 }
 
 fn run_tool(
@@ -527,59 +621,212 @@ fn run_tool(
     let empty = Map::new();
     let args = arguments.as_object().unwrap_or(&empty);
     match (r.kind.as_str(), r.function) {
-        (_, Some(oid)) => {
-            let Some(sig) = function_signature(oid)? else {
-                return Ok(ToolOutcome::error(
-                    "denied",
-                    format!("Tool '{tool}' is not available."),
-                ));
-            };
-            let (sql, params) = build_call(&sig, args);
-            let limit = row_cap().effective_default();
-            let started = Instant::now();
-            let result = in_subtransaction(false, || {
-                Spi::connect_mut(|c| -> Result<(rows::Rows, usize), pgrx::spi::SpiError> {
-                    let t = c.update(sql.as_str(), Some((limit + 1) as _), &params)?;
-                    let fetched = t.len();
-                    Ok((rows::collect(t, limit)?, fetched))
-                })
-            });
-            let elapsed = started.elapsed().as_secs_f64() * 1000.0;
-            match result {
-                Ok(Ok((rows, fetched))) => {
-                    let (text, structured) = shape_rows(rows, limit, fetched, elapsed);
-                    Ok(ToolOutcome {
-                        text,
-                        structured,
-                        is_error: false,
-                        status: "ok",
-                        validation_errors: Vec::new(),
-                    })
-                }
-                Ok(Err(spi)) => {
-                    rec.error = Some(PgErrorInfo {
-                        sqlstate: "XX000".into(),
-                        message: spi.to_string(),
-                    });
-                    Ok(ToolOutcome::error(
-                        "error",
-                        mcp_tools::generic_tool_error(tool),
-                    ))
-                }
-                Err(info) => {
-                    rec.error = Some(info);
-                    Ok(ToolOutcome::error(
-                        "error",
-                        mcp_tools::generic_tool_error(tool),
-                    ))
-                }
-            }
-        }
+        (_, Some(oid)) => run_function_tool(tool, oid, args, rec),
+        ("report", None) => Ok(run_report(tool, r, args, rec)),
+        ("builtin", None) if tool == SQL_QUERY => Ok(run_sql_query(args, rec)),
+        ("builtin", None) if tool == SCHEMA_INFORMATION => Ok(run_schema_information(args, rec)),
         (kind, None) => Ok(ToolOutcome::error(
             "error",
             format!("Tool '{tool}' of kind '{kind}' cannot be executed by this version of pg_mcp."),
         )),
     }
+}
+
+fn run_function_tool(
+    tool: &str,
+    oid: pg_sys::Oid,
+    args: &Map<String, Value>,
+    rec: &mut CallRecord,
+) -> McpResult<ToolOutcome> {
+    let Some(sig) = function_signature(oid)? else {
+        return Ok(ToolOutcome::error(
+            "denied",
+            format!("Tool '{tool}' is not available."),
+        ));
+    };
+    let (sql, params) = build_call(&sig, args);
+    let limit = mcp_tools::RowLimit {
+        limit: row_cap().effective_default(),
+        clipped: None,
+    };
+    let started = Instant::now();
+    let result = in_subtransaction(false, || {
+        Spi::connect_mut(|c| -> Result<(rows::Rows, usize), pgrx::spi::SpiError> {
+            let t = c.update(sql.as_str(), Some((limit.limit + 1) as _), &params)?;
+            let fetched = t.len();
+            Ok((rows::collect(t, limit.limit)?, fetched))
+        })
+    });
+    let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+    let fault = match result {
+        Ok(Ok((rows, fetched))) => {
+            return Ok(ok_outcome(shape_rows(rows, limit, fetched, elapsed, false)))
+        }
+        Ok(Err(spi)) => PgErrorInfo {
+            sqlstate: "XX000".into(),
+            message: spi.to_string(),
+        },
+        Err(info) => info,
+    };
+    Ok(query_fault(tool, sql_tool::QueryFault::Failed(fault), rec, false))
+}
+
+/// Name of the built-in read-only SQL tool.
+pub const SQL_QUERY: &str = "sql_query";
+/// Name of the built-in schema overview tool.
+pub const SCHEMA_INFORMATION: &str = "schema_information";
+
+fn run_sql_query(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
+    if sql_tool::superuser_refused() {
+        return ToolOutcome::error(
+            "denied",
+            "The sql_query tool does not run for superuser roles (they bypass grants and row-level security); connect as an ordinary role, or an operator can set mcp.allow_superuser_sql.".into(),
+        );
+    }
+    let Some(query) = args.get("query").and_then(Value::as_str) else {
+        return ToolOutcome::error("invalid", "Tool 'sql_query' needs a 'query' string.".into());
+    };
+    let limit = match mcp_tools::resolve_limit(
+        args.get("max_rows").and_then(Value::as_i64),
+        row_cap(),
+    ) {
+        Ok(l) => l,
+        Err(m) => return ToolOutcome::error("invalid", m),
+    };
+    let started = Instant::now();
+    match sql_tool::run_read_only(query, &[], limit.limit) {
+        Ok(q) => {
+            let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+            ok_outcome(shape_rows(q.rows, limit, q.fetched, elapsed, true))
+        }
+        Err(f) => query_fault(SQL_QUERY, f, rec, true),
+    }
+}
+
+fn run_report(tool: &str, r: &ToolRow, args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
+    let Some(body) = r.body.as_deref() else {
+        return ToolOutcome::error("error", format!("Tool '{tool}' has no body."));
+    };
+    let params: Vec<sql_tool::ParamText> = mcp_tools::report::report_params(&r.parameters)
+        .into_iter()
+        .map(|p| {
+            (
+                mcp_tools::report::sql_text(args.get(&p.name), p.sql_type),
+                sql_tool::type_oid(p.sql_type),
+            )
+        })
+        .collect();
+    let limit = mcp_tools::RowLimit {
+        limit: row_cap().effective_default(),
+        clipped: None,
+    };
+    let started = Instant::now();
+    match sql_tool::run_read_only(body, &params, limit.limit) {
+        Ok(q) => {
+            let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+            ok_outcome(shape_rows(q.rows, limit, q.fetched, elapsed, true))
+        }
+        Err(f) => query_fault(tool, f, rec, false),
+    }
+}
+
+/// Characters of schema overview a model gets at most.
+const SCHEMA_INFO_MAX_CHARS: usize = 16_000;
+
+fn run_schema_information(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
+    let schema = args.get("schema").and_then(Value::as_str).map(str::to_string);
+    let table = args.get("table").and_then(Value::as_str).map(str::to_string);
+    let params = [(schema, pg_sys::TEXTOID), (table, pg_sys::TEXTOID)];
+    match sql_tool::run_read_only(SCHEMA_SQL, &params, SCHEMA_INFO_MAX_RELATIONS) {
+        Ok(q) => {
+            let relations: Vec<mcp_tools::report::RelationInfo> =
+                q.rows.rows.iter().filter_map(|row| relation_of(row)).collect();
+            let mut text = mcp_tools::report::render_schema(&relations, SCHEMA_INFO_MAX_CHARS);
+            if q.fetched > SCHEMA_INFO_MAX_RELATIONS && !text.contains("not shown") {
+                text.push_str("… more relations exist; ask again with a schema or table filter.\n");
+            }
+            ok_outcome((text, None))
+        }
+        Err(f) => query_fault(SCHEMA_INFORMATION, f, rec, false),
+    }
+}
+
+const SCHEMA_INFO_MAX_RELATIONS: usize = 1000;
+
+/// Relations and columns the calling role can read (privileges checked per column), without
+/// system schemas and pg_mcp's own.
+const SCHEMA_SQL: &str = "
+SELECT n.nspname::text, c.relname::text,
+       CASE c.relkind WHEN 'r' THEN 'table' WHEN 'p' THEN 'partitioned table' WHEN 'v' THEN 'view'
+                      WHEN 'm' THEN 'materialized view' WHEN 'f' THEN 'foreign table' END,
+       pg_catalog.obj_description(c.oid, 'pg_class'),
+       (SELECT pg_catalog.jsonb_agg(a.attname ORDER BY k.ord)
+          FROM pg_catalog.pg_constraint con
+          CROSS JOIN LATERAL pg_catalog.unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
+          JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+         WHERE con.conrelid = c.oid AND con.contype = 'p'),
+       (SELECT pg_catalog.jsonb_agg(pg_catalog.regexp_replace(pg_catalog.pg_get_constraintdef(con.oid), '^FOREIGN KEY ', '')
+                                    ORDER BY con.conname)
+          FROM pg_catalog.pg_constraint con WHERE con.conrelid = c.oid AND con.contype = 'f'),
+       cols.cols
+  FROM pg_catalog.pg_class c
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  CROSS JOIN LATERAL (
+       SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_array(
+                  a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                  pg_catalog.col_description(c.oid, a.attnum)) ORDER BY a.attnum) AS cols
+         FROM pg_catalog.pg_attribute a
+        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          AND pg_catalog.has_column_privilege(c.oid, a.attnum, 'SELECT')) cols
+ WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
+   AND NOT c.relispartition
+   AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+   AND n.nspname !~ '^pg_(toast|temp_)'
+   AND (n.nspname <> 'mcp' OR $1 = 'mcp')
+   AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+   AND cols.cols IS NOT NULL
+   AND ($1 IS NULL OR n.nspname = $1)
+   AND ($2 IS NULL OR c.relname = $2)
+ ORDER BY 1, 2";
+
+fn relation_of(row: &[mcp_tools::Cell]) -> Option<mcp_tools::report::RelationInfo> {
+    use mcp_tools::Cell;
+    let text = |c: &Cell| match c {
+        Cell::Text(s) | Cell::Number(s) => Some(s.clone()),
+        Cell::Other { text, .. } => Some(text.clone()),
+        _ => None,
+    };
+    let json = |c: &Cell| match c {
+        Cell::Json(s) => serde_json::from_str::<Value>(s).ok(),
+        _ => None,
+    };
+    let strings = |c: &Cell| -> Vec<String> {
+        json(c)
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let columns = json(&row[6])?
+        .as_array()?
+        .iter()
+        .map(|c| mcp_tools::report::ColumnInfo {
+            name: c[0].as_str().unwrap_or_default().to_string(),
+            type_name: c[1].as_str().unwrap_or_default().to_string(),
+            not_null: c[2].as_bool().unwrap_or(false),
+            comment: c[3].as_str().map(str::to_string),
+        })
+        .collect();
+    Some(mcp_tools::report::RelationInfo {
+        schema: text(&row[0])?,
+        name: text(&row[1])?,
+        kind: text(&row[2]).unwrap_or_default(),
+        comment: text(&row[3]),
+        primary_key: strings(&row[4]),
+        foreign_keys: strings(&row[5]),
+        columns,
+    })
 }
 
 /// `mcp.call_tool`: run one tool as the calling role and return an MCP `CallToolResult`.

@@ -505,3 +505,4 @@ fn chat_statement_timeout_cancels_waiting_request() {
     // liveness bound, not a benchmark: the request must not wait for the HTTP timeout (120 s)
     assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
 }
+include!("sql_tool.rs");

@@ -1,0 +1,69 @@
+-- The read-only SQL tool, report tools and schema_information, as the SQL surface shows them.
+\set VERBOSITY terse
+BEGIN;
+CREATE TABLE public.st_region (code text PRIMARY KEY, name text NOT NULL);
+CREATE TABLE public.st_sale (id int PRIMARY KEY, region text REFERENCES public.st_region(code), amount numeric, note text, blob bytea);
+COMMENT ON TABLE public.st_sale IS 'One row per sale';
+COMMENT ON COLUMN public.st_sale.amount IS 'Amount in EUR';
+INSERT INTO public.st_region VALUES ('BY', 'Bayern'), ('NW', 'Nordrhein-Westfalen');
+INSERT INTO public.st_sale SELECT g, CASE WHEN g % 2 = 0 THEN 'BY' ELSE 'NW' END, g * 10, NULL, NULL FROM generate_series(1, 30) g;
+UPDATE public.st_sale SET note = E'pipe | and\nnewline', blob = '\xdeadbeef' WHERE id = 1;
+CREATE TABLE public.st_secret (id int, value text);
+CREATE ROLE st_reader NOLOGIN;
+GRANT SELECT ON public.st_region, public.st_sale TO st_reader;
+INSERT INTO mcp.interface (name) VALUES ('analysis');
+INSERT INTO mcp.interface_tool VALUES ('analysis', 'sql_query'), ('analysis', 'schema_information');
+-- the built-in tools as a model sees them
+SELECT t ->> 'name' AS name, t -> 'inputSchema' -> 'required' AS required, t -> 'annotations' AS annotations
+  FROM jsonb_array_elements(mcp.list_tools('analysis', 'mcp')) t;
+-- a superuser is refused unless the operator allows it
+SELECT mcp.call_tool('sql_query', '{"query": "SELECT 1"}', 'analysis') -> 'content' -> 0 ->> 'text' AS text;
+SET LOCAL ROLE st_reader;
+-- a query: markdown table, escaped cells, placeholders, n+1 row cap
+SELECT regexp_replace(mcp.call_tool('sql_query', '{"query": "SELECT id, region, amount, note, blob FROM st_sale ORDER BY id", "max_rows": 3}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
+-- analytics keep working
+SELECT regexp_replace(mcp.call_tool('sql_query', '{"query": "WITH s AS (SELECT region, sum(amount) AS total, percentile_cont(0.5) WITHIN GROUP (ORDER BY amount) AS median FROM st_sale GROUP BY region) SELECT r.name, s.total, s.median, rank() OVER (ORDER BY s.total DESC) FROM s JOIN st_region r ON r.code = s.region ORDER BY 1"}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
+-- refusals: writes, several statements, locking, session side effects
+SELECT mcp.call_tool('sql_query', jsonb_build_object('query', q), 'analysis') -> 'content' -> 0 ->> 'text' AS refusal
+  FROM unnest(ARRAY[
+    'DELETE FROM st_sale',
+    'SELECT 1; DROP TABLE st_sale',
+    'COMMIT; DELETE FROM st_sale',
+    'WITH d AS (DELETE FROM st_sale RETURNING id) SELECT count(*) FROM d',
+    'SELECT * INTO st_copy FROM st_sale',
+    'SELECT * FROM st_sale FOR UPDATE',
+    'SELECT pg_advisory_lock(1)',
+    'SELECT pg_notify(''c'', ''x'')',
+    'EXPLAIN ANALYZE SELECT 1',
+    'SET TRANSACTION READ WRITE']) AS q;
+-- the engine stops what the parser cannot see; the model gets one sentence
+SELECT regexp_replace(mcp.call_tool('sql_query', jsonb_build_object('query', q), 'analysis') -> 'content' -> 0 ->> 'text', 'call id [0-9]+', 'call id N') AS text
+  FROM unnest(ARRAY[
+    'SELECT set_config(''transaction_read_only'', ''off'', false)',
+    'SELECT * FROM st_secret',
+    'SELECT pg_read_file(''/etc/passwd'')',
+    'SELECT no_such_column FROM st_sale']) AS q;
+-- schema_information lists only what the role can read
+SELECT mcp.call_tool('schema_information', '{}', 'analysis') -> 'content' -> 0 ->> 'text' AS text;
+RESET ROLE;
+-- the audit: statuses and SQLSTATEs for the operator
+SELECT tool, status, error_sqlstate, role_name FROM mcp.tool_call ORDER BY call_id;
+-- report tools: reviewed SQL, typed parameters in alphabetical order of their names
+INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES
+  ('sales_by_region', 'Sales of one region above an amount',
+   '{"type": "object", "properties": {"region": {"type": "string"}, "min_amount": {"type": "number"}}, "required": ["region"]}',
+   'report', 'SELECT id, amount FROM st_sale WHERE region = $2 AND amount >= coalesce($1, 0) ORDER BY id');
+INSERT INTO mcp.interface_tool VALUES ('analysis', 'sales_by_region');
+SET LOCAL ROLE st_reader;
+SELECT regexp_replace(mcp.call_tool('sales_by_region', '{"region": "BY", "min_amount": 250}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
+SELECT regexp_replace(mcp.call_tool('sales_by_region', '{"region": "BY'' OR true --"}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
+RESET ROLE;
+-- a report body must be one read-only query over existing objects
+SAVEPOINT s;
+INSERT INTO mcp.tool (name, description, kind, body) VALUES ('bad', 'x', 'report', 'UPDATE st_sale SET amount = 0');
+ROLLBACK TO s;
+INSERT INTO mcp.tool (name, description, kind, body) VALUES ('bad', 'x', 'report', 'SELECT * FROM st_missing');
+ROLLBACK TO s;
+INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES ('bad', 'x', '{"type": "object", "properties": {"a": {"type": "string"}}}', 'report', 'SELECT $1 || $2');
+ROLLBACK TO s;
+ROLLBACK;

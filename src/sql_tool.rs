@@ -1,0 +1,409 @@
+//! The read-only query context shared by the `sql_query` tool, report tools and the
+//! `schema_information` tool (M7 part, M9).
+//!
+//! What enforces "read-only" is PostgreSQL, not a text scan:
+//! 1. PostgreSQL's own parser: exactly one statement, and it must be a query (SELECT, VALUES,
+//!    TABLE, WITH … SELECT, or EXPLAIN without ANALYZE); no SELECT INTO, no FOR UPDATE/SHARE,
+//!    no data-modifying WITH.
+//! 2. Parse analysis + rewrite (views expanded): every function the query calls directly is
+//!    checked against a short list of functions whose effects outlive a rolled-back
+//!    subtransaction (session advisory locks, dblink connections, signalling other backends …).
+//! 3. Execution in a subtransaction with `transaction_read_only = on` (the executor refuses every
+//!    write, `nextval`, large-object writes …), under the tool's own time limit, as the calling
+//!    role (grants and row-level security apply), and **always rolled back** after the rows were
+//!    copied out, which also undoes `set_config(…, false)`, `pg_notify` and temp-table writes.
+
+use crate::gucs;
+use crate::pg_util::{in_subtransaction, PgErrorInfo};
+use crate::rows;
+use pgrx::datum::DatumWithOid;
+use pgrx::pg_sys;
+use pgrx::prelude::*;
+use pgrx::PgList;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_void, CStr, CString};
+
+/// Why a read-only query produced no rows.
+#[derive(Debug)]
+pub enum QueryFault {
+    /// Refused before execution; the text is for the model (it names no data).
+    Refused(String),
+    /// Failed while running (SQLSTATE + message for the operator only). A time-limit expiry is
+    /// SQLSTATE 57014.
+    Failed(PgErrorInfo),
+}
+
+/// Rows copied out of a read-only query, plus how many were fetched (limit + 1 at most).
+pub struct QueryRows {
+    pub rows: rows::Rows,
+    pub fetched: usize,
+}
+
+/// Functions in pg_catalog whose effects survive the rollback of the tool's subtransaction or
+/// reach other sessions, so a query may not call them directly.
+const DENIED_CATALOG_FUNCTIONS: &[&str] = &[
+    // session-level advisory locks outlive the subtransaction; unlocking could release the
+    // caller's own locks
+    "pg_advisory_lock",
+    "pg_advisory_lock_shared",
+    "pg_try_advisory_lock",
+    "pg_try_advisory_lock_shared",
+    "pg_advisory_unlock",
+    "pg_advisory_unlock_shared",
+    "pg_advisory_unlock_all",
+    // other sessions
+    "pg_cancel_backend",
+    "pg_terminate_backend",
+    "pg_notify",
+    // server state, WAL and replication (non-transactional)
+    "pg_reload_conf",
+    "pg_rotate_logfile",
+    "pg_switch_wal",
+    "pg_create_restore_point",
+    "pg_logical_emit_message",
+    "pg_create_physical_replication_slot",
+    "pg_create_logical_replication_slot",
+    "pg_drop_replication_slot",
+    "pg_copy_physical_replication_slot",
+    "pg_copy_logical_replication_slot",
+    "pg_replication_slot_advance",
+    "pg_replication_origin_create",
+    "pg_replication_origin_drop",
+    "pg_replication_origin_advance",
+    "pg_replication_origin_session_setup",
+    "pg_promote",
+    "pg_backup_start",
+    "pg_backup_stop",
+    "pg_start_backup",
+    "pg_stop_backup",
+    "pg_stat_reset",
+    "pg_stat_reset_shared",
+    "pg_stat_reset_single_table_counters",
+    "pg_stat_reset_single_function_counters",
+    "pg_stat_reset_slru",
+    "pg_stat_reset_replication_slot",
+    "pg_stat_reset_subscription_stats",
+    // server files (privilege-checked too; refused here even for roles that hold them)
+    "lo_import",
+    "lo_export",
+];
+
+/// Extensions whose functions open connections that are not bound by this transaction's
+/// read-only mode (a dblink connection writes through a separate session).
+const DENIED_EXTENSIONS: &[&str] = &["dblink"];
+
+thread_local! {
+    /// funcid → denied name (or None), per backend.
+    static DENIED: RefCell<HashMap<pg_sys::Oid, Option<String>>> = RefCell::new(HashMap::new());
+}
+
+unsafe fn cstr_owned(p: *const std::ffi::c_char) -> Option<String> {
+    (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned())
+}
+
+/// The name to report when `funcid` may not be called from the SQL tool.
+fn denied_function(funcid: pg_sys::Oid) -> Option<String> {
+    if let Some(hit) = DENIED.with(|d| d.borrow().get(&funcid).cloned()) {
+        return hit;
+    }
+    let verdict = unsafe {
+        let name = cstr_owned(pg_sys::get_func_name(funcid)).unwrap_or_default();
+        if pg_sys::get_func_namespace(funcid) == pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE) {
+            DENIED_CATALOG_FUNCTIONS
+                .contains(&name.as_str())
+                .then(|| name.clone())
+        } else if funcid.to_u32() >= pg_sys::FirstNormalObjectId {
+            let ext = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, funcid);
+            if ext == pg_sys::Oid::INVALID {
+                None
+            } else {
+                let extname = cstr_owned(pg_sys::get_extension_name(ext)).unwrap_or_default();
+                DENIED_EXTENSIONS
+                    .contains(&extname.as_str())
+                    .then(|| format!("{name} (extension {extname})"))
+            }
+        } else {
+            None
+        }
+    };
+    DENIED.with(|d| d.borrow_mut().insert(funcid, verdict.clone()));
+    verdict
+}
+
+/// What the analyzed-tree walk found.
+struct Walk {
+    refusal: Option<String>,
+}
+
+unsafe extern "C-unwind" fn walker(node: *mut pg_sys::Node, ctx: *mut c_void) -> bool {
+    if node.is_null() {
+        return false;
+    }
+    let w = &mut *(ctx as *mut Walk);
+    match (*node).type_ {
+        pg_sys::NodeTag::T_Query => {
+            let q = node as *mut pg_sys::Query;
+            if (*q).commandType != pg_sys::CmdType::CMD_SELECT
+                || !(*q).utilityStmt.is_null()
+                || (*q).hasModifyingCTE
+            {
+                w.refusal = Some("The query contains a statement that changes data.".into());
+                return true;
+            }
+            if !(*q).rowMarks.is_null() {
+                w.refusal = Some(
+                    "SELECT … FOR UPDATE/SHARE locks rows; this tool only reads. Remove the locking clause."
+                        .into(),
+                );
+                return true;
+            }
+            pg_sys::query_tree_walker(q, Some(walker), ctx, 0)
+        }
+        pg_sys::NodeTag::T_FuncExpr => {
+            let f = node as *mut pg_sys::FuncExpr;
+            if let Some(name) = denied_function((*f).funcid) {
+                w.refusal = Some(format!(
+                    "The function {name} is not allowed in this tool: its effects would outlive the read-only query."
+                ));
+                return true;
+            }
+            pg_sys::expression_tree_walker(node, Some(walker), ctx)
+        }
+        _ => pg_sys::expression_tree_walker(node, Some(walker), ctx),
+    }
+}
+
+fn command_name(node: *mut pg_sys::Node) -> String {
+    unsafe { cstr_owned(pg_sys::CreateCommandName(node)) }.unwrap_or_else(|| "a command".into())
+}
+
+/// Refusals visible in the raw parse tree of a SELECT.
+unsafe fn check_raw_select(s: *mut pg_sys::SelectStmt) -> Result<(), String> {
+    if !(*s).intoClause.is_null() {
+        return Err("SELECT … INTO creates a table; this tool only reads. Use a plain SELECT.".into());
+    }
+    if !(*s).lockingClause.is_null() {
+        return Err(
+            "SELECT … FOR UPDATE/SHARE locks rows; this tool only reads. Remove the locking clause."
+                .into(),
+        );
+    }
+    if !(*s).withClause.is_null() {
+        let ctes = PgList::<pg_sys::CommonTableExpr>::from_pg((*(*s).withClause).ctes);
+        for i in 0..ctes.len() {
+            let Some(cte) = ctes.get_ptr(i) else { continue };
+            let q = (*cte).ctequery;
+            if !q.is_null() && (*q).type_ != pg_sys::NodeTag::T_SelectStmt {
+                return Err(format!(
+                    "A WITH clause may only hold queries; this one holds {}.",
+                    command_name(q)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn explain_has_analyze(e: *mut pg_sys::ExplainStmt) -> bool {
+    unsafe {
+        let opts = PgList::<pg_sys::DefElem>::from_pg((*e).options);
+        (0..opts.len()).any(|i| {
+            opts.get_ptr(i)
+                .and_then(|d| cstr_owned((*d).defname))
+                .is_some_and(|n| n.eq_ignore_ascii_case("analyze"))
+        })
+    }
+}
+
+#[cfg(any(feature = "pg13", feature = "pg14"))]
+unsafe fn analyze(
+    raw: *mut pg_sys::RawStmt,
+    sql: &CStr,
+    types: &[pg_sys::Oid],
+) -> *mut pg_sys::List {
+    pg_sys::pg_analyze_and_rewrite(
+        raw,
+        sql.as_ptr(),
+        types.as_ptr().cast_mut(),
+        types.len() as i32,
+        std::ptr::null_mut(),
+    )
+}
+
+#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+unsafe fn analyze(
+    raw: *mut pg_sys::RawStmt,
+    sql: &CStr,
+    types: &[pg_sys::Oid],
+) -> *mut pg_sys::List {
+    pg_sys::pg_analyze_and_rewrite_fixedparams(
+        raw,
+        sql.as_ptr(),
+        types.as_ptr(),
+        types.len() as i32,
+        std::ptr::null_mut(),
+    )
+}
+
+/// Check that `sql` is exactly one read-only query. Raises on syntax errors and on analysis
+/// errors (unknown table …), so call it inside a subtransaction. `Err` is a refusal for the
+/// model.
+pub fn check_statement(sql: &str, param_types: &[pg_sys::Oid]) -> Result<(), String> {
+    let Ok(c_sql) = CString::new(sql) else {
+        return Err("The query contains a NUL character.".into());
+    };
+    unsafe {
+        let list = pg_sys::raw_parser(c_sql.as_ptr(), pg_sys::RawParseMode::RAW_PARSE_DEFAULT);
+        let stmts = PgList::<pg_sys::RawStmt>::from_pg(list);
+        match stmts.len() {
+            0 => return Err("The query is empty.".into()),
+            1 => {}
+            n => {
+                return Err(format!(
+                    "Exactly one statement is allowed; this text holds {n}."
+                ))
+            }
+        }
+        let raw = stmts.get_ptr(0).expect("one statement");
+        let node = (*raw).stmt;
+        match (*node).type_ {
+            pg_sys::NodeTag::T_SelectStmt => check_raw_select(node as *mut pg_sys::SelectStmt)?,
+            pg_sys::NodeTag::T_ExplainStmt => {
+                let e = node as *mut pg_sys::ExplainStmt;
+                if explain_has_analyze(e) {
+                    return Err("EXPLAIN ANALYZE executes the query; use EXPLAIN without ANALYZE.".into());
+                }
+                let inner = (*e).query;
+                if inner.is_null() || (*inner).type_ != pg_sys::NodeTag::T_SelectStmt {
+                    return Err(format!(
+                        "Only queries can be explained; this is {}.",
+                        command_name(inner)
+                    ));
+                }
+                check_raw_select(inner as *mut pg_sys::SelectStmt)?;
+                // EXPLAIN without ANALYZE plans but does not run the query.
+                return Ok(());
+            }
+            _ => {
+                return Err(format!(
+                    "Only queries are allowed (SELECT, WITH … SELECT, VALUES, TABLE, EXPLAIN); this is {}.",
+                    command_name(node)
+                ))
+            }
+        }
+        let queries = PgList::<pg_sys::Query>::from_pg(analyze(raw, &c_sql, param_types));
+        let mut walk = Walk { refusal: None };
+        for i in 0..queries.len() {
+            if let Some(q) = queries.get_ptr(i) {
+                walker(q.cast(), (&mut walk as *mut Walk).cast());
+                if let Some(r) = walk.refusal.take() {
+                    return Err(r);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Make the current (sub)transaction read-only; reverted when it ends.
+fn set_read_only() {
+    unsafe {
+        pg_sys::SetConfigOption(
+            c"transaction_read_only".as_ptr(),
+            c"on".as_ptr(),
+            pg_sys::GucContext::PGC_USERSET,
+            pg_sys::GucSource::PGC_S_SESSION,
+        )
+    };
+}
+
+/// A typed parameter: the text for the type's input function (`None` = NULL) and the type.
+pub type ParamText = (Option<String>, pg_sys::Oid);
+
+enum Inner {
+    Refused(String),
+    Spi(String),
+}
+
+/// Run one query in the read-only context: check it, bind `params` through their types' input
+/// functions, execute it as the calling role, copy out up to `limit` rows (fetching
+/// `limit + 1`), and roll everything back. The caller arms the time limit
+/// ([`crate::pg_util::with_tool_timeout`]).
+pub fn run_read_only(
+    sql: &str,
+    params: &[ParamText],
+    limit: usize,
+) -> Result<QueryRows, QueryFault> {
+    let types: Vec<pg_sys::Oid> = params.iter().map(|p| p.1).collect();
+    let outcome = in_subtransaction(true, || -> Result<QueryRows, Inner> {
+        set_read_only();
+        check_statement(sql, &types).map_err(Inner::Refused)?;
+        let datums: Vec<DatumWithOid> = params
+            .iter()
+            .map(|(t, oid)| typed_datum(t.as_deref(), *oid))
+            .collect();
+        Spi::connect_mut(|c| -> pgrx::spi::SpiResult<QueryRows> {
+            let t = c.update(sql, Some((limit + 1) as _), &datums)?;
+            let fetched = t.len();
+            Ok(QueryRows {
+                rows: rows::collect(t, limit)?,
+                fetched,
+            })
+        })
+        .map_err(|e| Inner::Spi(e.to_string()))
+    });
+    match outcome {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(Inner::Refused(m))) => Err(QueryFault::Refused(m)),
+        Ok(Err(Inner::Spi(m))) => Err(QueryFault::Failed(PgErrorInfo {
+            sqlstate: "XX000".into(),
+            message: m,
+        })),
+        Err(info) => Err(QueryFault::Failed(info)),
+    }
+}
+
+/// Whether the calling role is a superuser, and the operator has not allowed the SQL tool
+/// for superusers (who bypass grants and row-level security).
+pub fn superuser_refused() -> bool {
+    let su = unsafe { pg_sys::superuser() };
+    su && !gucs::ALLOW_SUPERUSER_SQL.get()
+}
+
+/// The OID of a SQL type name produced by [`mcp_tools::report::sql_type_of`].
+pub fn type_oid(sql_type: &str) -> pg_sys::Oid {
+    match sql_type {
+        "bigint" => pg_sys::INT8OID,
+        "numeric" => pg_sys::NUMERICOID,
+        "boolean" => pg_sys::BOOLOID,
+        "date" => pg_sys::DATEOID,
+        "timestamptz" => pg_sys::TIMESTAMPTZOID,
+        "time" => pg_sys::TIMEOID,
+        "uuid" => pg_sys::UUIDOID,
+        "jsonb" => pg_sys::JSONBOID,
+        "text[]" => pg_sys::TEXTARRAYOID,
+        "bigint[]" => pg_sys::INT8ARRAYOID,
+        "numeric[]" => pg_sys::NUMERICARRAYOID,
+        "boolean[]" => pg_sys::BOOLARRAYOID,
+        _ => pg_sys::TEXTOID,
+    }
+}
+
+/// A typed parameter value from its text through the type's input function (raises on bad
+/// input, so call it inside a subtransaction).
+fn typed_datum(text: Option<&str>, oid: pg_sys::Oid) -> DatumWithOid<'static> {
+    let Some(text) = text else {
+        return DatumWithOid::null_oid(oid);
+    };
+    let Ok(c) = CString::new(text.replace('\0', "")) else {
+        return DatumWithOid::null_oid(oid);
+    };
+    unsafe {
+        let mut input = pg_sys::Oid::INVALID;
+        let mut ioparam = pg_sys::Oid::INVALID;
+        pg_sys::getTypeInputInfo(oid, &mut input, &mut ioparam);
+        let d = pg_sys::OidInputFunctionCall(input, c.as_ptr().cast_mut(), ioparam, -1);
+        DatumWithOid::new(d, oid)
+    }
+}

@@ -77,3 +77,24 @@ INSERT INTO mcp.provider (name, kind, model, description, options) VALUES
     '{"id":"chatcmpl-demo-1","object":"chat.completion","model":"recorded","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_demo_1","type":"function","function":{"name":"getTarifVertrag","arguments":"{\"tarifgebiet\": \"Bayern\", \"fachbereich\": \"Metall\", \"search_terms\": [\"Urlaub\", \"Arbeitszeit\"]}"}}]}}],"usage":{"prompt_tokens":412,"completion_tokens":41,"total_tokens":453}}',
     '{"id":"chatcmpl-demo-2","object":"chat.completion","model":"recorded","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Für die Metall- und Elektroindustrie in Bayern gilt der Manteltarifvertrag Metall- und Elektroindustrie Bayern (gültig ab 01.01.2024): 35-Stunden-Woche, 30 Tage Urlaub sowie Zuschläge für Mehr-, Nacht- und Sonntagsarbeit."}}],"usage":{"prompt_tokens":655,"completion_tokens":70,"total_tokens":725}}')));
 UPDATE mcp.interface SET provider = 'demo-replay' WHERE name = 'chatbot';
+
+-- A second interface for ad-hoc analysis: the built-in read-only SQL tool, the schema overview
+-- and a report tool (reviewed SQL, typed parameters = properties in alphabetical order).
+-- sql_query refuses superusers, so the demo runs it as the ordinary role demo_analyst.
+INSERT INTO mcp.interface (name, description) VALUES ('analysis', 'Ad-hoc read-only analysis');
+INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES
+ ('tarif_by_region', 'Tarifverträge eines Tarifgebiets ab einem Datum',
+  '{"type": "object", "properties": {"region": {"type": "string"}, "since": {"type": "string", "format": "date"}},
+    "required": ["region"]}',
+  'report',
+  'SELECT id, titel, gueltig_ab FROM demo.tarifvertrag
+    WHERE tarifgebiet = $1 AND ($2 IS NULL OR gueltig_ab >= $2) ORDER BY gueltig_ab');
+INSERT INTO mcp.interface_tool (interface, tool) VALUES
+ ('analysis', 'sql_query'), ('analysis', 'schema_information'), ('analysis', 'tarif_by_region');
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'demo_analyst') THEN
+    CREATE ROLE demo_analyst NOLOGIN;
+  END IF;
+END $$;
+GRANT USAGE ON SCHEMA demo TO demo_analyst;
+GRANT SELECT ON demo.tarifvertrag TO demo_analyst;

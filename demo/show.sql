@@ -17,6 +17,14 @@ SELECT mcp.call_tool('getTarifVertrag', '{"fachbereich": "Metall"}')->'content'-
 \echo '== Repairing a broken LLM answer (mcp.repair_json_report) =='
 SELECT jsonb_pretty(mcp.repair_json_report(E'```json\n{"tarifgebiet": ''Bayern'', "fachbereich": "Metall",}\n```')) AS repaired;
 \echo
+\echo '== The read-only SQL tool, a report tool and the schema tool (interface analysis, as role demo_analyst) =='
+SET ROLE demo_analyst;
+SELECT mcp.call_tool('sql_query', '{"query": "SELECT tarifgebiet, count(*) AS vertraege, min(gueltig_ab) AS seit FROM demo.tarifvertrag GROUP BY 1 ORDER BY 1"}', 'analysis')->'content'->0->>'text' AS sql_query;
+SELECT mcp.call_tool('sql_query', '{"query": "SELECT 1; DELETE FROM demo.tarifvertrag"}', 'analysis')->'content'->0->>'text' AS refused;
+SELECT mcp.call_tool('tarif_by_region', '{"region": "Bayern"}', 'analysis')->'content'->0->>'text' AS report_tool;
+SELECT mcp.call_tool('schema_information', '{"schema": "demo"}', 'analysis')->'content'->0->>'text' AS schema_information;
+RESET ROLE;
+\echo
 \echo '== Audit: tool calls (mcp.tool_call) =='
 SELECT call_id, tool, status, role_name, round(latency_ms::numeric, 2) AS ms, left(result_preview, 50) AS preview
   FROM mcp.tool_call ORDER BY call_id;

@@ -13,6 +13,8 @@ install_extension() {
   log "building and installing pg_mcp into $(${PG_CONFIG} --pkglibdir)"
   local sudo_flag=()
   [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
+  # PG_MCP_RELEASE=1: an optimized build (for benchmarks).
+  [ "${PG_MCP_RELEASE:-0}" = 1 ] && sudo_flag+=(--release)
   (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null)
 }
 

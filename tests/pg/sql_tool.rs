@@ -222,6 +222,17 @@ fn sql_tool_undoes_session_settings_and_respects_rls() {
     assert!(!err, "{text}");
     assert!(text.contains("1MB"), "{text}");
     assert_eq!(data_fingerprint(), before);
+    // temporary tables may be written in a read-only transaction, but the tool's subtransaction
+    // is always rolled back: the row the function wrote is gone afterwards
+    run("CREATE TEMP TABLE scratch (n int)");
+    run("GRANT INSERT, SELECT ON scratch TO mcp_analyst");
+    run("CREATE FUNCTION public.fill_scratch() RETURNS bigint LANGUAGE plpgsql AS $$
+         BEGIN INSERT INTO scratch VALUES (1); RETURN (SELECT count(*) FROM scratch); END $$");
+    run("GRANT EXECUTE ON FUNCTION public.fill_scratch() TO mcp_analyst");
+    let (err, text) = sql_as_analyst("SELECT public.fill_scratch() AS rows_inside", None);
+    assert!(!err, "{text}");
+    assert!(text.contains("| 1 |"), "the write happened inside the tool: {text}");
+    assert_eq!(Spi::get_one::<i64>("SELECT count(*) FROM scratch").unwrap(), Some(0));
     // row-level security applies: only the analyst's own note is visible
     let (err, text) = sql_as_analyst("SELECT id, body FROM public.notes ORDER BY id", None);
     assert!(!err, "{text}");

@@ -7,6 +7,7 @@
 //! its schema ([`sql_type_of`]) and is passed as a typed value through the type's input
 //! function, never spliced into the text.
 
+use crate::validate::single_type;
 use serde_json::Value;
 
 /// One `$n` parameter of a report tool.
@@ -55,24 +56,6 @@ pub fn sql_type_of(property: &Value) -> &'static str {
             _ => "jsonb",
         },
         _ => "jsonb",
-    }
-}
-
-fn single_type(schema: &Value) -> Option<String> {
-    match schema.get("type") {
-        Some(Value::String(t)) => Some(t.clone()),
-        Some(Value::Array(ts)) => {
-            let non_null: Vec<&str> = ts
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|t| *t != "null")
-                .collect();
-            match non_null.as_slice() {
-                [one] => Some((*one).to_string()),
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }
 

@@ -1134,31 +1134,33 @@ pub fn required_properties(schema: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Top-level properties with their JSON type when it is a single one (`"integer"`;
+/// The JSON type a (sub)schema declares when it is a single one (`"integer"`;
 /// `["string", "null"]` counts as `"string"`); `None` when absent or ambiguous.
+pub fn single_type(schema: &Value) -> Option<String> {
+    match schema.get("type") {
+        Some(Value::String(t)) => Some(t.clone()),
+        Some(Value::Array(ts)) => {
+            let non_null: Vec<&str> = ts
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .collect();
+            match non_null.as_slice() {
+                [one] => Some((*one).to_string()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Top-level properties with their [`single_type`].
 pub fn properties(schema: &Value) -> Vec<(String, Option<String>)> {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return Vec::new();
     };
     props
         .iter()
-        .map(|(name, s)| {
-            let ty = match s.get("type") {
-                Some(Value::String(t)) => Some(t.clone()),
-                Some(Value::Array(ts)) => {
-                    let non_null: Vec<&str> = ts
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .filter(|t| *t != "null")
-                        .collect();
-                    match non_null.as_slice() {
-                        [one] => Some((*one).to_string()),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            };
-            (name.clone(), ty)
-        })
+        .map(|(name, s)| (name.clone(), single_type(s)))
         .collect()
 }

@@ -27,11 +27,25 @@ pub struct Parser<'a> {
     pub fixes: Vec<Fix>,
     depth: usize,
     /// Open containers (`{`, `[`, `(`), innermost last.
-    stack: Vec<u8>,
+    pub(crate) stack: Vec<u8>,
     /// Set when `skip_ws` consumed a newline (root level uses it to detect NDJSON).
     pub nl_seen: bool,
     /// Remaining bytes the string retry may re-scan before switching to conservative mode.
     retry_budget: usize,
+    /// Second-opinion mode: json_repair's quote rules for strings (see `py.rs`).
+    pub py: bool,
+    /// An object key is being parsed (context for the second-opinion rules).
+    pub(crate) in_key: bool,
+    /// Look-ahead budget of the second-opinion mode; `py_exhausted` once it is spent.
+    pub(crate) py_budget: usize,
+    pub py_exhausted: bool,
+    /// Scan position of the second-opinion string parser.
+    pub(crate) py_i: usize,
+    /// First-pass quote decisions that may be wrong (an inner quote kept as content, a string
+    /// re-read because its end quote was wrong, doubled quotes): root asks for a second opinion.
+    pub doubt: u32,
+    /// Of those, inner quotes kept as content.
+    pub(crate) kept_quotes: u32,
 }
 
 /// Outcome of a value parse that also tells the caller what kind of token it was.
@@ -61,6 +75,13 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             nl_seen: false,
             retry_budget: 4 * s.len() + 4096,
+            py: false,
+            in_key: false,
+            py_budget: 16 * s.len() + 4096,
+            py_exhausted: false,
+            py_i: 0,
+            doubt: 0,
+            kept_quotes: 0,
         }
     }
 
@@ -312,7 +333,10 @@ impl<'a> Parser<'a> {
             }
             self.skip_ellipsis();
             let key_pos = self.i;
-            let mut key = self.parse_string_auto()?;
+            self.in_key = true;
+            let key = self.parse_string_auto();
+            self.in_key = false;
+            let mut key = key?;
             if key.is_none() {
                 key = self.parse_unquoted_key()?;
                 if key.is_some() {
@@ -606,6 +630,30 @@ impl<'a> Parser<'a> {
     /// Parse a string at the cursor (any quote style, or `\"` escaped quotes). `None` if no
     /// string starts here (cursor unchanged).
     pub fn parse_string_auto(&mut self) -> PResult<Option<String>> {
+        if self.py {
+            if self.ctx() == crate::py::Ctx::Array {
+                // arrays: the first-pass rules unless they doubt this string
+                let (i0, f0, d0, k0, b0) = (
+                    self.i,
+                    self.fixes.len(),
+                    self.doubt,
+                    self.kept_quotes,
+                    self.retry_budget,
+                );
+                let first = self.parse_string(self.retry_budget == 0, None)?;
+                if self.kept_quotes == k0 {
+                    return Ok(first);
+                }
+                self.i = i0;
+                self.fixes.truncate(f0);
+                self.doubt = d0;
+                self.kept_quotes = k0;
+                self.retry_budget = b0;
+            }
+            if let Some(s) = self.parse_string_py()? {
+                return Ok(Some(s));
+            }
+        }
         if self.retry_budget == 0 {
             return self.parse_string(true, None);
         }
@@ -687,6 +735,7 @@ impl<'a> Parser<'a> {
                 if i_quote == content_start && !stop_at_delim {
                     // `""value"` — a doubled opening quote
                     self.fix("doubled_quote", i_quote);
+                    self.doubt += 1;
                     doubled_open = true;
                     i = i_quote + qend;
                     continue;
@@ -731,6 +780,8 @@ impl<'a> Parser<'a> {
                 }
                 // unescaped quote inside the string: keep it as content
                 self.fix("unescaped_quote", i_quote);
+                self.doubt += 1;
+                self.kept_quotes += 1;
                 out.push_str(self.s.get(i_quote..i_quote + qend).unwrap_or("\""));
                 i = i_quote + qend;
             } else if stop_at_delim && is_unquoted_delimiter(c) {
@@ -934,6 +985,7 @@ impl<'a> Parser<'a> {
     ) -> PResult<Option<String>> {
         let cost = scanned_to.saturating_sub(i_before);
         self.retry_budget = self.retry_budget.saturating_sub(cost);
+        self.doubt += 1;
         // drop fixes recorded during the abandoned pass
         let base = self.base;
         while self

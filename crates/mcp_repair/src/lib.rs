@@ -72,6 +72,11 @@ pub fn repair_pass(input: &str, second_opinion: bool) -> Result<Repaired, Repair
     root::repair_text_pass(input, second_opinion)
 }
 
+#[doc(hidden)]
+pub fn first_pass_doubtful(input: &str) -> bool {
+    serde_json::from_str::<Value>(input).is_err() && root::first_pass_doubtful(input)
+}
+
 /// Parse `input` as JSON, repairing it if strict parsing fails.
 ///
 /// Valid JSON is returned exactly as `serde_json` parses it, with no fixes. Otherwise the

@@ -37,6 +37,8 @@ struct State {
     no_future_delim: bool,
     open_braces: usize,
     regex_class_start: Option<usize>,
+    /// Whitespace was pushed since `regex_class_start`.
+    regex_class_ws: bool,
 }
 
 impl State {
@@ -45,8 +47,12 @@ impl State {
         match c {
             '{' => self.open_braces += 1,
             '}' if self.open_braces > 0 => self.open_braces -= 1,
-            '[' => self.regex_class_start = Some(self.acc.len()),
+            '[' => {
+                self.regex_class_start = Some(self.acc.len());
+                self.regex_class_ws = false;
+            }
             ']' => self.regex_class_start = None,
+            c if c.is_whitespace() => self.regex_class_ws = true,
             _ => {}
         }
     }
@@ -112,6 +118,33 @@ impl<'a> Parser<'a> {
     /// json_repair's `skip_to_character`: the first unescaped target at or after `from`, or the
     /// input length.
     pub(crate) fn py_skip_to(&mut self, from: usize, targets: &[char]) -> usize {
+        let n = self.b.len();
+        // a search for the same targets that started at or before `from` and ended at or after
+        // it answers this one too (json_repair caches the same way); keeps comma-heavy strings
+        // linear
+        let key = targets.iter().fold(0u64, |h, c| {
+            h.wrapping_mul(1_000_003).wrapping_add(*c as u64)
+        });
+        if let Some(&(_, _, m)) = self.py_cache.iter().find(|&&(k, s0, m)| {
+            k == key
+                && s0 <= from
+                && from <= m
+                && (m >= n || at(self.b, m.wrapping_sub(1)) != b'\\')
+        }) {
+            return m;
+        }
+        let r = self.py_skip_to_scan(from, targets);
+        if self.py_cache.len() < 32 {
+            self.py_cache.push((key, from, r));
+        } else {
+            let slot = self.py_cache_next % 32;
+            self.py_cache[slot] = (key, from, r);
+            self.py_cache_next = slot + 1;
+        }
+        r
+    }
+
+    fn py_skip_to_scan(&mut self, from: usize, targets: &[char]) -> usize {
         let n = self.b.len();
         let mut i = from;
         let mut backslashes = 0usize;
@@ -484,6 +517,7 @@ impl<'a> Parser<'a> {
             no_future_delim: false,
             open_braces: 0,
             regex_class_start: None,
+            regex_class_ws: false,
         };
         let mut i = start + lq.len_utf8();
         // ```json … ``` inside a string is parsed as the JSON it holds
@@ -557,6 +591,9 @@ impl<'a> Parser<'a> {
         if end_char != Some(rq) {
             if end_char.is_none() {
                 self.fix("truncated", i);
+            } else if ctx == Ctx::Key && end_char == Some(':') {
+                // `"key:"value"` — the end quote of the key sits after the colon
+                self.fix("unescaped_quote", i);
             } else {
                 self.fix("missing_quote", i);
             }
@@ -762,14 +799,7 @@ impl<'a> Parser<'a> {
     }
 
     fn quote_in_regex_class(&mut self, st: &State) -> bool {
-        let Some(s) = st.regex_class_start else {
-            return false;
-        };
-        if st
-            .acc
-            .get(s..)
-            .is_none_or(|t| t.contains(char::is_whitespace))
-        {
+        if st.regex_class_start.is_none() || st.regex_class_ws {
             return false;
         }
         let k = self.py_skip_to(self.py_i + 1, &[']']);
@@ -988,6 +1018,113 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(Cand::End)
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// An object value without quotes (json_repair's "missing quotes" string): commas and
+    /// braces belong to it unless the next member or the end of the object follows; a quote
+    /// ends it (and is dropped) unless it opens the next key.
+    pub(crate) fn parse_unquoted_value_py(&mut self) -> Option<String> {
+        let start = self.i;
+        let mut i = start;
+        let mut open_braces = 0usize;
+        let mut end_at = None;
+        while let Some(c) = self.ch(i) {
+            if self.py_exhausted {
+                return None;
+            }
+            match c {
+                '"' => {
+                    let q = self.py_skip_to(i + 1, &['"']);
+                    let after = self.py_scroll(q + 1);
+                    if q < self.b.len() && self.ch(after) == Some(':') {
+                        end_at = Some((i, i));
+                    } else {
+                        end_at = Some((i, i + 1));
+                    }
+                    break;
+                }
+                ',' => {
+                    self.py_i = i;
+                    if self.classify_comma() == CommaClass::Member {
+                        end_at = Some((i, i));
+                        break;
+                    }
+                }
+                '{' => open_braces += 1,
+                '}' if open_braces > 0 => open_braces -= 1,
+                '}' | ']' => {
+                    end_at = Some((i, i));
+                    break;
+                }
+                '\n' => {
+                    end_at = Some((i, i));
+                    break;
+                }
+                _ => {}
+            }
+            i += c.len_utf8();
+        }
+        let (text_end, resume) = end_at.unwrap_or((self.b.len(), self.b.len()));
+        let text = self.s.get(start..text_end)?.trim_end();
+        if text.is_empty() {
+            return None;
+        }
+        self.fix("unquoted_string", start);
+        if resume > text_end {
+            self.fix("missing_quote", text_end);
+        }
+        self.i = resume.max(start + text.len());
+        Some(text.to_string())
+    }
+
+    /// `"```json {…}```"` — a fenced JSON block inside a string is the value it holds.
+    pub(crate) fn parse_fenced_in_string_py(&mut self) -> PResult<Option<serde_json::Value>> {
+        let start = self.i;
+        let close = self.py_skip_to(start + 8, &['`']);
+        if self.b.get(close..close + 3) != Some(b"```") {
+            return Ok(None);
+        }
+        let fixes = self.fixes.len();
+        self.i = start + 8;
+        // a fenced block in a string in a fenced block …: counts as nesting
+        self.depth += 1;
+        if self.depth > crate::MAX_DEPTH {
+            return Err(self.err(
+                start,
+                format!("nesting deeper than {} levels", crate::MAX_DEPTH),
+            ));
+        }
+        let v = self.parse_value();
+        self.depth -= 1;
+        let v = match v? {
+            Some(v) => v.into_value(),
+            None => {
+                self.i = start;
+                self.fixes.truncate(fixes);
+                return Ok(None);
+            }
+        };
+        if self.b.get(self.i..self.i + 3) != Some(b"```") {
+            self.i = start;
+            self.fixes.truncate(fixes);
+            return Ok(None);
+        }
+        self.i += 3;
+        let j = self.peek_ws(self.i);
+        if at(self.b, j) == b'"' {
+            self.i = j + 1;
+        }
+        self.fix("code_fence", start);
+        Ok(Some(v))
+    }
+
+    fn peek_ws(&self, mut j: usize) -> usize {
+        while is_ws(at(self.b, j)) {
+            j += 1;
+        }
+        j
     }
 }
 

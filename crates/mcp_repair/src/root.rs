@@ -44,6 +44,14 @@ pub fn repair_text(input: &str) -> RResult {
     })
 }
 
+/// Diagnostics: did the first pass fail or doubt a quote decision?
+pub fn first_pass_doubtful(input: &str) -> bool {
+    match repair_text_inner(input, true, false) {
+        Err(_) => true,
+        Ok(r) => r.fixes.iter().any(|f| f.kind == DOUBT),
+    }
+}
+
 /// Internal marker fix: the first pass doubted a quote (never returned to callers).
 const DOUBT: &str = "~doubt";
 
@@ -331,6 +339,8 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
     };
     let first_unquoted = matches!(first, Parsed::Unquoted(_));
     let mut values = vec![first.into_value()];
+    // per value: was it separated from the one before by a comma?
+    let mut comma_before = vec![false];
     let mut newline_sep = false;
     let mut closed_by_fence = false;
     loop {
@@ -412,6 +422,7 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
             Some(v) => {
                 p.fix("multiple_values", vpos);
                 values.push(v.into_value());
+                comma_before.push(comma);
             }
             None => {
                 p.i = before;
@@ -426,19 +437,49 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
     } else if newline_sep {
         Value::Array(values)
     } else {
-        // json_repair: several concatenated values; empty containers are dropped
-        let non_empty: Vec<Value> = values
-            .iter()
-            .filter(|v| !is_empty_container(v))
-            .cloned()
-            .collect();
-        match non_empty.len() {
-            0 => values.swap_remove(0),
-            1 => non_empty.into_iter().next().unwrap_or(Value::Null),
-            _ => Value::Array(non_empty),
+        // json_repair: several concatenated values; empty containers are dropped, and a value
+        // of the same shape as the one before replaces it (`[{"k":1}][{"k":2}]`: an update)
+        let mut kept: Vec<Value> = Vec::new();
+        for (v, comma) in values.into_iter().zip(comma_before) {
+            if kept.is_empty() {
+                kept.push(v);
+                continue;
+            }
+            if is_empty_container(&v) {
+                continue;
+            }
+            if let Some(last) = kept.last() {
+                let container = matches!(last, Value::Object(_) | Value::Array(_));
+                if is_empty_container(last) || (!comma && container && same_shape(last, &v)) {
+                    kept.pop();
+                }
+            }
+            kept.push(v);
+        }
+        if kept.len() == 1 {
+            kept.pop().unwrap_or(Value::Null)
+        } else {
+            Value::Array(kept)
         }
     };
     Ok((v, closed_by_fence))
+}
+
+/// json_repair's `is_same_object`: same type, same keys, same array lengths, recursively.
+fn same_shape(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_shape(v, w))
+        }
+        (Value::Null, Value::Null) | (Value::Bool(_), Value::Bool(_)) => true,
+        (Value::Number(_), Value::Number(_)) | (Value::String(_), Value::String(_)) => true,
+        _ => false,
+    }
 }
 
 fn is_empty_container(v: &Value) -> bool {

@@ -49,6 +49,8 @@ pub struct Parser<'a> {
     /// Recent look-ahead results of the second-opinion mode: (targets, from, found).
     pub(crate) py_cache: Vec<(u64, usize, usize)>,
     pub(crate) py_cache_next: usize,
+    /// Starts of ```json-in-a-string attempts that failed (never retried).
+    pub(crate) py_fence_failed: std::collections::HashSet<usize>,
 }
 
 /// Outcome of a value parse that also tells the caller what kind of token it was.
@@ -87,6 +89,7 @@ impl<'a> Parser<'a> {
             kept_quotes: 0,
             py_cache: Vec::new(),
             py_cache_next: 0,
+            py_fence_failed: std::collections::HashSet::new(),
         }
     }
 

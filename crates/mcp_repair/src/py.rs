@@ -1082,6 +1082,9 @@ impl<'a> Parser<'a> {
     /// `"```json {…}```"` — a fenced JSON block inside a string is the value it holds.
     pub(crate) fn parse_fenced_in_string_py(&mut self) -> PResult<Option<serde_json::Value>> {
         let start = self.i;
+        if self.py_fence_failed.contains(&start) {
+            return Ok(None);
+        }
         let close = self.py_skip_to(start + 8, &['`']);
         if self.b.get(close..close + 3) != Some(b"```") {
             return Ok(None);
@@ -1099,18 +1102,17 @@ impl<'a> Parser<'a> {
         let v = self.parse_value();
         self.depth -= 1;
         let v = match v? {
-            Some(v) => v.into_value(),
-            None => {
+            Some(v) if self.b.get(self.i..self.i + 3) == Some(b"```") => v.into_value(),
+            _ => {
+                // the attempt is abandoned: its work counts against the look-ahead budget and
+                // this start is not tried again (nested attempts would otherwise multiply)
+                self.charge(self.i.saturating_sub(start));
+                self.py_fence_failed.insert(start);
                 self.i = start;
                 self.fixes.truncate(fixes);
                 return Ok(None);
             }
         };
-        if self.b.get(self.i..self.i + 3) != Some(b"```") {
-            self.i = start;
-            self.fixes.truncate(fixes);
-            return Ok(None);
-        }
         self.i += 3;
         let j = self.peek_ws(self.i);
         if at(self.b, j) == b'"' {

@@ -154,6 +154,12 @@ fn pathological_inputs_complete() {
 fn fuzz_regressions() {
     // string retry used to recurse forever when an escape skipped over the stop index
     let _ = repair("[\\\"hello\\,\\\"hello\\,\"\u{11}]");
+    // second opinion: nested "```json … attempts inside strings were retried after failing,
+    // exponential in the nesting (2 s for these 2 KB in release); now never retried and charged
+    // to the look-ahead budget
+    let t = std::time::Instant::now();
+    let _ = repair(include_str!("fuzz/timeout-nested-fence-in-string.txt"));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
 }
 
 /// json_repair (Python) suite shapes: the second opinion and the structural rules it brought.

@@ -817,7 +817,7 @@ impl<'a> Parser<'a> {
                 if !stop_at_delim && stop_at.is_none() && is_delimiter(at(b, i_prev)) {
                     return self.retry_string(i_before, i, true, None);
                 }
-                if swallowed_member(&out) {
+                if swallowed_member(self.b.get(i_before..n).unwrap_or(b"")) {
                     // `{"a": "x, "b": 1` cut off — or `"x,` `b: 1` swallowed by a string whose
                     // end quote is missing?
                     self.doubt += 1;
@@ -1576,8 +1576,8 @@ fn is_url_char(c: u8) -> bool {
 }
 
 /// Does the text of an unterminated string contain `, key:` / `, "key":` (the next member)?
-fn swallowed_member(s: &str) -> bool {
-    let b = s.as_bytes();
+/// Works on the raw text, so escaped quotes (`\", \"k\":`, double-encoded JSON) do not count.
+fn swallowed_member(b: &[u8]) -> bool {
     let mut k = 0;
     while let Some(p) = b.get(k..).and_then(|t| t.iter().position(|&c| c == b',')) {
         let mut j = k + p + 1;

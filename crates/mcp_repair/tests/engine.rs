@@ -255,3 +255,16 @@ fn second_opinion_shapes() {
         assert_eq!(repair(input).unwrap().value, want, "{input:?}");
     }
 }
+
+/// The second opinion costs a second pass; the benchmark's shapes (prose, fences, single quotes,
+/// trailing commas, a body cut inside double-encoded arguments) must not ask for it.
+#[test]
+fn common_defects_do_not_ask_for_a_second_opinion() {
+    for input in [
+        "Sure!\n```json\n{'a': 1, \"b\": [1, 2,],}\n```",
+        r#"{"name": "f", "arguments": "{\"query\": \"x\", \"limit\": 60, \"filters\": {\"from\": \"2024-0"#,
+        r#"{"a": "He said \"hi\"", "b": tru"#,
+    ] {
+        assert!(!mcp_repair::first_pass_doubtful(input), "{input}");
+    }
+}

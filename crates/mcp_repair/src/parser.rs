@@ -1620,7 +1620,7 @@ fn merge_rows(prev: &mut Vec<Value>, more: Vec<Value>) {
     };
     let tail_start = prev.iter().rposition(Value::is_array).map_or(0, |p| p + 1);
     let tail_len = prev.len() - tail_start;
-    if tail_len > 0 && tail_len % row_len == 0 {
+    if tail_len > 0 && tail_len.is_multiple_of(row_len) {
         let tail: Vec<Value> = prev.drain(tail_start..).collect();
         for row in tail.chunks(row_len) {
             prev.push(Value::Array(row.to_vec()));

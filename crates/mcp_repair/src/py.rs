@@ -163,7 +163,7 @@ impl<'a> Parser<'a> {
             } else {
                 char_at(self.b, i).unwrap_or(('\u{fffd}', 1))
             };
-            if targets.contains(&ch) && backslashes % 2 == 0 {
+            if targets.contains(&ch) && backslashes.is_multiple_of(2) {
                 self.charge(i - from);
                 return i;
             }
@@ -758,11 +758,9 @@ impl<'a> Parser<'a> {
             self.py_i = i + c.len_utf8();
             ch = self.ch(self.py_i);
             let Some(c2) = ch else { return Ok(None) };
-            if st.last() == Some('\\') {
-                if self.py_escape(st, c2) {
-                    ch = self.ch(self.py_i);
-                    continue;
-                }
+            if st.last() == Some('\\') && self.py_escape(st, c2) {
+                ch = self.ch(self.py_i);
+                continue;
             }
             let i = self.py_i;
             if c2 == ':' && ctx == Ctx::Key {
@@ -820,7 +818,7 @@ impl<'a> Parser<'a> {
             let next = self.ch(run_end);
             let aq = self.py_scroll(run_end + 1);
             let after = self.ch(aq);
-            if run % 2 == 0
+            if run.is_multiple_of(2)
                 && (next != Some(rq)
                     || matches!(after, None | Some(',') | Some(':') | Some('}') | Some(']')))
             {
@@ -920,8 +918,7 @@ impl<'a> Parser<'a> {
         let mut k = i + rl;
         let mut check_comma = true;
         let start = k;
-        loop {
-            let Some(nc) = self.ch(k) else { break };
+        while let Some(nc) = self.ch(k) {
             if nc == rq || nc == st.lq {
                 break;
             }

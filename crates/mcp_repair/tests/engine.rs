@@ -232,6 +232,15 @@ fn second_opinion_shapes() {
         ),
         ("{\"a\": \"hello\n\"\n\",}", json!({"a": "hello"})),
         (r#"{ "a" : "{ b": {} }" }"#, json!({"a": "{ b"})),
+        // LLM output outside the suites: quoted text followed by a comma inside a value
+        (
+            r#"{"sql": "SELECT * FROM t WHERE a = "x", b = 1"}"#,
+            json!({"sql": "SELECT * FROM t WHERE a = \"x\", b = 1"}),
+        ),
+        (
+            r#"{"code": "print("hello, world")", "lang": "python"}"#,
+            json!({"code": "print(\"hello, world\")", "lang": "python"}),
+        ),
     ];
     for (input, want) in cases {
         let r = repair(input).unwrap_or_else(|e| panic!("{input:?}: {e}"));

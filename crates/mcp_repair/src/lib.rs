@@ -9,6 +9,7 @@
 
 mod chars;
 mod parser;
+mod py;
 mod root;
 
 pub use parser::MAX_DEPTH;
@@ -57,6 +58,24 @@ impl std::fmt::Display for RepairError {
 }
 
 impl std::error::Error for RepairError {}
+
+/// Diagnostics: run only the first pass (`second_opinion = false`) or only the second-opinion
+/// rules. Not part of the stable contract.
+#[doc(hidden)]
+pub fn repair_pass(input: &str, second_opinion: bool) -> Result<Repaired, RepairError> {
+    if let Ok(value) = serde_json::from_str::<Value>(input) {
+        return Ok(Repaired {
+            value,
+            fixes: Vec::new(),
+        });
+    }
+    root::repair_text_pass(input, second_opinion)
+}
+
+#[doc(hidden)]
+pub fn first_pass_doubtful(input: &str) -> bool {
+    serde_json::from_str::<Value>(input).is_err() && root::first_pass_doubtful(input)
+}
 
 /// Parse `input` as JSON, repairing it if strict parsing fails.
 ///

@@ -25,13 +25,32 @@ pub struct Parser<'a> {
     /// Offset of `s` within the caller's original input (for fix/error positions).
     pub base: usize,
     pub fixes: Vec<Fix>,
-    depth: usize,
+    pub(crate) depth: usize,
     /// Open containers (`{`, `[`, `(`), innermost last.
-    stack: Vec<u8>,
+    pub(crate) stack: Vec<u8>,
     /// Set when `skip_ws` consumed a newline (root level uses it to detect NDJSON).
     pub nl_seen: bool,
     /// Remaining bytes the string retry may re-scan before switching to conservative mode.
     retry_budget: usize,
+    /// Second-opinion mode: json_repair's quote rules for strings (see `py.rs`).
+    pub py: bool,
+    /// An object key is being parsed (context for the second-opinion rules).
+    pub(crate) in_key: bool,
+    /// Look-ahead budget of the second-opinion mode; `py_exhausted` once it is spent.
+    pub(crate) py_budget: usize,
+    pub py_exhausted: bool,
+    /// Scan position of the second-opinion string parser.
+    pub(crate) py_i: usize,
+    /// First-pass quote decisions that may be wrong (an inner quote kept as content, a string
+    /// re-read because its end quote was wrong, doubled quotes): root asks for a second opinion.
+    pub doubt: u32,
+    /// Of those, inner quotes kept as content.
+    pub(crate) kept_quotes: u32,
+    /// Recent look-ahead results of the second-opinion mode: (targets, from, found).
+    pub(crate) py_cache: Vec<(u64, usize, usize)>,
+    pub(crate) py_cache_next: usize,
+    /// Starts of ```json-in-a-string attempts that failed (never retried).
+    pub(crate) py_fence_failed: std::collections::HashSet<usize>,
 }
 
 /// Outcome of a value parse that also tells the caller what kind of token it was.
@@ -61,6 +80,16 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             nl_seen: false,
             retry_budget: 4 * s.len() + 4096,
+            py: false,
+            in_key: false,
+            py_budget: 16 * s.len() + 4096,
+            py_exhausted: false,
+            py_i: 0,
+            doubt: 0,
+            kept_quotes: 0,
+            py_cache: Vec::new(),
+            py_cache_next: 0,
+            py_fence_failed: std::collections::HashSet::new(),
         }
     }
 
@@ -208,6 +237,11 @@ impl<'a> Parser<'a> {
             b'[' => self.parse_array().map(|v| Some(Parsed::Value(v))),
             b'(' => self.parse_tuple().map(|v| Some(Parsed::Value(v))),
             _ => {
+                if self.py && c == b'"' && self.b.get(self.i + 1..self.i + 8) == Some(b"```json") {
+                    if let Some(v) = self.parse_fenced_in_string_py()? {
+                        return Ok(Some(Parsed::Value(v)));
+                    }
+                }
                 if c == b'"'
                     || c == b'\''
                     || c == b'`'
@@ -226,6 +260,11 @@ impl<'a> Parser<'a> {
                 }
                 if let Some(v) = self.parse_keyword() {
                     return Ok(Some(Parsed::Value(v)));
+                }
+                if self.py && c.is_ascii_alphabetic() && self.ctx() == crate::py::Ctx::Value {
+                    if let Some(v) = self.parse_unquoted_value_py() {
+                        return Ok(Some(Parsed::Unquoted(Value::String(v))));
+                    }
                 }
                 if let Some(v) = self.parse_unquoted(false)? {
                     return Ok(Some(v));
@@ -301,6 +340,24 @@ impl<'a> Parser<'a> {
         // Python-style set literal `{'a', 'b'}` → array
         let mut set_items: Option<Vec<Value>> = None;
         while !self.eof() && self.c() != b'}' {
+            if !initial && self.c() == b'"' && {
+                let k = self.peek_skip_ws(self.i + 1);
+                k >= self.b.len() || matches!(at(self.b, k), b',' | b'}')
+            } {
+                // `{"a": "hello\n"\n",}` — a stray quote after a member
+                self.fix("garbage", self.i);
+                self.doubt += 1;
+                self.i += 1;
+                self.skip_ws(true);
+                continue;
+            }
+            if !initial && self.py && self.c() == b':' {
+                // json_repair: `{"a": "b" : 1}` — a second colon and its value are dropped
+                self.fix("garbage", self.i);
+                self.i += 1;
+                self.parse_value()?;
+                continue;
+            }
             if !initial {
                 if self.c() == b',' {
                     self.i += 1;
@@ -311,8 +368,16 @@ impl<'a> Parser<'a> {
                 self.skip_extra_commas();
             }
             self.skip_ellipsis();
+            if self.py && self.c() == b'`' && is_ident_start(at(self.b, self.i + 1)) {
+                // json_repair: a backtick is not a quote; `key: value after it is a bare key
+                self.fix("garbage", self.i);
+                self.i += 1;
+            }
             let key_pos = self.i;
-            let mut key = self.parse_string_auto()?;
+            self.in_key = true;
+            let key = self.parse_string_auto();
+            self.in_key = false;
+            let mut key = key?;
             if key.is_none() {
                 key = self.parse_unquoted_key()?;
                 if key.is_some() {
@@ -327,7 +392,10 @@ impl<'a> Parser<'a> {
                         let save = self.i;
                         self.i = j;
                         let fixes_len = self.fixes.len();
-                        match self.parse_string_auto()? {
+                        self.in_key = true;
+                        let k2 = self.parse_string_auto();
+                        self.in_key = false;
+                        match k2? {
                             Some(k2) if matches!(at(self.b, self.peek_skip_ws(self.i)), b':') => {
                                 self.fix("garbage", key_pos);
                                 key = Some(k2);
@@ -340,6 +408,11 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
+            if key.as_deref() == Some("") && self.eof() {
+                // `{"` — an empty key cut off by the end of input
+                self.fix("truncated", key_pos);
+                break;
+            }
             let Some(key) = key else {
                 let c = self.c();
                 if c == b'[' && !initial {
@@ -350,11 +423,21 @@ impl<'a> Parser<'a> {
                         if let (Some(Value::Array(prev)), Value::Array(more)) =
                             (last_key.as_ref().and_then(|k| map.get_mut(k)), extra)
                         {
-                            prev.extend(more);
+                            merge_rows(prev, more);
                         }
                         self.skip_ws(true);
                         continue;
                     }
+                }
+                if c == b':' && at(self.b, self.peek_skip_ws(self.i + 1)) == b'}' {
+                    // `{:}` — a colon with neither key nor value
+                    self.fix("garbage", self.i);
+                    self.i = self.peek_skip_ws(self.i + 1);
+                    break;
+                }
+                if self.b.get(self.i..self.i + 3) == Some(b"```") {
+                    // a closing Markdown fence cuts the object short
+                    break;
                 }
                 if matches!(c, b'}' | b'{' | b']' | b'[' | 0) {
                     if !initial {
@@ -388,10 +471,42 @@ impl<'a> Parser<'a> {
                 self.i += 1;
             }
             let truncated = self.eof();
+            let quoted_key = is_quote(self.b, key_pos);
+            if !colon && self.py && !quoted_key && truncated && !initial {
+                // a bare word after the last member, cut off by the end: not a key
+                self.fix("garbage", key_pos);
+                break;
+            }
+            if !colon && self.py && !quoted_key && !truncated && !is_quote(self.b, self.i) {
+                // json_repair: bare words where a key should be, not followed by a colon, are
+                // dropped (`{"a": x, quick brown fox. "b": 1}`)
+                if !initial
+                    && !is_digit(at(self.b, key_pos))
+                    && at(self.b, self.i).is_ascii_alphabetic()
+                {
+                    self.fix("garbage", key_pos);
+                    continue;
+                }
+            }
             if !colon {
                 if is_start_of_value(self.b, self.i) || truncated || matches!(self.c(), b'.' | b'+')
                 {
                     self.fix("missing_colon", self.i);
+                    if quoted_key && !truncated {
+                        // `{"key:"value"}` may be a misplaced quote rather than a missing colon
+                        self.doubt += 1;
+                    } else if !quoted_key && !truncated && !is_quote(self.b, self.i) {
+                        let j = self.i;
+                        if !is_digit(at(self.b, j)) && !matches!(at(self.b, j), b'[' | b'{' | b'-')
+                        {
+                            // `quick brown fox.` where a key should be: bare words or a key?
+                            self.doubt += 1;
+                        }
+                    }
+                } else if self.c() == b'}' && !initial {
+                    // `{"a": 1 AAAA }`, `{"b": "x" true}` — a stray word after the last member
+                    self.fix("garbage", key_pos);
+                    continue;
                 } else {
                     return Err(self.err(self.i, "colon expected"));
                 }
@@ -451,6 +566,9 @@ impl<'a> Parser<'a> {
                     self.i += 1;
                     self.skip_ws(true);
                     self.skip_extra_commas();
+                } else if self.c() == b')' && self.stack.last() == Some(&b'[') {
+                    // `[1, 2)` — closed with the wrong bracket (handled after the loop)
+                    break;
                 } else {
                     self.fix("missing_comma", self.i);
                 }
@@ -460,6 +578,35 @@ impl<'a> Parser<'a> {
             match self.parse_value()? {
                 Some(v) => {
                     let v = v.into_value();
+                    // json_repair: an empty value that only the end of input closed (`["`,
+                    // `[-`, `[{]`) is not an element
+                    if self.eof() || self.c() == b']' {
+                        let empty = match &v {
+                            Value::String(s) => s.is_empty() && self.eof(),
+                            Value::Object(o) => {
+                                o.is_empty()
+                                    && items.is_empty()
+                                    && self.c() == b']'
+                                    && self
+                                        .b
+                                        .get(vpos..self.i)
+                                        .is_some_and(|t| t.trim_ascii() == b"{")
+                            }
+                            Value::Number(_) => {
+                                self.eof()
+                                    && self
+                                        .b
+                                        .get(vpos..self.i)
+                                        .is_some_and(|t| t.trim_ascii() == b"-")
+                            }
+                            _ => false,
+                        };
+                        if empty {
+                            self.fix("truncated", vpos);
+                            initial = false;
+                            continue;
+                        }
+                    }
                     // `["key": "value"]` → an object inside the array (json_repair)
                     if self.c() == b':' {
                         if let Value::String(k) = v {
@@ -606,6 +753,30 @@ impl<'a> Parser<'a> {
     /// Parse a string at the cursor (any quote style, or `\"` escaped quotes). `None` if no
     /// string starts here (cursor unchanged).
     pub fn parse_string_auto(&mut self) -> PResult<Option<String>> {
+        if self.py {
+            if self.ctx() == crate::py::Ctx::Array {
+                // arrays: the first-pass rules unless they doubt this string
+                let (i0, f0, d0, k0, b0) = (
+                    self.i,
+                    self.fixes.len(),
+                    self.doubt,
+                    self.kept_quotes,
+                    self.retry_budget,
+                );
+                let first = self.parse_string(self.retry_budget == 0, None)?;
+                if self.kept_quotes == k0 {
+                    return Ok(first);
+                }
+                self.i = i0;
+                self.fixes.truncate(f0);
+                self.doubt = d0;
+                self.kept_quotes = k0;
+                self.retry_budget = b0;
+            }
+            if let Some(s) = self.parse_string_py()? {
+                return Ok(Some(s));
+            }
+        }
         if self.retry_budget == 0 {
             return self.parse_string(true, None);
         }
@@ -646,8 +817,20 @@ impl<'a> Parser<'a> {
                 if !stop_at_delim && stop_at.is_none() && is_delimiter(at(b, i_prev)) {
                     return self.retry_string(i_before, i, true, None);
                 }
+                if swallowed_member(self.b.get(i_before..n).unwrap_or(b"")) {
+                    // `{"a": "x, "b": 1` cut off — or `"x,` `b: 1` swallowed by a string whose
+                    // end quote is missing?
+                    self.doubt += 1;
+                }
+                if out.trim_end().ends_with("```") {
+                    // `{"key": "value}```` — probably a closing fence, not content
+                    self.doubt += 1;
+                }
                 if !dangling {
-                    trim_trailing_spaces(&mut out);
+                    // cut inside the string: trailing whitespace (also an escaped `\n`) is
+                    // not content yet
+                    let t = out.trim_end().len();
+                    out.truncate(t);
                 }
                 self.fix("truncated", n);
                 self.i = n;
@@ -687,6 +870,7 @@ impl<'a> Parser<'a> {
                 if i_quote == content_start && !stop_at_delim {
                     // `""value"` — a doubled opening quote
                     self.fix("doubled_quote", i_quote);
+                    self.doubt += 1;
                     doubled_open = true;
                     i = i_quote + qend;
                     continue;
@@ -716,6 +900,10 @@ impl<'a> Parser<'a> {
                     // balanced block as content
                     if let Some(end) = self.balanced_end(i_prev) {
                         self.fix("unescaped_quote", i_quote);
+                        if out.starts_with("```") {
+                            // "```json {…}```" — a fenced block that may be meant as the value
+                            self.doubt += 1;
+                        }
                         out.push_str(self.s.get(i_quote..end + 1).unwrap_or(""));
                         if prev == b'{' {
                             curly -= 1;
@@ -731,6 +919,8 @@ impl<'a> Parser<'a> {
                 }
                 // unescaped quote inside the string: keep it as content
                 self.fix("unescaped_quote", i_quote);
+                self.doubt += 1;
+                self.kept_quotes += 1;
                 out.push_str(self.s.get(i_quote..i_quote + qend).unwrap_or("\""));
                 i = i_quote + qend;
             } else if stop_at_delim && is_unquoted_delimiter(c) {
@@ -934,6 +1124,7 @@ impl<'a> Parser<'a> {
     ) -> PResult<Option<String>> {
         let cost = scanned_to.saturating_sub(i_before);
         self.retry_budget = self.retry_budget.saturating_sub(cost);
+        self.doubt += 1;
         // drop fixes recorded during the abandoned pass
         let base = self.base;
         while self
@@ -1095,6 +1286,12 @@ impl<'a> Parser<'a> {
                 }
             }
             if !self.at_end_of_number(i) {
+                if at(b, i) == b'"' && self.at_end_of_number(i + 1) && !invalid {
+                    // `12345",` — a number with a stray end quote (json_repair)
+                    self.fix("missing_quote", i);
+                    self.i = i + 1;
+                    return Some(number_value(&num));
+                }
                 return None;
             }
             self.i = i;
@@ -1247,6 +1444,10 @@ impl<'a> Parser<'a> {
         while end > start && is_ws(at(b, end - 1)) {
             end -= 1;
         }
+        if !is_key && at(b, end) == b'{' && self.stack.last() == Some(&b'{') {
+            // `{text:words{words in brackets}}` — is the brace part of the bare text?
+            self.doubt += 1;
+        }
         let sym = self.s.get(start..end).unwrap_or("");
         self.i = end;
         if sym.is_empty() {
@@ -1296,6 +1497,14 @@ impl<'a> Parser<'a> {
         if at(b, self.i) == b'"' && self.i == end && end == i {
             // missing start quote, found the end quote: `abc"` → "abc"
             self.i += 1;
+            if !is_key
+                && self.c() != b','
+                && !is_ws(self.c())
+                && !matches!(self.c(), b'}' | b']' | 0)
+            {
+                // `a"0"` — or is the quote the start of something else?
+                self.doubt += 1;
+            }
         }
         Ok(Some(Parsed::Unquoted(v)))
     }
@@ -1364,6 +1573,67 @@ fn is_url_start(b: &[u8], from: usize, to: usize) -> bool {
 
 fn is_url_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || b"-._~:/?#@!$&'()*+;=".contains(&c)
+}
+
+/// Does the text of an unterminated string contain `, key:` / `, "key":` (the next member)?
+/// Works on the raw text, so escaped quotes (`\", \"k\":`, double-encoded JSON) do not count.
+fn swallowed_member(b: &[u8]) -> bool {
+    let mut k = 0;
+    while let Some(p) = b.get(k..).and_then(|t| t.iter().position(|&c| c == b',')) {
+        let mut j = k + p + 1;
+        while is_ws(at(b, j)) {
+            j += 1;
+        }
+        if matches!(at(b, j), b'"' | b'\'' | b'`') {
+            j += 1;
+        }
+        let id = j;
+        while is_ident(at(b, j)) || at(b, j) == b'-' {
+            j += 1;
+        }
+        if j > id {
+            if matches!(at(b, j), b'"' | b'\'' | b'`') {
+                j += 1;
+            }
+            while is_ws(at(b, j)) {
+                j += 1;
+            }
+            if at(b, j) == b':' {
+                return true;
+            }
+        }
+        k += p + 1;
+    }
+    false
+}
+
+/// json_repair's continuation of an array member (`"rows": [[..], [..], "a", "b"], [..]`):
+/// loose items after rows of equal length are grouped into rows, further rows are appended.
+fn merge_rows(prev: &mut Vec<Value>, more: Vec<Value>) {
+    let mut lens = prev.iter().filter_map(|v| v.as_array().map(Vec::len));
+    let row_len = match lens.next() {
+        Some(l) if l > 0 && lens.all(|m| m == l) => l,
+        _ => {
+            prev.extend(more);
+            return;
+        }
+    };
+    let tail_start = prev.iter().rposition(Value::is_array).map_or(0, |p| p + 1);
+    let tail_len = prev.len() - tail_start;
+    if tail_len > 0 && tail_len.is_multiple_of(row_len) {
+        let tail: Vec<Value> = prev.drain(tail_start..).collect();
+        for row in tail.chunks(row_len) {
+            prev.push(Value::Array(row.to_vec()));
+        }
+    }
+    if more.is_empty() {
+        return;
+    }
+    if more.iter().all(Value::is_array) {
+        prev.extend(more);
+    } else {
+        prev.push(Value::Array(more));
+    }
 }
 
 pub fn number_value(num: &str) -> Value {

@@ -11,10 +11,59 @@ type RResult = Result<Repaired, RepairError>;
 
 /// Entry point for input that failed the strict parse.
 pub fn repair_text(input: &str) -> RResult {
-    repair_text_inner(input, true)
+    let first = repair_text_inner(input, true, false);
+    let doubtful = match &first {
+        Err(_) => true,
+        Ok(r) => r.fixes.iter().any(|f| f.kind == DOUBT),
+    };
+    if !doubtful {
+        return first;
+    }
+    let second = repair_text_inner(input, true, true);
+    let chosen = match (first, second) {
+        (Err(_), second) => second,
+        (Ok(first), Err(_)) => Ok(first),
+        (Ok(first), Ok(second)) => {
+            // the second opinion may not close more strings by guesswork than the first did
+            let guessed = |r: &Repaired| {
+                r.fixes
+                    .iter()
+                    .filter(|f| matches!(f.kind, "missing_quote" | "truncated"))
+                    .count()
+            };
+            if guessed(&second) <= guessed(&first) {
+                Ok(second)
+            } else {
+                Ok(first)
+            }
+        }
+    };
+    chosen.map(|mut r| {
+        r.fixes.retain(|f| f.kind != DOUBT);
+        r
+    })
 }
 
-fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
+/// Diagnostics: did the first pass fail or doubt a quote decision?
+pub fn first_pass_doubtful(input: &str) -> bool {
+    match repair_text_inner(input, true, false) {
+        Err(_) => true,
+        Ok(r) => r.fixes.iter().any(|f| f.kind == DOUBT),
+    }
+}
+
+/// Internal marker fix: the first pass doubted a quote (never returned to callers).
+const DOUBT: &str = "~doubt";
+
+/// One pass only: the first (`py = false`) or the second-opinion rules (`py = true`).
+pub fn repair_text_pass(input: &str, py: bool) -> RResult {
+    repair_text_inner(input, true, py).map(|mut r| {
+        r.fixes.retain(|f| f.kind != DOUBT);
+        r
+    })
+}
+
+fn repair_text_inner(input: &str, allow_sse: bool, py: bool) -> RResult {
     let mut fixes = Vec::new();
     let mut off = 0;
     if input.starts_with('\u{feff}') {
@@ -53,7 +102,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
 
     // Server-sent events: `data: {...}` lines, `data: [DONE]` skipped.
     if allow_sse && rest.starts_with("data:") {
-        return with_fixes(fixes, sse(text, off));
+        return with_fixes(fixes, sse(text, off, py));
     }
 
     // Mistral's raw control token before the tool-call array.
@@ -63,7 +112,10 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
             position: off + ts,
         });
         let start = ts + (rest.len() - r.len());
-        return with_fixes(fixes, parse_root_region(text, off, start, RootMode::Plain));
+        return with_fixes(
+            fixes,
+            parse_root_region(text, off, start, RootMode::Plain, py),
+        );
     }
 
     if at(b, ts) == b'<' {
@@ -75,7 +127,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
                     kind: "tool_call_wrapper",
                     position: off + ts,
                 });
-                return with_fixes(fixes, parse_root_region(text, off, j, RootMode::Prose));
+                return with_fixes(fixes, parse_root_region(text, off, j, RootMode::Prose, py));
             }
         }
         return Err(RepairError {
@@ -86,7 +138,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
 
     // jsonrepair's `[```json … ```]` variant
     if rest.starts_with("[```") || rest.starts_with("{```") {
-        return with_fixes(fixes, fenced(text, off, ts + 1));
+        return with_fixes(fixes, fenced(text, off, ts + 1, py));
     }
 
     // Markdown code fences (possibly after prose).
@@ -99,7 +151,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
                     position: off + ts,
                 });
             }
-            match fenced(text, off, fpos) {
+            match fenced(text, off, fpos, py) {
                 Ok(r) => return with_fixes(fixes, Ok(r)),
                 Err(e) => {
                     if fpos == ts {
@@ -112,7 +164,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
     }
 
     if is_json_start(b, ts) {
-        return with_fixes(fixes, parse_root_region(text, off, ts, RootMode::Plain));
+        return with_fixes(fixes, parse_root_region(text, off, ts, RootMode::Plain, py));
     }
 
     // Text first. JSONP `cb({...})` / `NumberLong(2)` and short bare text go to the parser;
@@ -125,7 +177,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
         j
     };
     if ident_end > ts && at(b, skip_plain_ws(b, ident_end)) == b'(' {
-        return with_fixes(fixes, parse_root_region(text, off, ts, RootMode::Plain));
+        return with_fixes(fixes, parse_root_region(text, off, ts, RootMode::Plain, py));
     }
     let mut tried = 0;
     let mut k = ts;
@@ -135,7 +187,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
             break;
         }
         tried += 1;
-        match parse_root_region(text, off, p, RootMode::Prose) {
+        match parse_root_region(text, off, p, RootMode::Prose, py) {
             Ok(mut r) => {
                 let mut f = fixes.clone();
                 f.push(Fix {
@@ -158,7 +210,7 @@ fn repair_text_inner(input: &str, allow_sse: bool) -> RResult {
             message: "no JSON value found (plain text)".into(),
         }));
     }
-    with_fixes(fixes, parse_root_region(text, off, ts, RootMode::Plain))
+    with_fixes(fixes, parse_root_region(text, off, ts, RootMode::Plain, py))
 }
 
 fn with_fixes(mut fixes: Vec<Fix>, r: RResult) -> RResult {
@@ -245,10 +297,17 @@ pub enum RootMode {
 }
 
 /// Parse the root value(s) of `text[start..]`.
-fn parse_root_region(text: &str, off: usize, start: usize, mode: RootMode) -> RResult {
+fn parse_root_region(text: &str, off: usize, start: usize, mode: RootMode, py: bool) -> RResult {
     let mut p = Parser::new(text, off);
+    p.py = py;
     p.i = start;
     let (v, _) = parse_root(&mut p, mode)?;
+    if p.py_exhausted {
+        return Err(p.err(p.i, "look-ahead budget spent"));
+    }
+    if p.doubt > 0 {
+        p.fix(DOUBT, start);
+    }
     Ok(Repaired {
         value: v,
         fixes: std::mem::take(&mut p.fixes),
@@ -280,6 +339,8 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
     };
     let first_unquoted = matches!(first, Parsed::Unquoted(_));
     let mut values = vec![first.into_value()];
+    // per value: was it separated from the one before by a comma?
+    let mut comma_before = vec![false];
     let mut newline_sep = false;
     let mut closed_by_fence = false;
     loop {
@@ -361,6 +422,7 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
             Some(v) => {
                 p.fix("multiple_values", vpos);
                 values.push(v.into_value());
+                comma_before.push(comma);
             }
             None => {
                 p.i = before;
@@ -375,19 +437,49 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
     } else if newline_sep {
         Value::Array(values)
     } else {
-        // json_repair: several concatenated values; empty containers are dropped
-        let non_empty: Vec<Value> = values
-            .iter()
-            .filter(|v| !is_empty_container(v))
-            .cloned()
-            .collect();
-        match non_empty.len() {
-            0 => values.swap_remove(0),
-            1 => non_empty.into_iter().next().unwrap_or(Value::Null),
-            _ => Value::Array(non_empty),
+        // json_repair: several concatenated values; empty containers are dropped, and a value
+        // of the same shape as the one before replaces it (`[{"k":1}][{"k":2}]`: an update)
+        let mut kept: Vec<Value> = Vec::new();
+        for (v, comma) in values.into_iter().zip(comma_before) {
+            if kept.is_empty() {
+                kept.push(v);
+                continue;
+            }
+            if is_empty_container(&v) {
+                continue;
+            }
+            if let Some(last) = kept.last() {
+                let container = matches!(last, Value::Object(_) | Value::Array(_));
+                if is_empty_container(last) || (!comma && container && same_shape(last, &v)) {
+                    kept.pop();
+                }
+            }
+            kept.push(v);
+        }
+        if kept.len() == 1 {
+            kept.pop().unwrap_or(Value::Null)
+        } else {
+            Value::Array(kept)
         }
     };
     Ok((v, closed_by_fence))
+}
+
+/// json_repair's `is_same_object`: same type, same keys, same array lengths, recursively.
+fn same_shape(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_shape(v, w))
+        }
+        (Value::Null, Value::Null) | (Value::Bool(_), Value::Bool(_)) => true,
+        (Value::Number(_), Value::Number(_)) | (Value::String(_), Value::String(_)) => true,
+        _ => false,
+    }
 }
 
 fn is_empty_container(v: &Value) -> bool {
@@ -428,7 +520,7 @@ fn looks_like_member(p: &Parser) -> bool {
 }
 
 /// Markdown fences: collect the values of the json (or untagged) blocks.
-fn fenced(text: &str, off: usize, first_fence: usize) -> RResult {
+fn fenced(text: &str, off: usize, first_fence: usize, py: bool) -> RResult {
     let b = text.as_bytes();
     let mut blocks: Vec<(String, usize)> = Vec::new(); // (tag, content start)
     let mut k = first_fence;
@@ -479,9 +571,16 @@ fn fenced(text: &str, off: usize, first_fence: usize) -> RResult {
             continue;
         }
         let mut p = Parser::new(text, off);
+        p.py = py;
         p.i = *content;
         match parse_root(&mut p, RootMode::Fenced) {
+            Ok(_) if p.py_exhausted => {
+                return Err(p.err(p.i, "look-ahead budget spent"));
+            }
             Ok((v, _)) => {
+                if p.doubt > 0 {
+                    p.fix(DOUBT, *content);
+                }
                 values.push(v);
                 fixes.append(&mut p.fixes);
                 next_min = p.i;
@@ -517,7 +616,7 @@ fn fenced(text: &str, off: usize, first_fence: usize) -> RResult {
 
 /// Server-sent events / `data:` lines: each payload repaired on its own; one → value, several →
 /// array; `[DONE]` skipped.
-fn sse(text: &str, off: usize) -> RResult {
+fn sse(text: &str, off: usize, py: bool) -> RResult {
     let mut values = Vec::new();
     let mut fixes = vec![Fix {
         kind: "sse",
@@ -543,7 +642,7 @@ fn sse(text: &str, off: usize) -> RResult {
         match serde_json::from_str::<Value>(slice) {
             Ok(v) => values.push(v),
             Err(_) => {
-                let r = repair_text_inner(slice, false).map_err(|e| RepairError {
+                let r = repair_text_inner(slice, false, py).map_err(|e| RepairError {
                     position: e.position + off + start,
                     message: e.message,
                 })?;

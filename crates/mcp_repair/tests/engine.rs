@@ -106,6 +106,12 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     assert!(repair(&ok).is_ok());
     let ok = "(".repeat(MAX_DEPTH + 10);
     assert!(repair(&ok).is_err());
+    // fenced JSON inside a string inside fenced JSON … (second opinion) is nesting too
+    let deep = format!(
+        "{{\"k\": \"x\" y\", \"a\": {}",
+        "\"```json ".repeat(100_000)
+    );
+    let _ = repair(&deep);
 }
 
 /// Pathological 1 MB inputs must finish (linear time); this checks completion, not timing.
@@ -126,6 +132,17 @@ fn pathological_inputs_complete() {
         format!("{{\"a\": \"{}", "{\"b\": \"".repeat(1 << 17)),
         "data: x\n".repeat(1 << 17),
         "1\n".repeat(1 << 19),
+        // inputs that make the first pass doubt and run the second opinion's look-aheads
+        format!("{{\"a\": \"{}\" tail", "x,".repeat(1 << 18)),
+        format!("{{\"a\": \"{}\" tail", "x}".repeat(1 << 18)),
+        format!("{{\"a\": \"{}\"}}", "x, \"y\" z ".repeat(1 << 16)),
+        format!("[{}]", "\"a\" b\", ".repeat(1 << 16)),
+        format!("{{\"a\": x{}\"}}", ", y".repeat(1 << 17)),
+        format!("{{\"a\": \"{}", "{b: 1} \"c\" ".repeat(1 << 16)),
+        format!("{{{}", "\"key:\"value\" ".repeat(1 << 16)),
+        format!("{{\"a\": 1{}", "\n\"\n".repeat(1 << 17)),
+        format!("[{}]", "{\"a\": \"b \"c\" d\"}, ".repeat(1 << 15)),
+        format!("{{\"a\": \"{}\" x", "\\\\\" ".repeat(1 << 17)),
     ];
     for c in &cases {
         let _ = repair(c);
@@ -137,4 +154,126 @@ fn pathological_inputs_complete() {
 fn fuzz_regressions() {
     // string retry used to recurse forever when an escape skipped over the stop index
     let _ = repair("[\\\"hello\\,\\\"hello\\,\"\u{11}]");
+    // second opinion: nested "```json … attempts inside strings were retried after failing,
+    // exponential in the nesting (2 s for these 2 KB in release); now never retried and charged
+    // to the look-ahead budget
+    let t = std::time::Instant::now();
+    let _ = repair(include_str!("fuzz/timeout-nested-fence-in-string.txt"));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+}
+
+/// json_repair (Python) suite shapes: the second opinion and the structural rules it brought.
+#[test]
+fn second_opinion_shapes() {
+    let cases: &[(&str, Value)] = &[
+        // quoted words inside an object value, end quote decided by what follows
+        (
+            r#"{"comment": "lorem, "ipsum" sic "tamet". To improve"}"#,
+            json!({"comment": "lorem, \"ipsum\" sic \"tamet\". To improve"}),
+        ),
+        // end quote on its own line, the next member after it
+        (
+            "{\n\"a\": \"\n```{}```\n\"\n\",\n\"b\": \"x\",\n}",
+            json!({"a": "\n```{}```\n\"", "b": "x"}),
+        ),
+        // arrays: a quote followed by a word ends the string when the quotes do not pair up
+        (
+            r#"["value1" value2", "value3"]"#,
+            json!(["value1", "value2", "value3"]),
+        ),
+        // unquoted values keep commas that do not start a member
+        (
+            r#"{"lorem": ipsum, sic, datum.",}"#,
+            json!({"lorem": "ipsum, sic, datum."}),
+        ),
+        (
+            r#"{text:words{words in brackets}}"#,
+            json!({"text": "words{words in brackets}"}),
+        ),
+        // misplaced key quote, fenced JSON inside a string, backtick before a bare key
+        (r#"{"key:"value"}"#, json!({"key": "value"})),
+        (
+            r#"{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}"#,
+            json!({"key": {"key": [{"key1": 1}, {"key2": 2}]}}),
+        ),
+        (
+            "{\"key\": \"val\\n123,`key2:value2",
+            json!({"key": "val\n123", "key2": "value2"}),
+        ),
+        // structure
+        (
+            r#"[{"key":"value"}][{"key":"value_after"}]"#,
+            json!([{"key": "value_after"}]),
+        ),
+        (
+            r#"{"key":"value"}, {"key":"value_after"}"#,
+            json!([{"key": "value"}, {"key": "value_after"}]),
+        ),
+        ("[1, 2)", json!([1, 2])),
+        ("[\"", json!([])),
+        ("{\"", json!({})),
+        ("[{]", json!([])),
+        ("{:}", json!({})),
+        (
+            r#"{ "words": abcdef", "numbers": 12345", "words2": ghijkl" }"#,
+            json!({"words": "abcdef", "numbers": 12345, "words2": "ghijkl"}),
+        ),
+        (
+            r#"{"value_1": true, SHOULD_NOT_EXIST "value_2": "data" AAAA }"#,
+            json!({"value_1": true, "value_2": "data"}),
+        ),
+        (
+            r#"{"lorem": sic tamet. "ipsum": sic tamet, quick brown fox. "sic": ipsum}"#,
+            json!({"lorem": "sic tamet.", "ipsum": "sic tamet", "sic": "ipsum"}),
+        ),
+        (
+            r#"{"rows": [["a", "b"], "c", "d"], ["e", "f"]]}"#,
+            json!({"rows": [["a", "b"], ["c", "d"], ["e", "f"]]}),
+        ),
+        ("{\"a\": \"hello\n\"\n\",}", json!({"a": "hello"})),
+        (r#"{ "a" : "{ b": {} }" }"#, json!({"a": "{ b"})),
+        // LLM output outside the suites: quoted text followed by a comma inside a value
+        (
+            r#"{"sql": "SELECT * FROM t WHERE a = "x", b = 1"}"#,
+            json!({"sql": "SELECT * FROM t WHERE a = \"x\", b = 1"}),
+        ),
+        (
+            r#"{"code": "print("hello, world")", "lang": "python"}"#,
+            json!({"code": "print(\"hello, world\")", "lang": "python"}),
+        ),
+    ];
+    for (input, want) in cases {
+        let r = repair(input).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        assert_eq!(&r.value, want, "{input:?}");
+        assert!(
+            r.fixes.iter().all(|f| !f.kind.starts_with('~')),
+            "{input:?}: {:?}",
+            r.fixes
+        );
+    }
+    // jsonrepair's readings stay where the second opinion would differ
+    for (input, want) in [
+        (r#"{ "height": "(5'3")" }"#, json!({"height": "(5'3\")"})),
+        (r#"["hello, world]"#, json!(["hello", "world"])),
+        (r#"{"a":"b,c,"d":"e"}"#, json!({"a": "b,c", "d": "e"})),
+        (
+            r#"{"content": "He said "hello" to me"}"#,
+            json!({"content": "He said \"hello\" to me"}),
+        ),
+    ] {
+        assert_eq!(repair(input).unwrap().value, want, "{input:?}");
+    }
+}
+
+/// The second opinion costs a second pass; the benchmark's shapes (prose, fences, single quotes,
+/// trailing commas, a body cut inside double-encoded arguments) must not ask for it.
+#[test]
+fn common_defects_do_not_ask_for_a_second_opinion() {
+    for input in [
+        "Sure!\n```json\n{'a': 1, \"b\": [1, 2,],}\n```",
+        r#"{"name": "f", "arguments": "{\"query\": \"x\", \"limit\": 60, \"filters\": {\"from\": \"2024-0"#,
+        r#"{"a": "He said \"hi\"", "b": tru"#,
+    ] {
+        assert!(!mcp_repair::first_pass_doubtful(input), "{input}");
+    }
 }

@@ -25,7 +25,7 @@ CREATE TABLE mcp.provider (
     description     text,
     created_at      timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT provider_base_url_required CHECK (kind = 'replay' OR base_url IS NOT NULL),
-    CONSTRAINT provider_model_required CHECK (kind IN ('replay', 'azure') OR model IS NOT NULL),
+    CONSTRAINT provider_model_required CHECK (kind = 'replay' OR model IS NOT NULL),
     CONSTRAINT provider_azure_api_version CHECK (kind <> 'azure' OR api_version IS NOT NULL),
     CONSTRAINT provider_context_exceeds_completion CHECK (context_window > max_completion_tokens)
 );
@@ -229,7 +229,7 @@ CREATE TABLE mcp.tool_call (
     arguments       jsonb,
     validation_errors jsonb,
     status          text NOT NULL
-                    CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied')),
+                    CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied', 'skipped')),
     result_size     integer,
     result_preview  text,
     latency_ms      double precision,
@@ -249,7 +249,7 @@ COMMENT ON COLUMN mcp.tool_call.role_name IS 'Role the tool ran as.';
 COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair).';
 COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments.';
 COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid).';
-COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused), denied (not allowed for the role/interface).';
+COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused or incomplete), denied (not allowed for the role/interface, unknown, or tool_choice none), skipped (not executed because the chat run stopped: iteration cap, token budget, loop, cancel).';
 COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the result text in bytes.';
 COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result.';
 COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';

@@ -306,13 +306,11 @@ impl Host for SqlHost {
         if r.status.executed() {
             return;
         }
-        let status = if matches!(
-            r.status,
-            mcp_chat::ToolCallStatus::Invalid | mcp_chat::ToolCallStatus::Incomplete
-        ) {
-            "invalid"
-        } else {
-            "denied"
+        let status = match r.status {
+            mcp_chat::ToolCallStatus::Invalid | mcp_chat::ToolCallStatus::Incomplete => "invalid",
+            // Not executed because the run stopped: not the tool's or the role's fault.
+            mcp_chat::ToolCallStatus::Skipped => "skipped",
+            _ => "denied",
         };
         crate::tools::record_call(&crate::tools::CallRecord {
             run_id: Some(self.run_id),

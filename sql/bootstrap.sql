@@ -15,7 +15,15 @@ CREATE TABLE mcp.provider (
     model           text,
     api_version     text,
     options         jsonb NOT NULL DEFAULT '{}'
-                    CONSTRAINT provider_options_object CHECK (jsonb_typeof(options) = 'object'),
+                    CONSTRAINT provider_options_object CHECK (jsonb_typeof(options) = 'object')
+                    -- CASE, not AND: the cast must only run on numbers
+                    CONSTRAINT provider_options_prices CHECK (
+                        CASE jsonb_typeof(options -> 'price_per_1k_prompt')
+                            WHEN 'number' THEN (options ->> 'price_per_1k_prompt')::numeric >= 0
+                            ELSE options -> 'price_per_1k_prompt' IS NULL END
+                        AND CASE jsonb_typeof(options -> 'price_per_1k_completion')
+                            WHEN 'number' THEN (options ->> 'price_per_1k_completion')::numeric >= 0
+                            ELSE options -> 'price_per_1k_completion' IS NULL END),
     context_window  integer NOT NULL DEFAULT 32768
                     CONSTRAINT provider_context_window_positive CHECK (context_window BETWEEN 256 AND 10000000),
     max_completion_tokens integer NOT NULL DEFAULT 1024
@@ -36,7 +44,7 @@ COMMENT ON COLUMN mcp.provider.kind IS 'openai = any OpenAI-compatible chat-comp
 COMMENT ON COLUMN mcp.provider.base_url IS 'Endpoint root, e.g. https://api.openai.com/v1, https://api.mistral.ai/v1, http://127.0.0.1:11434/v1; for azure the resource URL https://NAME.openai.azure.com.';
 COMMENT ON COLUMN mcp.provider.model IS 'Model name sent in the request (for azure: the deployment name).';
 COMMENT ON COLUMN mcp.provider.api_version IS 'Azure OpenAI api-version query parameter.';
-COMMENT ON COLUMN mcp.provider.options IS 'Extra request fields (temperature, top_p, …) merged into every request body.';
+COMMENT ON COLUMN mcp.provider.options IS 'Extra request fields (temperature, top_p, …) merged into every request body. Two keys are pg_mcp''s own and never sent: price_per_1k_prompt and price_per_1k_completion (numbers >= 0, price per 1000 tokens, for mcp.recent_runs.estimated_cost).';
 COMMENT ON COLUMN mcp.provider.context_window IS 'Model context window in tokens; the chat loop prunes history to stay below it.';
 COMMENT ON COLUMN mcp.provider.max_completion_tokens IS 'Tokens reserved for the answer (max_tokens in the request).';
 COMMENT ON COLUMN mcp.provider.timeout_ms IS 'Per-request timeout; NULL = mcp.http_timeout_ms.';

@@ -62,6 +62,9 @@ struct ProviderRow {
     timeout_ms: Option<i32>,
 }
 
+/// Keys of `provider.options` that price tokens for `mcp.recent_runs`; never sent.
+const PRICE_KEYS: [&str; 2] = ["price_per_1k_prompt", "price_per_1k_completion"];
+
 fn provider_config(name: &str) -> McpResult<ProviderConfig> {
     let ProviderRow {
         kind,
@@ -120,7 +123,12 @@ fn provider_config(name: &str) -> McpResult<ProviderConfig> {
             cfg.model = "replay".into();
         }
     }
-    if let Value::Object(o) = options {
+    if let Value::Object(mut o) = options {
+        // pg_mcp's own keys (read by mcp.recent_runs) are not request fields: a provider
+        // refuses unknown fields (OpenAI answers 400 "Unrecognized request argument").
+        for key in PRICE_KEYS {
+            o.remove(key);
+        }
         cfg.options = o;
     }
     cfg.api_key = crate::registry::api_key(name)?;

@@ -391,6 +391,51 @@ fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
     });
 }
 
+/// `mcp.chat`'s `options`, checked: a misspelt key or a wrong type is the caller's mistake and
+/// gets a clear 22023 instead of being ignored.
+#[derive(Default)]
+struct ChatOptions {
+    provider: Option<String>,
+    tool_choice: Option<String>,
+    max_iterations: Option<u32>,
+    max_total_tokens: Option<u64>,
+}
+
+fn chat_options(v: &Value) -> McpResult<ChatOptions> {
+    let bad = |m: String| McpError::InvalidParameter(format!("mcp.chat options: {m}"));
+    let Value::Object(o) = v else {
+        return Err(bad("must be a JSON object".into()));
+    };
+    let mut out = ChatOptions::default();
+    for (k, val) in o {
+        let text = || {
+            val.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("\"{k}\" must be a string")))
+        };
+        let int = |lo: u64, hi: u64| {
+            val.as_u64()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| bad(format!("\"{k}\" must be an integer from {lo} to {hi}")))
+        };
+        match k.as_str() {
+            "provider" => out.provider = Some(text()?),
+            "tool_choice" => out.tool_choice = Some(text()?),
+            "max_iterations" => {
+                out.max_iterations = Some(int(1, mcp_chat::MAX_ITERATIONS_HARD_CAP as u64)? as u32)
+            }
+            "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
+            other => {
+                return Err(bad(format!(
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens)",
+                    other.chars().take(64).collect::<String>()
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// `mcp.chat`: one user turn through the agent loop.
 #[pg_extern(name = "chat", volatile)]
 fn chat(
@@ -399,7 +444,7 @@ fn chat(
     session: default!(Option<Uuid>, "NULL"),
     options: default!(Option<JsonB>, "'{}'"),
 ) -> Result<JsonB, ErrorReport> {
-    let options = options.map(|j| j.0).unwrap_or_else(|| json!({}));
+    let options = chat_options(&options.map(|j| j.0).unwrap_or_else(|| json!({})))?;
     let iface = interface_row(interface)?;
     if !iface.enabled {
         return Err(
@@ -407,9 +452,7 @@ fn chat(
         );
     }
     let provider_name = options
-        .get("provider")
-        .and_then(Value::as_str)
-        .map(str::to_string)
+        .provider
         .or(iface.provider.clone())
         .ok_or_else(|| {
             McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
@@ -425,23 +468,16 @@ fn chat(
     if let Some(p) = active_prompt(&iface.system_prompt)? {
         cfg.system_prompts.push(p);
     }
-    let choice = options
-        .get("tool_choice")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or(iface.tool_choice);
+    let choice = options.tool_choice.unwrap_or(iface.tool_choice);
     cfg.tool_choice = match choice.strip_prefix("function:") {
         Some(name) => ToolChoice::Function(name.to_string()),
         None => ToolChoice::parse(&choice).map_err(McpError::InvalidParameter)?,
     };
     cfg.max_iterations = options
-        .get("max_iterations")
-        .and_then(Value::as_u64)
-        .map(|n| n as u32)
+        .max_iterations
         .unwrap_or(iface.max_iterations.max(1) as u32);
     cfg.max_total_tokens = options
-        .get("max_total_tokens")
-        .and_then(Value::as_u64)
+        .max_total_tokens
         .or(iface.max_total_tokens.map(|n| n.max(1) as u64));
     cfg.http.max_response_bytes = gucs::MAX_RESPONSE_BYTES.get().max(1024) as usize;
     cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));

@@ -546,3 +546,30 @@ fn views_are_commented_and_not_public() {
     assert!(e1.starts_with("42501"), "{e1}");
     assert!(e2.starts_with("42501"), "{e2}");
 }
+
+#[pg_test]
+fn chat_options_are_checked() {
+    demo_registry();
+    c4_provider("openai", "c4_choice", "gpt-4o-mini");
+    // a misspelt key, a wrong type or an out-of-range value is the caller's mistake: 22023
+    for (opts, msg) in [
+        (r#"{"max_iteration": 3}"#, r#"unknown option "max_iteration""#),
+        (r#"{"max_iterations": "3"}"#, r#""max_iterations" must be an integer from 1 to 25"#),
+        (r#"{"max_iterations": 26}"#, r#""max_iterations" must be an integer from 1 to 25"#),
+        (r#"{"max_total_tokens": 0}"#, r#""max_total_tokens" must be an integer from 1"#),
+        (r#"{"tool_choice": 1}"#, r#""tool_choice" must be a string"#),
+        (r#"{"provider": null}"#, r#""provider" must be a string"#),
+        (r#"[]"#, "must be a JSON object"),
+    ] {
+        let e = err_of(&format!("SELECT mcp.chat('x', options => '{opts}')"));
+        assert!(e.starts_with("22023: mcp.chat options: ") && e.contains(msg), "{opts}: {e}");
+    }
+    let e = err_of(r#"SELECT mcp.chat('x', options => '{"tool_choice": "some times!"}')"#);
+    assert!(e.starts_with("22023") && e.contains("invalid tool_choice"), "{e}");
+    let e = err_of(r#"SELECT mcp.chat('x', options => '{"provider": "nope"}')"#);
+    assert!(e.starts_with("42704"), "{e}");
+    // nothing was audited for refused calls; valid options still work
+    assert_eq!(Spi::get_one::<i64>("SELECT count(*) FROM mcp.run").unwrap(), Some(0));
+    let r = c4_chat("Tarif?", json!({"max_iterations": 25, "max_total_tokens": 100000, "provider": "c4"}));
+    assert_eq!(r["status"], "completed", "{r}");
+}

@@ -573,3 +573,21 @@ fn chat_options_are_checked() {
     let r = c4_chat("Tarif?", json!({"max_iterations": 25, "max_total_tokens": 100000, "provider": "c4"}));
     assert_eq!(r["status"], "completed", "{r}");
 }
+
+#[pg_test]
+fn chat_application_name_shows_the_run_while_a_tool_runs() {
+    demo_registry();
+    run("CREATE FUNCTION public.c4_appname() RETURNS text LANGUAGE sql STABLE AS
+         $$ SELECT current_setting('application_name') $$");
+    run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+         ('whoAmI', 'application_name', '{"type":"object","properties":{}}', 'public.c4_appname()')"#);
+    run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'whoAmI')");
+    c4_provider("openai", "c4_appname", "gpt-4o-mini");
+    run("SET application_name = 'c4_client'");
+    let r = c4_chat("Wer bin ich?", json!({}));
+    assert_eq!(r["status"], "completed", "{r}");
+    // the tool saw mcp:<run id>; the model echoed it back
+    assert_eq!(r["answer"], format!("mcp:{}", r["run_id"].as_str().unwrap()));
+    let after = Spi::get_one::<String>("SELECT current_setting('application_name')").unwrap();
+    assert_eq!(after.as_deref(), Some("c4_client"));
+}

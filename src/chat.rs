@@ -201,6 +201,9 @@ struct SqlHost {
     run_id: Uuid,
     /// Schemas of the tools offered in this run, for `compiled_schema`.
     schemas: HashMap<String, Value>,
+    /// (tool_call_id, arguments as the model sent them) of executed calls: execute_tool writes
+    /// their audit rows from the parsed arguments only; store_raw_arguments adds the raw text.
+    raw_arguments: Vec<(String, String)>,
 }
 
 fn interrupt_pending() -> bool {
@@ -312,6 +315,8 @@ impl Host for SqlHost {
     fn on_tool_call(&mut self, r: &ToolCallRecord) {
         // Executed calls were recorded by execute_tool; record the ones the engine refused.
         if r.status.executed() {
+            self.raw_arguments
+                .push((r.call_id.clone(), r.arguments_raw.clone()));
             return;
         }
         let status = match r.status {
@@ -356,6 +361,22 @@ fn store_run_start(
                 role.into(),
                 question.into(),
             ],
+        )
+    });
+}
+
+/// Add the raw arguments to the audit rows execute_tool wrote for this run (one statement).
+fn store_raw_arguments(run_id: Uuid, raw: &[(String, String)]) {
+    if raw.is_empty() {
+        return;
+    }
+    let (ids, texts): (Vec<String>, Vec<String>) = raw.iter().cloned().unzip();
+    let _ = as_extension_owner(|| {
+        Spi::run_with_args(
+            "UPDATE mcp.tool_call t SET arguments_raw = u.raw
+               FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS u(id, raw)
+              WHERE t.run_id = $1 AND t.tool_call_id = u.id AND t.arguments_raw IS NULL",
+            &[run_id.into(), ids.into(), texts.into()],
         )
     });
 }
@@ -451,12 +472,9 @@ fn chat(
             McpError::InvalidParameter(format!("interface \"{interface}\" is disabled")).into(),
         );
     }
-    let provider_name = options
-        .provider
-        .or(iface.provider.clone())
-        .ok_or_else(|| {
-            McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
-        })?;
+    let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
+        McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
+    })?;
     let provider = provider_config(&provider_name)?;
     let role = calling_role();
     let session_id = session.unwrap_or_else(new_uuid);
@@ -500,9 +518,11 @@ fn chat(
         interface: interface.to_string(),
         run_id,
         schemas: HashMap::new(),
+        raw_arguments: Vec::new(),
     };
     let outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    store_raw_arguments(run_id, &host.raw_arguments);
     store_run_end(run_id, session_id, &outcome);
     if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
         // Raise the proper 57014 (cancel / statement_timeout) error.

@@ -81,19 +81,31 @@ fn c4_mock_requests(scenario: &str) -> Vec<Value> {
 fn chat_anthropic_provider() {
     demo_registry();
     c4_provider("anthropic", "c4_anthropic", "claude-test");
-    let r = c4_chat("Welche Tarifverträge gelten für Metall in Bayern?", json!({}));
+    let r = c4_chat(
+        "Welche Tarifverträge gelten für Metall in Bayern?",
+        json!({}),
+    );
     assert_eq!(r["status"], "completed", "{r}");
     assert_eq!(r["tool_calls"], 1);
-    assert!(r["answer"].as_str().unwrap().contains("MTV Metall Bayern"), "{r}");
+    assert!(
+        r["answer"].as_str().unwrap().contains("MTV Metall Bayern"),
+        "{r}"
+    );
     // What went over the wire, as audited: Messages API shape.
     let reqs = c4_of_run(
         "SELECT jsonb_agg(jsonb_build_object('url', url, 'body', request_body) ORDER BY iteration)
            FROM mcp.llm_request WHERE run_id = $1::uuid",
         &r,
     );
-    assert!(reqs[0]["url"].as_str().unwrap().ends_with("/s/c4_anthropic/v1/messages"));
+    assert!(reqs[0]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/s/c4_anthropic/v1/messages"));
     let b0 = &reqs[0]["body"];
-    assert!(b0["system"].as_str().unwrap().contains("Tool-use strategy"), "{b0}");
+    assert!(
+        b0["system"].as_str().unwrap().contains("Tool-use strategy"),
+        "{b0}"
+    );
     assert!(b0["tools"][0]["input_schema"]["type"] == "object", "{b0}");
     assert_eq!(b0["tool_choice"], json!({"type": "auto"}));
     let msgs = reqs[1]["body"]["messages"].as_array().unwrap();
@@ -116,14 +128,23 @@ fn chat_azure_provider() {
     c4_provider("azure", "c4_azure", "gpt4o-deploy");
     let r = c4_chat("Tarif Metall Bayern?", json!({}));
     assert_eq!(r["status"], "completed", "{r}");
-    assert!(r["answer"].as_str().unwrap().contains("MTV Metall Bayern"), "{r}");
+    assert!(
+        r["answer"].as_str().unwrap().contains("MTV Metall Bayern"),
+        "{r}"
+    );
     let url = c4_of_run(
         "SELECT to_jsonb(url) FROM mcp.llm_request WHERE run_id = $1::uuid AND iteration = 1",
         &r,
     );
     let url = url.as_str().unwrap();
-    assert!(url.ends_with("/openai/deployments/gpt4o-deploy/chat/completions"), "{url}");
-    assert!(!url.contains("api-version"), "audit URL without query: {url}");
+    assert!(
+        url.ends_with("/openai/deployments/gpt4o-deploy/chat/completions"),
+        "{url}"
+    );
+    assert!(
+        !url.contains("api-version"),
+        "audit URL without query: {url}"
+    );
     let seen = c4_mock_requests("c4_azure");
     assert_eq!(seen.len(), 2);
     assert!(seen[0]["path"]
@@ -166,7 +187,10 @@ fn azure_provider_without_deployment_is_refused() {
     let e = err_of(
         "INSERT INTO mcp.provider (name, kind, base_url, api_version) VALUES ('az', 'azure', 'https://x.openai.azure.com', '2024-10-21')",
     );
-    assert!(e.starts_with("23514") && e.contains("provider_model_required"), "{e}");
+    assert!(
+        e.starts_with("23514") && e.contains("provider_model_required"),
+        "{e}"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -271,7 +295,58 @@ fn chat_fenced_json_answer_is_repaired() {
            FROM mcp.llm_request WHERE run_id = $1::uuid",
         &r,
     );
-    assert_eq!(fixes, json!({"repaired": true, "raw_fenced": true, "fixes": true}));
+    assert_eq!(
+        fixes,
+        json!({"repaired": true, "raw_fenced": true, "fixes": true})
+    );
+}
+
+#[pg_test]
+fn chat_slow_provider_times_out_as_a_status() {
+    demo_registry();
+    c4_provider("openai", "c4_slow", "gpt-4o-mini");
+    run("UPDATE mcp.provider SET timeout_ms = 200 WHERE name = 'c4'");
+    run("SET LOCAL mcp.http_retries = 0");
+    let r = c4_chat("Hallo", json!({}));
+    assert_eq!(r["status"], "failed", "{r}");
+    assert_eq!(r["error"]["kind"], "timeout", "{r}");
+    assert_eq!(c4_request_of(&r)["error"], "timeout");
+}
+
+#[pg_test]
+fn chat_connection_closed_before_headers_is_retried() {
+    demo_registry();
+    c4_provider("openai", "c4_closed_once", "gpt-4o-mini");
+    let r = c4_chat("Hallo", json!({}));
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(r["answer"], "after the close");
+    assert_eq!(c4_request_of(&r)["attempts"], 2);
+}
+
+#[pg_test]
+fn chat_malformed_tool_arguments_are_repaired_and_run() {
+    demo_registry();
+    c4_provider("openai", "c4_malformed_args", "gpt-4o-mini");
+    let r = c4_chat("Tarif?", json!({}));
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(r["tool_calls"], 1);
+    assert!(
+        r["answer"].as_str().unwrap().contains("MTV Metall Bayern"),
+        "{r}"
+    );
+    // the raw arguments stay in the audit, next to the repaired ones
+    let call = c4_of_run(
+        "SELECT jsonb_build_object('raw', arguments_raw, 'args', arguments, 'status', status)
+           FROM mcp.tool_call WHERE run_id = $1::uuid",
+        &r,
+    );
+    assert_eq!(
+        call,
+        json!({"raw": "{'tarifgebiet': 'Bayern', 'fachbereich': 'Metall',}",
+               "args": {"tarifgebiet": "Bayern", "fachbereich": "Metall"}, "status": "ok"}),
+        "{call}"
+    );
+    assert_eq!(c4_request_of(&r)["repaired"], true);
 }
 
 #[pg_test]
@@ -283,7 +358,10 @@ fn chat_oversized_response_fails_at_the_cap() {
     assert_eq!(r["status"], "failed", "{r}");
     assert_eq!(r["error"]["kind"], "invalid_response", "{r}");
     assert_eq!(r["error"]["code"], "too_large", "{r}");
-    assert!(r["error"]["message"].as_str().unwrap().contains("65536"), "{r}");
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("65536"),
+        "{r}"
+    );
     // not retried; the body was not stored
     let req = c4_of_run(
         "SELECT jsonb_build_object('attempts', attempts, 'raw', response_raw) FROM mcp.llm_request WHERE run_id = $1::uuid",
@@ -412,9 +490,11 @@ fn chat_pruning_keeps_requests_under_the_window() {
     // ~4.6 KB of hex words per document: four of them do not fit a 4000-token window.
     run("CREATE FUNCTION public.big_doc(n int) RETURNS text LANGUAGE sql IMMUTABLE AS
          $$ SELECT string_agg(md5(n::text || ':' || i::text), ' ') FROM generate_series(1, 140) i $$");
-    run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+    run(
+        r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
          ('fetchDoc', 'Fetch document n', '{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}',
-          'public.big_doc(int)')"#);
+          'public.big_doc(int)')"#,
+    );
     run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'fetchDoc')");
     // a model without a known tokenizer: the pessimistic estimate (3 characters per token)
     c4_provider("openai", "c4_prune", "mock-model");
@@ -453,8 +533,10 @@ fn chat_pruning_keeps_requests_under_the_window() {
 fn views_report_runs_with_cost_and_tool_rates() {
     demo_registry();
     c4_provider("openai", "c4_priced", "gpt-4o-mini");
-    run(r#"UPDATE mcp.provider SET options = '{"temperature": 0, "price_per_1k_prompt": 0.15, "price_per_1k_completion": 0.6}'
-           WHERE name = 'c4'"#);
+    run(
+        r#"UPDATE mcp.provider SET options = '{"temperature": 0, "price_per_1k_prompt": 0.15, "price_per_1k_completion": 0.6}'
+           WHERE name = 'c4'"#,
+    );
     let r = c4_chat("Was kostet das?", json!({}));
     assert_eq!(r["status"], "completed", "{r}");
     // the price keys are pg_mcp's own: never sent; the other options are
@@ -463,7 +545,9 @@ fn views_report_runs_with_cost_and_tool_rates() {
         &r,
     );
     assert_eq!(body["temperature"], 0);
-    assert!(body.get("price_per_1k_prompt").is_none() && body.get("price_per_1k_completion").is_none());
+    assert!(
+        body.get("price_per_1k_prompt").is_none() && body.get("price_per_1k_completion").is_none()
+    );
     let v = c4_of_run(
         "SELECT to_jsonb(v) - 'run_id' - 'session_id' - 'started_at' - 'finished_at' - 'llm_latency_ms'
                 - 'tool_latency_ms' - 'wall_ms' - 'orchestration_ms'
@@ -486,7 +570,10 @@ fn views_report_runs_with_cost_and_tool_rates() {
            FROM mcp.recent_runs WHERE run_id = $1::uuid",
         &r,
     );
-    assert_eq!(t, json!({"wall": true, "llm": true, "tool": true, "orch": true}));
+    assert_eq!(
+        t,
+        json!({"wall": true, "llm": true, "tool": true, "orch": true})
+    );
     // without prices: no cost
     run("UPDATE mcp.provider SET options = '{}' WHERE name = 'c4'");
     let cost = c4_of_run(
@@ -495,9 +582,16 @@ fn views_report_runs_with_cost_and_tool_rates() {
     );
     assert_eq!(cost, Value::Null);
     // a price that is not a number is refused
-    let e = err_of(r#"UPDATE mcp.provider SET options = '{"price_per_1k_prompt": "cheap"}' WHERE name = 'c4'"#);
-    assert!(e.starts_with("23514") && e.contains("provider_options_prices"), "{e}");
-    let e = err_of(r#"UPDATE mcp.provider SET options = '{"price_per_1k_completion": -1}' WHERE name = 'c4'"#);
+    let e = err_of(
+        r#"UPDATE mcp.provider SET options = '{"price_per_1k_prompt": "cheap"}' WHERE name = 'c4'"#,
+    );
+    assert!(
+        e.starts_with("23514") && e.contains("provider_options_prices"),
+        "{e}"
+    );
+    let e = err_of(
+        r#"UPDATE mcp.provider SET options = '{"price_per_1k_completion": -1}' WHERE name = 'c4'"#,
+    );
     assert!(e.starts_with("23514"), "{e}");
 
     // tool_error_rates: one ok from the chat, plus direct calls that fail and are refused
@@ -553,41 +647,72 @@ fn chat_options_are_checked() {
     c4_provider("openai", "c4_choice", "gpt-4o-mini");
     // a misspelt key, a wrong type or an out-of-range value is the caller's mistake: 22023
     for (opts, msg) in [
-        (r#"{"max_iteration": 3}"#, r#"unknown option "max_iteration""#),
-        (r#"{"max_iterations": "3"}"#, r#""max_iterations" must be an integer from 1 to 25"#),
-        (r#"{"max_iterations": 26}"#, r#""max_iterations" must be an integer from 1 to 25"#),
-        (r#"{"max_total_tokens": 0}"#, r#""max_total_tokens" must be an integer from 1"#),
+        (
+            r#"{"max_iteration": 3}"#,
+            r#"unknown option "max_iteration""#,
+        ),
+        (
+            r#"{"max_iterations": "3"}"#,
+            r#""max_iterations" must be an integer from 1 to 25"#,
+        ),
+        (
+            r#"{"max_iterations": 26}"#,
+            r#""max_iterations" must be an integer from 1 to 25"#,
+        ),
+        (
+            r#"{"max_total_tokens": 0}"#,
+            r#""max_total_tokens" must be an integer from 1"#,
+        ),
         (r#"{"tool_choice": 1}"#, r#""tool_choice" must be a string"#),
         (r#"{"provider": null}"#, r#""provider" must be a string"#),
         (r#"[]"#, "must be a JSON object"),
     ] {
         let e = err_of(&format!("SELECT mcp.chat('x', options => '{opts}')"));
-        assert!(e.starts_with("22023: mcp.chat options: ") && e.contains(msg), "{opts}: {e}");
+        assert!(
+            e.starts_with("22023: mcp.chat options: ") && e.contains(msg),
+            "{opts}: {e}"
+        );
     }
     let e = err_of(r#"SELECT mcp.chat('x', options => '{"tool_choice": "some times!"}')"#);
-    assert!(e.starts_with("22023") && e.contains("invalid tool_choice"), "{e}");
+    assert!(
+        e.starts_with("22023") && e.contains("invalid tool_choice"),
+        "{e}"
+    );
     let e = err_of(r#"SELECT mcp.chat('x', options => '{"provider": "nope"}')"#);
     assert!(e.starts_with("42704"), "{e}");
     // nothing was audited for refused calls; valid options still work
-    assert_eq!(Spi::get_one::<i64>("SELECT count(*) FROM mcp.run").unwrap(), Some(0));
-    let r = c4_chat("Tarif?", json!({"max_iterations": 25, "max_total_tokens": 100000, "provider": "c4"}));
+    assert_eq!(
+        Spi::get_one::<i64>("SELECT count(*) FROM mcp.run").unwrap(),
+        Some(0)
+    );
+    let r = c4_chat(
+        "Tarif?",
+        json!({"max_iterations": 25, "max_total_tokens": 100000, "provider": "c4"}),
+    );
     assert_eq!(r["status"], "completed", "{r}");
 }
 
 #[pg_test]
 fn chat_application_name_shows_the_run_while_a_tool_runs() {
     demo_registry();
-    run("CREATE FUNCTION public.c4_appname() RETURNS text LANGUAGE sql STABLE AS
-         $$ SELECT current_setting('application_name') $$");
-    run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
-         ('whoAmI', 'application_name', '{"type":"object","properties":{}}', 'public.c4_appname()')"#);
+    run(
+        "CREATE FUNCTION public.c4_appname() RETURNS text LANGUAGE sql STABLE AS
+         $$ SELECT current_setting('application_name') $$",
+    );
+    run(
+        r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+         ('whoAmI', 'application_name', '{"type":"object","properties":{}}', 'public.c4_appname()')"#,
+    );
     run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'whoAmI')");
     c4_provider("openai", "c4_appname", "gpt-4o-mini");
     run("SET application_name = 'c4_client'");
     let r = c4_chat("Wer bin ich?", json!({}));
     assert_eq!(r["status"], "completed", "{r}");
     // the tool saw mcp:<run id>; the model echoed it back
-    assert_eq!(r["answer"], format!("mcp:{}", r["run_id"].as_str().unwrap()));
+    assert_eq!(
+        r["answer"],
+        format!("mcp:{}", r["run_id"].as_str().unwrap())
+    );
     let after = Spi::get_one::<String>("SELECT current_setting('application_name')").unwrap();
     assert_eq!(after.as_deref(), Some("c4_client"));
 }

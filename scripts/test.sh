@@ -48,6 +48,9 @@ run_regress() {
 }
 step "pg_regress (pg_test/)" run_regress
 
+# 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
+step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
+
 echo
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

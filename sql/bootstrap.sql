@@ -15,7 +15,15 @@ CREATE TABLE mcp.provider (
     model           text,
     api_version     text,
     options         jsonb NOT NULL DEFAULT '{}'
-                    CONSTRAINT provider_options_object CHECK (jsonb_typeof(options) = 'object'),
+                    CONSTRAINT provider_options_object CHECK (jsonb_typeof(options) = 'object')
+                    -- CASE, not AND: the cast must only run on numbers
+                    CONSTRAINT provider_options_prices CHECK (
+                        CASE jsonb_typeof(options -> 'price_per_1k_prompt')
+                            WHEN 'number' THEN (options ->> 'price_per_1k_prompt')::numeric >= 0
+                            ELSE options -> 'price_per_1k_prompt' IS NULL END
+                        AND CASE jsonb_typeof(options -> 'price_per_1k_completion')
+                            WHEN 'number' THEN (options ->> 'price_per_1k_completion')::numeric >= 0
+                            ELSE options -> 'price_per_1k_completion' IS NULL END),
     context_window  integer NOT NULL DEFAULT 32768
                     CONSTRAINT provider_context_window_positive CHECK (context_window BETWEEN 256 AND 10000000),
     max_completion_tokens integer NOT NULL DEFAULT 1024
@@ -25,7 +33,7 @@ CREATE TABLE mcp.provider (
     description     text,
     created_at      timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT provider_base_url_required CHECK (kind = 'replay' OR base_url IS NOT NULL),
-    CONSTRAINT provider_model_required CHECK (kind IN ('replay', 'azure') OR model IS NOT NULL),
+    CONSTRAINT provider_model_required CHECK (kind = 'replay' OR model IS NOT NULL),
     CONSTRAINT provider_azure_api_version CHECK (kind <> 'azure' OR api_version IS NOT NULL),
     CONSTRAINT provider_context_exceeds_completion CHECK (context_window > max_completion_tokens)
 );
@@ -36,7 +44,7 @@ COMMENT ON COLUMN mcp.provider.kind IS 'openai = any OpenAI-compatible chat-comp
 COMMENT ON COLUMN mcp.provider.base_url IS 'Endpoint root, e.g. https://api.openai.com/v1, https://api.mistral.ai/v1, http://127.0.0.1:11434/v1; for azure the resource URL https://NAME.openai.azure.com.';
 COMMENT ON COLUMN mcp.provider.model IS 'Model name sent in the request (for azure: the deployment name).';
 COMMENT ON COLUMN mcp.provider.api_version IS 'Azure OpenAI api-version query parameter.';
-COMMENT ON COLUMN mcp.provider.options IS 'Extra request fields (temperature, top_p, …) merged into every request body.';
+COMMENT ON COLUMN mcp.provider.options IS 'Extra request fields (temperature, top_p, …) merged into every request body. Two keys are pg_mcp''s own and never sent: price_per_1k_prompt and price_per_1k_completion (numbers >= 0, price per 1000 tokens, for mcp.recent_runs.estimated_cost).';
 COMMENT ON COLUMN mcp.provider.context_window IS 'Model context window in tokens; the chat loop prunes history to stay below it.';
 COMMENT ON COLUMN mcp.provider.max_completion_tokens IS 'Tokens reserved for the answer (max_tokens in the request).';
 COMMENT ON COLUMN mcp.provider.timeout_ms IS 'Per-request timeout; NULL = mcp.http_timeout_ms.';
@@ -229,7 +237,7 @@ CREATE TABLE mcp.tool_call (
     arguments       jsonb,
     validation_errors jsonb,
     status          text NOT NULL
-                    CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied')),
+                    CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied', 'skipped')),
     result_size     integer,
     result_preview  text,
     latency_ms      double precision,
@@ -249,7 +257,7 @@ COMMENT ON COLUMN mcp.tool_call.role_name IS 'Role the tool ran as.';
 COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair).';
 COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments.';
 COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid).';
-COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused), denied (not allowed for the role/interface).';
+COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused or incomplete), denied (not allowed for the role/interface, unknown, or tool_choice none), skipped (not executed because the chat run stopped: iteration cap, token budget, loop, cancel).';
 COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the result text in bytes.';
 COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result.';
 COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';

@@ -100,6 +100,7 @@ GRANT USAGE ON SCHEMA mcp TO PUBLIC;
 GRANT SELECT ON mcp.provider, mcp.interface, mcp.tool, mcp.interface_tool, mcp.resource, mcp.prompt TO PUBLIC;
 REVOKE ALL ON mcp.provider_secret FROM PUBLIC;
 REVOKE ALL ON mcp.run, mcp.tool_call, mcp.llm_request, mcp.message FROM PUBLIC;
+REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
 
 ------------------------------------------------------------------------------------------------
 -- Function comments

@@ -62,6 +62,9 @@ struct ProviderRow {
     timeout_ms: Option<i32>,
 }
 
+/// Keys of `provider.options` that price tokens for `mcp.recent_runs`; never sent.
+const PRICE_KEYS: [&str; 2] = ["price_per_1k_prompt", "price_per_1k_completion"];
+
 fn provider_config(name: &str) -> McpResult<ProviderConfig> {
     let ProviderRow {
         kind,
@@ -120,7 +123,12 @@ fn provider_config(name: &str) -> McpResult<ProviderConfig> {
             cfg.model = "replay".into();
         }
     }
-    if let Value::Object(o) = options {
+    if let Value::Object(mut o) = options {
+        // pg_mcp's own keys (read by mcp.recent_runs) are not request fields: a provider
+        // refuses unknown fields (OpenAI answers 400 "Unrecognized request argument").
+        for key in PRICE_KEYS {
+            o.remove(key);
+        }
         cfg.options = o;
     }
     cfg.api_key = crate::registry::api_key(name)?;
@@ -193,6 +201,9 @@ struct SqlHost {
     run_id: Uuid,
     /// Schemas of the tools offered in this run, for `compiled_schema`.
     schemas: HashMap<String, Value>,
+    /// (tool_call_id, arguments as the model sent them) of executed calls: execute_tool writes
+    /// their audit rows from the parsed arguments only; store_raw_arguments adds the raw text.
+    raw_arguments: Vec<(String, String)>,
 }
 
 fn interrupt_pending() -> bool {
@@ -304,15 +315,15 @@ impl Host for SqlHost {
     fn on_tool_call(&mut self, r: &ToolCallRecord) {
         // Executed calls were recorded by execute_tool; record the ones the engine refused.
         if r.status.executed() {
+            self.raw_arguments
+                .push((r.call_id.clone(), r.arguments_raw.clone()));
             return;
         }
-        let status = if matches!(
-            r.status,
-            mcp_chat::ToolCallStatus::Invalid | mcp_chat::ToolCallStatus::Incomplete
-        ) {
-            "invalid"
-        } else {
-            "denied"
+        let status = match r.status {
+            mcp_chat::ToolCallStatus::Invalid | mcp_chat::ToolCallStatus::Incomplete => "invalid",
+            // Not executed because the run stopped: not the tool's or the role's fault.
+            mcp_chat::ToolCallStatus::Skipped => "skipped",
+            _ => "denied",
         };
         crate::tools::record_call(&crate::tools::CallRecord {
             call_id: None,
@@ -355,6 +366,22 @@ fn store_run_start(
     });
 }
 
+/// Add the raw arguments to the audit rows execute_tool wrote for this run (one statement).
+fn store_raw_arguments(run_id: Uuid, raw: &[(String, String)]) {
+    if raw.is_empty() {
+        return;
+    }
+    let (ids, texts): (Vec<String>, Vec<String>) = raw.iter().cloned().unzip();
+    let _ = as_extension_owner(|| {
+        Spi::run_with_args(
+            "UPDATE mcp.tool_call t SET arguments_raw = u.raw
+               FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS u(id, raw)
+              WHERE t.run_id = $1 AND t.tool_call_id = u.id AND t.arguments_raw IS NULL",
+            &[run_id.into(), ids.into(), texts.into()],
+        )
+    });
+}
+
 fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
     let error = out.error.as_ref().map(|e| JsonB(e.to_json()));
     let _ = as_extension_owner(|| -> Result<(), pgrx::spi::SpiError> {
@@ -386,6 +413,51 @@ fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
     });
 }
 
+/// `mcp.chat`'s `options`, checked: a misspelt key or a wrong type is the caller's mistake and
+/// gets a clear 22023 instead of being ignored.
+#[derive(Default)]
+struct ChatOptions {
+    provider: Option<String>,
+    tool_choice: Option<String>,
+    max_iterations: Option<u32>,
+    max_total_tokens: Option<u64>,
+}
+
+fn chat_options(v: &Value) -> McpResult<ChatOptions> {
+    let bad = |m: String| McpError::InvalidParameter(format!("mcp.chat options: {m}"));
+    let Value::Object(o) = v else {
+        return Err(bad("must be a JSON object".into()));
+    };
+    let mut out = ChatOptions::default();
+    for (k, val) in o {
+        let text = || {
+            val.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("\"{k}\" must be a string")))
+        };
+        let int = |lo: u64, hi: u64| {
+            val.as_u64()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| bad(format!("\"{k}\" must be an integer from {lo} to {hi}")))
+        };
+        match k.as_str() {
+            "provider" => out.provider = Some(text()?),
+            "tool_choice" => out.tool_choice = Some(text()?),
+            "max_iterations" => {
+                out.max_iterations = Some(int(1, mcp_chat::MAX_ITERATIONS_HARD_CAP as u64)? as u32)
+            }
+            "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
+            other => {
+                return Err(bad(format!(
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens)",
+                    other.chars().take(64).collect::<String>()
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// `mcp.chat`: one user turn through the agent loop.
 #[pg_extern(name = "chat", volatile)]
 fn chat(
@@ -394,21 +466,16 @@ fn chat(
     session: default!(Option<Uuid>, "NULL"),
     options: default!(Option<JsonB>, "'{}'"),
 ) -> Result<JsonB, ErrorReport> {
-    let options = options.map(|j| j.0).unwrap_or_else(|| json!({}));
+    let options = chat_options(&options.map(|j| j.0).unwrap_or_else(|| json!({})))?;
     let iface = interface_row(interface)?;
     if !iface.enabled {
         return Err(
             McpError::InvalidParameter(format!("interface \"{interface}\" is disabled")).into(),
         );
     }
-    let provider_name = options
-        .get("provider")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .or(iface.provider.clone())
-        .ok_or_else(|| {
-            McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
-        })?;
+    let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
+        McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
+    })?;
     let provider = provider_config(&provider_name)?;
     let role = calling_role();
     let session_id = session.unwrap_or_else(new_uuid);
@@ -420,23 +487,16 @@ fn chat(
     if let Some(p) = active_prompt(&iface.system_prompt)? {
         cfg.system_prompts.push(p);
     }
-    let choice = options
-        .get("tool_choice")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or(iface.tool_choice);
+    let choice = options.tool_choice.unwrap_or(iface.tool_choice);
     cfg.tool_choice = match choice.strip_prefix("function:") {
         Some(name) => ToolChoice::Function(name.to_string()),
         None => ToolChoice::parse(&choice).map_err(McpError::InvalidParameter)?,
     };
     cfg.max_iterations = options
-        .get("max_iterations")
-        .and_then(Value::as_u64)
-        .map(|n| n as u32)
+        .max_iterations
         .unwrap_or(iface.max_iterations.max(1) as u32);
     cfg.max_total_tokens = options
-        .get("max_total_tokens")
-        .and_then(Value::as_u64)
+        .max_total_tokens
         .or(iface.max_total_tokens.map(|n| n.max(1) as u64));
     cfg.http.max_response_bytes = gucs::MAX_RESPONSE_BYTES.get().max(1024) as usize;
     cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));
@@ -459,9 +519,11 @@ fn chat(
         interface: interface.to_string(),
         run_id,
         schemas: HashMap::new(),
+        raw_arguments: Vec::new(),
     };
     let outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    store_raw_arguments(run_id, &host.raw_arguments);
     store_run_end(run_id, session_id, &outcome);
     if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
         // Raise the proper 57014 (cancel / statement_timeout) error.

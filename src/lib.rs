@@ -21,6 +21,7 @@ mod tools;
 compile_error!("pg_mcp must be built with panic = \"unwind\": a panic must become an ERROR, not abort the server");
 
 pgrx::extension_sql_file!("../sql/bootstrap.sql", name = "bootstrap", bootstrap);
+pgrx::extension_sql_file!("../sql/views.sql", name = "views", requires = ["bootstrap"]);
 pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]

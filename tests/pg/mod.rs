@@ -505,4 +505,9 @@ fn chat_statement_timeout_cancels_waiting_request() {
     // liveness bound, not a benchmark: the request must not wait for the HTTP timeout (120 s)
     assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
 }
+
+// More mcp.chat tests: providers, mock faults, stops, tool_choice, pruning, operator views.
+include!("chat_more.rs");
+
+// The read-only SQL tool, report tools, schema_information: the attack corpus.
 include!("sql_tool.rs");

@@ -1,0 +1,1 @@
+SELECT mcp.chat('Hello', 'plain');

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Cancellation of a chat that waits on an LLM which never answers, from OUTSIDE the backend:
+#  1. pg_cancel_backend() from a second session ends it within 1 s with ERROR 57014;
+#  2. statement_timeout ends it within 1 s of the timeout.
+# In both cases the session stays usable, and the run's audit rows are gone: they were written
+# in the statement's own transaction, which the cancel rolls back (see README, "Audit").
+# Needs the extension installed (scripts/test.sh runs this after pg_regress) and the mock_llm
+# binary, built here. Uses the regress cluster (PG_MCP_REGRESS_DIR / PG_MCP_REGRESS_PORT).
+set -euo pipefail
+LOG_TAG=cancel
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+DIR="${PG_MCP_REGRESS_DIR:-/var/tmp/pg_mcp_regress/pgdata}"
+PORT="${PG_MCP_REGRESS_PORT:-55433}"
+DB=pg_mcp_cancel
+LIMIT_MS=1000
+
+start_cluster "$DIR" "$PORT"
+fresh_db "$PORT" "$DB"
+
+(cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
+MOCK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm"
+work="$(mktemp -d)"
+chmod 755 "$work"
+"$MOCK_BIN" --listen 127.0.0.1:0 --scenarios "$ROOT/tests/cancel/scenarios" --port-file "$work/port" \
+    --hold-cap-secs 60 >"$work/mock.out" 2>&1 &
+mock_pid=$!
+bg_pid=
+cleanup() {
+  [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null || true
+  kill "$mock_pid" 2>/dev/null || true
+  wait "$mock_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+mock_port="$(cat "$work/port")"
+
+# Requests the mock received for scenario "never" (plain HTTP over bash's /dev/tcp).
+mock_requests() {
+  local out
+  exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
+  printf 'GET /_mock/requests?scenario=never HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
+  out="$(cat <&3)"
+  exec 3>&-
+  grep -o '"scenario":"never"' <<<"$out" | wc -l
+}
+
+# Model 'mock-model' counts tokens with the estimate: an OpenAI model name would make the first
+# chat of a backend build the BPE tables first (~0.7 s in a debug build), before any request.
+psql_at "$PORT" "$DB" -c "
+  INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock', 'openai', 'http://127.0.0.1:$mock_port/s/never/v1', 'mock-model');
+  INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'mock');"
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+fail() { log "FAIL: $*"; [ -f "$work/session.out" ] && sed 's/^/  | /' "$work/session.out"; exit 1; }
+
+# start_session APPNAME SQL...: a background session that runs the chat, then shows it is still usable.
+start_session() {
+  local app="$1"; shift
+  rm -f "$work/session.out"
+  printf '%s\n' "$@" > "$work/session.sql"
+  PGAPPNAME="$app" "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -v VERBOSITY=verbose \
+      -f "$work/session.sql" >"$work/session.out" 2>&1 &
+  bg_pid=$!
+}
+
+# Wait until the chat's request has reached the mock: the backend is now waiting on the LLM.
+wait_for_request() { # wait_for_request N
+  for _ in $(seq 200); do
+    [ "$(mock_requests)" -ge "$1" ] && return 0
+    sleep 0.05
+  done
+  fail "the chat's request never reached the mock"
+}
+
+check_session() { # check_session WHAT
+  grep -q '57014' "$work/session.out" || fail "$1: no ERROR 57014"
+  grep -q 'backend still usable' "$work/session.out" || fail "$1: session not usable afterwards"
+  grep -q 'audit rows: 0' "$work/session.out" || fail "$1: audit rows of the cancelled run survived"
+}
+
+AFTER=("SELECT 'backend still usable' AS after_cancel;"
+       "SELECT 'audit rows: ' || (SELECT count(*) FROM mcp.run) + (SELECT count(*) FROM mcp.llm_request) AS audit;")
+
+# 1. pg_cancel_backend() from another session.
+start_session mcp_cancel_test "SELECT mcp.chat('cancel me');" "${AFTER[@]}"
+wait_for_request 1
+pid="$(psql_at "$PORT" "$DB" -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'mcp_cancel_test' AND state = 'active'")"
+[ -n "$pid" ] || fail "chat backend not found in pg_stat_activity"
+t0="$(now_ms)"
+[ "$(psql_at "$PORT" "$DB" -At -c "SELECT pg_cancel_backend($pid)")" = t ] || fail "pg_cancel_backend refused"
+# The chat has ended when its session prints the statement after it.
+until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
+  kill -0 "$bg_pid" 2>/dev/null || break
+  [ $(( $(now_ms) - t0 )) -lt 10000 ] || break
+  sleep 0.005
+done
+elapsed=$(( $(now_ms) - t0 ))
+wait "$bg_pid" || true; bg_pid=
+check_session "pg_cancel_backend"
+[ "$elapsed" -lt "$LIMIT_MS" ] || fail "pg_cancel_backend took ${elapsed} ms to end the chat (limit ${LIMIT_MS} ms)"
+log "pg_cancel_backend ended the waiting chat in ${elapsed} ms (ERROR 57014; session usable; run rolled back)"
+
+# 2. statement_timeout.
+TIMEOUT_MS=300
+t0="$(now_ms)"
+start_session mcp_timeout_test "SET statement_timeout = '${TIMEOUT_MS}ms';" "SELECT mcp.chat('time me out');" \
+              "RESET statement_timeout;" "${AFTER[@]}"
+until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
+  kill -0 "$bg_pid" 2>/dev/null || break
+  [ $(( $(now_ms) - t0 )) -lt 10000 ] || break
+  sleep 0.005
+done
+elapsed=$(( $(now_ms) - t0 ))
+wait "$bg_pid" || true; bg_pid=
+check_session "statement_timeout"
+grep -q 'statement timeout' "$work/session.out" || fail "statement_timeout: not a statement timeout"
+[ "$(mock_requests)" -ge 2 ] || fail "statement_timeout: the chat had not reached the LLM"
+[ "$elapsed" -ge "$TIMEOUT_MS" ] || fail "statement_timeout: ended after ${elapsed} ms, before the timeout?"
+[ "$elapsed" -lt $(( TIMEOUT_MS + LIMIT_MS )) ] || fail "statement_timeout ${TIMEOUT_MS} ms ended the chat after ${elapsed} ms"
+log "statement_timeout ${TIMEOUT_MS} ms ended the waiting chat after ${elapsed} ms (ERROR 57014)"
+
+psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
+log "ok"

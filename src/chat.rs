@@ -4,7 +4,7 @@
 
 use crate::error::{McpError, McpResult};
 use crate::gucs;
-use crate::pg_util::{as_extension_owner, first_row};
+use crate::pg_util::{as_extension_owner, first_row, run_kept};
 use crate::tools::{calling_role, execute_tool, visible_tools};
 use mcp_chat::{
     ChatConfig, Host, HttpClient, LlmExchange, Message, ProviderConfig, ProviderKind, RetryPolicy,
@@ -302,7 +302,7 @@ impl Host for SqlHost {
             x.error.as_ref().map(|e| JsonB(e.to_json())).into(),
         ];
         let _ = as_extension_owner(|| {
-            Spi::run_with_args(
+            run_kept(
                 "INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
                      response_raw, http_status, latency_ms, attempts, prompt_tokens, completion_tokens,
                      finish_reason, repaired, fixes, error)
@@ -351,7 +351,7 @@ fn store_run_start(
     role: &str,
 ) {
     let _ = as_extension_owner(|| {
-        Spi::run_with_args(
+        run_kept(
             "INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question)
              VALUES ($1, $2, $3, $4, $5, $6)",
             &[
@@ -373,7 +373,7 @@ fn store_raw_arguments(run_id: Uuid, raw: &[(String, String)]) {
     }
     let (ids, texts): (Vec<String>, Vec<String>) = raw.iter().cloned().unzip();
     let _ = as_extension_owner(|| {
-        Spi::run_with_args(
+        run_kept(
             "UPDATE mcp.tool_call t SET arguments_raw = u.raw
                FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS u(id, raw)
               WHERE t.run_id = $1 AND t.tool_call_id = u.id AND t.arguments_raw IS NULL",
@@ -385,7 +385,7 @@ fn store_raw_arguments(run_id: Uuid, raw: &[(String, String)]) {
 fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
     let error = out.error.as_ref().map(|e| JsonB(e.to_json()));
     let _ = as_extension_owner(|| -> Result<(), pgrx::spi::SpiError> {
-        Spi::run_with_args(
+        run_kept(
             "UPDATE mcp.run SET status = $2, answer = $3, iterations = $4, prompt_tokens = $5,
                     completion_tokens = $6, error = $7, finished_at = pg_catalog.clock_timestamp()
               WHERE run_id = $1",
@@ -400,7 +400,7 @@ fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
             ],
         )?;
         // The whole conversation in one statement, not one INSERT per message.
-        Spi::run_with_args(
+        run_kept(
             "INSERT INTO mcp.message (session_id, run_id, seq, role, message)
              SELECT $1, $2, (m.ord - 1)::int, coalesce(m.msg->>'role', ''), m.msg
                FROM pg_catalog.jsonb_array_elements($3) WITH ORDINALITY AS m(msg, ord)",

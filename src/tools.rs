@@ -4,7 +4,7 @@ use crate::error::{McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{
     as_extension_owner, first_row, in_subtransaction, with_application_name, with_tool_timeout,
-    PgErrorInfo,
+    write_kept, PgErrorInfo,
 };
 use crate::registry::{function_signature, FunctionSignature};
 use crate::rows;
@@ -277,8 +277,9 @@ fn reserve_call_id() -> Option<i64> {
         return None;
     }
     as_extension_owner(|| {
-        Spi::get_one::<i64>(
+        write_kept::<i64>(
             "SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))",
+            &[],
         )
     })
     .ok()
@@ -321,7 +322,7 @@ pub fn record_call(r: &CallRecord) -> i64 {
         r.call_id.into(),
     ];
     as_extension_owner(|| {
-        Spi::get_one_with_args::<i64>(
+        write_kept::<i64>(
             "INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
                                         arguments_raw, arguments, validation_errors, status,
                                         result_size, result_preview, latency_ms, error_sqlstate,

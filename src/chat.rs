@@ -189,10 +189,13 @@ fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
 }
 
 fn new_uuid() -> Uuid {
-    Spi::get_one::<Uuid>("SELECT pg_catalog.gen_random_uuid()")
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| Uuid::from_bytes([0; 16]))
+    first_row("SELECT pg_catalog.gen_random_uuid()", &[], |t| {
+        t.get::<Uuid>(1)
+    })
+    .ok()
+    .flatten()
+    .flatten()
+    .unwrap_or_else(|| Uuid::from_bytes([0; 16]))
 }
 
 /// `Host` backed by the database.

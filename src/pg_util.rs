@@ -7,12 +7,12 @@ use pgrx::pg_sys::panic::CaughtError;
 use pgrx::prelude::*;
 use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiResult, SpiTupleTable};
 use pgrx::PgOid;
+use std::cell::Cell;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
-use std::cell::Cell;
 use std::ffi::c_int;
 use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a caught PostgreSQL error looked like (for the operator log; never sent to a model).
@@ -244,6 +244,18 @@ pub fn first_row<T>(
         } else {
             f(&t.first()).map(Some)
         }
+    })
+}
+
+/// Run a fixed read-only query through a kept plan and hand all its rows to `f`.
+pub fn select_kept<R>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+    f: impl FnOnce(SpiTupleTable<'_>) -> SpiResult<R>,
+) -> SpiResult<R> {
+    Spi::connect(|c| {
+        let plan = kept_plan(&c, sql, args, false)?;
+        f(c.select(&*plan, None, args)?)
     })
 }
 

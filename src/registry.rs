@@ -196,12 +196,14 @@ fn report_body_problem(body: &str, parameters: &Value) -> Option<String> {
         .iter()
         .map(|p| crate::sql_tool::type_oid(p.sql_type))
         .collect();
-    match crate::pg_util::in_subtransaction(true, || {
-        crate::sql_tool::check_statement(body, &types)
-    }) {
+    match crate::pg_util::in_subtransaction(true, || crate::sql_tool::check_statement(body, &types))
+    {
         Ok(Ok(())) => None,
         Ok(Err(refusal)) => Some(format!("body refused: {refusal}")),
-        Err(e) => Some(format!("body does not analyze: {} ({})", e.message, e.sqlstate)),
+        Err(e) => Some(format!(
+            "body does not analyze: {} ({})",
+            e.message, e.sqlstate
+        )),
     }
 }
 

@@ -181,7 +181,9 @@ fn command_name(node: *mut pg_sys::Node) -> String {
 /// Refusals visible in the raw parse tree of a SELECT.
 unsafe fn check_raw_select(s: *mut pg_sys::SelectStmt) -> Result<(), String> {
     if !(*s).intoClause.is_null() {
-        return Err("SELECT … INTO creates a table; this tool only reads. Use a plain SELECT.".into());
+        return Err(
+            "SELECT … INTO creates a table; this tool only reads. Use a plain SELECT.".into(),
+        );
     }
     if !(*s).lockingClause.is_null() {
         return Err(

@@ -3,8 +3,8 @@
 use crate::error::{McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{
-    as_extension_owner, first_row, in_subtransaction, with_application_name, with_tool_timeout,
-    write_kept, PgErrorInfo,
+    as_extension_owner, first_row, in_subtransaction, select_kept, with_application_name,
+    with_tool_timeout, write_kept, PgErrorInfo,
 };
 use crate::registry::{function_signature, FunctionSignature};
 use crate::rows;
@@ -60,33 +60,33 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
     if !interface_enabled(interface)? {
         return Ok(Vec::new());
     }
-    Spi::connect(|c| -> McpResult<Vec<ToolInfo>> {
-        let t = c.select(
-            concat!(
-                "SELECT t.name, t.description, t.parameters, t.read_only
+    let tools = select_kept(
+        concat!(
+            "SELECT t.name, t.description, t.parameters, t.read_only
                    FROM mcp.interface_tool it
                    JOIN mcp.tool t ON t.name = it.tool
                   WHERE it.interface = $1 AND t.enabled AND ",
-                runnable_sql!(),
-                " ORDER BY t.name"
-            ),
-            None,
-            &[interface.into()],
-        )?;
-        let mut out = Vec::new();
-        for row in t {
-            out.push(ToolInfo {
-                name: row.get::<String>(1)?.unwrap_or_default(),
-                description: row.get::<String>(2)?.unwrap_or_default(),
-                parameters: row
-                    .get::<JsonB>(3)?
-                    .map(|j| j.0)
-                    .unwrap_or_else(|| json!({"type": "object"})),
-                read_only: row.get::<bool>(4)?.unwrap_or(true),
-            });
-        }
-        Ok(out)
-    })
+            runnable_sql!(),
+            " ORDER BY t.name"
+        ),
+        &[interface.into()],
+        |t| {
+            let mut out = Vec::new();
+            for row in t {
+                out.push(ToolInfo {
+                    name: row.get::<String>(1)?.unwrap_or_default(),
+                    description: row.get::<String>(2)?.unwrap_or_default(),
+                    parameters: row
+                        .get::<JsonB>(3)?
+                        .map(|j| j.0)
+                        .unwrap_or_else(|| json!({"type": "object"})),
+                    read_only: row.get::<bool>(4)?.unwrap_or(true),
+                });
+            }
+            Ok(out)
+        },
+    )?;
+    Ok(tools)
 }
 
 /// Render tools in one of the wire formats.
@@ -669,7 +669,12 @@ fn run_function_tool(
         },
         Err(info) => info,
     };
-    Ok(query_fault(tool, sql_tool::QueryFault::Failed(fault), rec, false))
+    Ok(query_fault(
+        tool,
+        sql_tool::QueryFault::Failed(fault),
+        rec,
+        false,
+    ))
 }
 
 /// Name of the built-in read-only SQL tool.
@@ -687,13 +692,11 @@ fn run_sql_query(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome
     let Some(query) = args.get("query").and_then(Value::as_str) else {
         return ToolOutcome::error("invalid", "Tool 'sql_query' needs a 'query' string.".into());
     };
-    let limit = match mcp_tools::resolve_limit(
-        args.get("max_rows").and_then(Value::as_i64),
-        row_cap(),
-    ) {
-        Ok(l) => l,
-        Err(m) => return ToolOutcome::error("invalid", m),
-    };
+    let limit =
+        match mcp_tools::resolve_limit(args.get("max_rows").and_then(Value::as_i64), row_cap()) {
+            Ok(l) => l,
+            Err(m) => return ToolOutcome::error("invalid", m),
+        };
     let started = Instant::now();
     match sql_tool::run_read_only(query, &[], limit.limit) {
         Ok(q) => {
@@ -704,7 +707,12 @@ fn run_sql_query(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome
     }
 }
 
-fn run_report(tool: &str, r: &ToolRow, args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
+fn run_report(
+    tool: &str,
+    r: &ToolRow,
+    args: &Map<String, Value>,
+    rec: &mut CallRecord,
+) -> ToolOutcome {
     let Some(body) = r.body.as_deref() else {
         return ToolOutcome::error("error", format!("Tool '{tool}' has no body."));
     };
@@ -735,13 +743,23 @@ fn run_report(tool: &str, r: &ToolRow, args: &Map<String, Value>, rec: &mut Call
 const SCHEMA_INFO_MAX_CHARS: usize = 16_000;
 
 fn run_schema_information(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
-    let schema = args.get("schema").and_then(Value::as_str).map(str::to_string);
-    let table = args.get("table").and_then(Value::as_str).map(str::to_string);
+    let schema = args
+        .get("schema")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let table = args
+        .get("table")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let params = [(schema, pg_sys::TEXTOID), (table, pg_sys::TEXTOID)];
     match sql_tool::run_read_only(SCHEMA_SQL, &params, SCHEMA_INFO_MAX_RELATIONS) {
         Ok(q) => {
-            let relations: Vec<mcp_tools::report::RelationInfo> =
-                q.rows.rows.iter().filter_map(|row| relation_of(row)).collect();
+            let relations: Vec<mcp_tools::report::RelationInfo> = q
+                .rows
+                .rows
+                .iter()
+                .filter_map(|row| relation_of(row))
+                .collect();
             let mut text = mcp_tools::report::render_schema(&relations, SCHEMA_INFO_MAX_CHARS);
             if q.fetched > SCHEMA_INFO_MAX_RELATIONS && !text.contains("not shown") {
                 text.push_str("… more relations exist; ask again with a schema or table filter.\n");

@@ -83,6 +83,18 @@ check_session() { # check_session WHAT
 AFTER=("SELECT 'backend still usable' AS after_cancel;"
        "SELECT 'audit rows: ' || (SELECT count(*) FROM mcp.run) + (SELECT count(*) FROM mcp.llm_request) AS audit;")
 
+# wait_for_end: until the background session has ended the chat (it prints the statement after
+# it) or 10 s passed; sets $elapsed (ms since $t0) and reaps the session.
+wait_for_end() {
+  until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
+    kill -0 "$bg_pid" 2>/dev/null || break
+    [ $(( $(now_ms) - t0 )) -lt 10000 ] || break
+    sleep 0.005
+  done
+  elapsed=$(( $(now_ms) - t0 ))
+  wait "$bg_pid" || true; bg_pid=
+}
+
 # 1. pg_cancel_backend() from another session.
 start_session mcp_cancel_test "SELECT mcp.chat('cancel me');" "${AFTER[@]}"
 wait_for_request 1
@@ -90,14 +102,7 @@ pid="$(psql_at "$PORT" "$DB" -At -c "SELECT pid FROM pg_stat_activity WHERE appl
 [ -n "$pid" ] || fail "chat backend not found in pg_stat_activity"
 t0="$(now_ms)"
 [ "$(psql_at "$PORT" "$DB" -At -c "SELECT pg_cancel_backend($pid)")" = t ] || fail "pg_cancel_backend refused"
-# The chat has ended when its session prints the statement after it.
-until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
-  kill -0 "$bg_pid" 2>/dev/null || break
-  [ $(( $(now_ms) - t0 )) -lt 10000 ] || break
-  sleep 0.005
-done
-elapsed=$(( $(now_ms) - t0 ))
-wait "$bg_pid" || true; bg_pid=
+wait_for_end
 check_session "pg_cancel_backend"
 [ "$elapsed" -lt "$LIMIT_MS" ] || fail "pg_cancel_backend took ${elapsed} ms to end the chat (limit ${LIMIT_MS} ms)"
 log "pg_cancel_backend ended the waiting chat in ${elapsed} ms (ERROR 57014; session usable; run rolled back)"
@@ -107,13 +112,7 @@ TIMEOUT_MS=300
 t0="$(now_ms)"
 start_session mcp_timeout_test "SET statement_timeout = '${TIMEOUT_MS}ms';" "SELECT mcp.chat('time me out');" \
               "RESET statement_timeout;" "${AFTER[@]}"
-until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
-  kill -0 "$bg_pid" 2>/dev/null || break
-  [ $(( $(now_ms) - t0 )) -lt 10000 ] || break
-  sleep 0.005
-done
-elapsed=$(( $(now_ms) - t0 ))
-wait "$bg_pid" || true; bg_pid=
+wait_for_end
 check_session "statement_timeout"
 grep -q 'statement timeout' "$work/session.out" || fail "statement_timeout: not a statement timeout"
 [ "$(mock_requests)" -ge 2 ] || fail "statement_timeout: the chat had not reached the LLM"

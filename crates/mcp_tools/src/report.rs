@@ -145,7 +145,9 @@ pub fn sql_error_sentence(sqlstate: &str) -> String {
         s if s.starts_with("53") => "ran out of a resource",
         _ => "failed",
     };
-    format!("The query {what}; no further details are given to the model (the operator log has them).")
+    format!(
+        "The query {what}; no further details are given to the model (the operator log has them)."
+    )
 }
 
 /// A column of a relation in the schema overview.
@@ -239,7 +241,10 @@ mod tests {
         assert_eq!(sql_type_of(&json!({"type": "number"})), "numeric");
         assert_eq!(sql_type_of(&json!({"type": "boolean"})), "boolean");
         assert_eq!(sql_type_of(&json!({"type": "string"})), "text");
-        assert_eq!(sql_type_of(&json!({"type": "string", "format": "date"})), "date");
+        assert_eq!(
+            sql_type_of(&json!({"type": "string", "format": "date"})),
+            "date"
+        );
         assert_eq!(
             sql_type_of(&json!({"type": "string", "format": "date-time"})),
             "timestamptz"
@@ -283,7 +288,10 @@ mod tests {
             sql_text(Some(&json!(["x", "y\"z", "b\\s", null, "NULL"])), "text[]").unwrap(),
             r#"{"x","y\"z","b\\s",NULL,"NULL"}"#
         );
-        assert_eq!(sql_text(Some(&json!([1, 2])), "bigint[]").unwrap(), r#"{"1","2"}"#);
+        assert_eq!(
+            sql_text(Some(&json!([1, 2])), "bigint[]").unwrap(),
+            r#"{"1","2"}"#
+        );
         assert_eq!(sql_text(Some(&json!([])), "text[]").unwrap(), "{}");
     }
 

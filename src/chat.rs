@@ -476,6 +476,17 @@ fn chat(
             McpError::InvalidParameter(format!("interface \"{interface}\" is disabled")).into(),
         );
     }
+    if let Some(p) = &options.provider {
+        // Choosing another provider spends another provider's key: only for roles that manage
+        // providers (the privilege mcp.set_api_key needs).
+        if Some(p) != iface.provider.as_ref() && !crate::registry::may_manage_providers()? {
+            return Err(McpError::Privilege(format!(
+                "permission denied to choose provider \"{}\" for interface \"{interface}\": UPDATE on mcp.provider is required (other roles use the interface's provider)",
+                p.chars().take(64).collect::<String>()
+            ))
+            .into());
+        }
+    }
     let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
         McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
     })?;

@@ -228,16 +228,22 @@ fn check_tool_definition(
     }
 }
 
+/// Whether the calling role manages providers (UPDATE on mcp.provider): it may set their keys
+/// and point a chat at any provider (and so at its key).
+pub fn may_manage_providers() -> McpResult<bool> {
+    Ok(first_row(
+        "SELECT pg_catalog.has_table_privilege('mcp.provider', 'UPDATE')",
+        &[],
+        |t| t.get::<bool>(1),
+    )?
+    .flatten()
+    .unwrap_or(false))
+}
+
 /// Store (or replace) the API key of a provider where PUBLIC cannot read it.
 #[pg_extern(name = "set_api_key")]
 fn set_api_key(provider: &str, key: Option<&str>) -> Result<(), ErrorReport> {
-    let allowed = Spi::get_one_with_args::<bool>(
-        "SELECT pg_catalog.has_table_privilege('mcp.provider', 'UPDATE')",
-        &[],
-    )
-    .map_err(McpError::from)?
-    .unwrap_or(false);
-    if !allowed {
+    if !may_manage_providers()? {
         return Err(McpError::Privilege(
             "permission denied to set an API key: UPDATE on mcp.provider is required".into(),
         )

@@ -405,6 +405,26 @@ fn no_secret_in_audit() {
 }
 
 #[pg_test]
+fn chat_other_provider_needs_provider_privilege() {
+    chat_registry("tool_then_answer");
+    run("INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('premium', 'openai', 'http://127.0.0.1:9/v1', 'gpt-4o')");
+    run("DROP ROLE IF EXISTS mcp_chatter");
+    run("CREATE ROLE mcp_chatter NOLOGIN");
+    run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_chatter");
+    run("SET LOCAL ROLE mcp_chatter");
+    let e = err_of(r#"SELECT mcp.chat('hi', 'chatbot', NULL, '{"provider": "premium"}')"#);
+    // naming the interface's own provider is fine
+    let r = q(r#"SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?', 'chatbot', NULL, '{"provider": "mock"}')"#);
+    run("RESET ROLE");
+    assert!(e.starts_with("42501") && e.contains("UPDATE on mcp.provider"), "{e}");
+    assert_eq!(r["status"], "completed", "{r}");
+    // a role that manages providers may choose any (it reaches the unreachable provider)
+    run("SET LOCAL mcp.http_retries = 0");
+    let r = q(r#"SELECT mcp.chat('hi', 'chatbot', NULL, '{"provider": "premium"}')"#);
+    assert_eq!(r["status"], "failed", "{r}");
+}
+
+#[pg_test]
 fn chat_runs_tool_and_answers() {
     chat_registry("tool_then_answer");
     let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");

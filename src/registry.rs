@@ -5,8 +5,12 @@ use crate::pg_util::{as_extension_owner, first_row};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::ffi::c_int;
 
 /// The input arguments of a function, from pg_proc.
+#[derive(Clone)]
 pub struct FunctionSignature {
     /// Schema-qualified, quoted name, ready to put in SQL.
     pub qualified_name: String,
@@ -17,6 +21,7 @@ pub struct FunctionSignature {
     pub kind: String,
 }
 
+#[derive(Clone)]
 pub struct FunctionArg {
     pub name: Option<String>,
     pub type_oid: pg_sys::Oid,
@@ -24,8 +29,79 @@ pub struct FunctionArg {
     pub category: String,
 }
 
-/// Read a function's signature from the catalog. `None` when the OID no longer exists.
+thread_local! {
+    /// Signatures per (function, search_path): formatted type names depend on the search_path.
+    static SIGNATURES: RefCell<HashMap<(pg_sys::Oid, String), FunctionSignature>> =
+        RefCell::new(HashMap::new());
+    /// Bumped by the syscache callback when pg_proc, pg_type or pg_namespace change.
+    static CATALOG_GENERATION: Cell<u64> = const { Cell::new(0) };
+    static SEEN_GENERATION: Cell<u64> = const { Cell::new(0) };
+    static CALLBACKS_REGISTERED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Syscache invalidation callback: runs while PostgreSQL processes invalidation messages, so it
+/// only bumps a counter (no allocation, no borrow).
+unsafe extern "C-unwind" fn catalog_changed(_arg: pg_sys::Datum, _cacheid: c_int, _hash: u32) {
+    CATALOG_GENERATION.with(|g| g.set(g.get().wrapping_add(1)));
+}
+
+fn register_catalog_callbacks() {
+    if CALLBACKS_REGISTERED.with(|r| r.replace(true)) {
+        return;
+    }
+    for cache in [
+        pg_sys::SysCacheIdentifier::PROCOID,
+        pg_sys::SysCacheIdentifier::TYPEOID,
+        pg_sys::SysCacheIdentifier::NAMESPACEOID,
+    ] {
+        unsafe {
+            pg_sys::CacheRegisterSyscacheCallback(
+                cache as c_int,
+                Some(catalog_changed),
+                pg_sys::Datum::from(0),
+            )
+        };
+    }
+}
+
+fn current_search_path() -> String {
+    unsafe {
+        let p = pg_sys::GetConfigOption(c"search_path".as_ptr(), true, false);
+        if p.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    }
+}
+
+/// A function's signature, from a per-backend cache that is dropped whenever pg_proc, pg_type
+/// or pg_namespace change (syscache invalidation), so CREATE OR REPLACE, renames and drops are
+/// seen at once. `None` when the OID no longer exists.
 pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
+    register_catalog_callbacks();
+    // Process pending invalidations first, so a change committed by another session counts.
+    unsafe { pg_sys::AcceptInvalidationMessages() };
+    let generation = CATALOG_GENERATION.with(|g| g.get());
+    if SEEN_GENERATION.with(|s| s.replace(generation)) != generation {
+        SIGNATURES.with(|m| m.borrow_mut().clear());
+    }
+    let key = (oid, current_search_path());
+    if let Some(sig) = SIGNATURES.with(|m| m.borrow().get(&key).cloned()) {
+        return Ok(Some(sig));
+    }
+    let sig = load_function_signature(oid)?;
+    if let Some(sig) = &sig {
+        // Loading may itself have processed invalidations; cache only if none arrived.
+        if CATALOG_GENERATION.with(|g| g.get()) == generation {
+            SIGNATURES.with(|m| m.borrow_mut().insert(key, sig.clone()));
+        }
+    }
+    Ok(sig)
+}
+
+/// Read a function's signature from the catalog. `None` when the OID no longer exists.
+fn load_function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
     let sig = first_row(
             "SELECT pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(p.proname),
                     pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(p.proname) || '(' ||

@@ -276,6 +276,19 @@ fn reserve_call_id() -> Option<i64> {
     if unsafe { pg_sys::XactReadOnly } {
         return None;
     }
+    // The identity sequence by name through the syscache, and nextval without SPI (this is on
+    // every tool call). The permission check is skipped: the sequence is pg_mcp's own.
+    let seq = unsafe {
+        let ns = pg_sys::get_namespace_oid(c"mcp".as_ptr(), true);
+        if ns == pg_sys::Oid::INVALID {
+            pg_sys::Oid::INVALID
+        } else {
+            pg_sys::get_relname_relid(c"tool_call_call_id_seq".as_ptr(), ns)
+        }
+    };
+    if seq != pg_sys::Oid::INVALID {
+        return Some(unsafe { pg_sys::ffi::pg_guard_ffi_boundary(|| nextval_internal(seq, false)) });
+    }
     as_extension_owner(|| {
         write_kept::<i64>(
             "SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))",
@@ -284,6 +297,11 @@ fn reserve_call_id() -> Option<i64> {
     })
     .ok()
     .flatten()
+}
+
+// commands/sequence.h; pgrx does not bind it.
+unsafe extern "C-unwind" {
+    fn nextval_internal(relid: pg_sys::Oid, check_permissions: bool) -> i64;
 }
 
 /// Write an audit row as the extension owner; returns its call_id. In a read-only transaction

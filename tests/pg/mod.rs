@@ -531,3 +531,27 @@ include!("chat_more.rs");
 
 // The read-only SQL tool, report tools, schema_information: the attack corpus.
 include!("sql_tool.rs");
+
+#[pg_test]
+fn call_tool_follows_function_renames_and_new_defaults() {
+    // The per-backend signature cache must drop what a rename, a schema move or a new default
+    // changed (syscache invalidation), in the same transaction and backend.
+    demo_registry();
+    let args = r#"'{"tarifgebiet": "Bayern", "fachbereich": "Metall"}'"#;
+    let ok = |r: &Value| r["isError"] == false;
+    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
+    assert!(ok(&r), "{r}");
+    run("ALTER FUNCTION public.get_tarif(text, text, int) RENAME TO get_tarif_renamed");
+    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
+    assert!(ok(&r), "after rename: {r}");
+    run("CREATE SCHEMA tarif_moved");
+    run("ALTER FUNCTION public.get_tarif_renamed(text, text, int) SET SCHEMA tarif_moved");
+    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
+    assert!(ok(&r), "after SET SCHEMA: {r}");
+    run("ALTER SCHEMA tarif_moved RENAME TO tarif_moved_again");
+    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
+    assert!(ok(&r), "after schema rename: {r}");
+    let last = Spi::get_one::<String>("SELECT status FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1")
+        .unwrap();
+    assert_eq!(last.as_deref(), Some("ok"));
+}

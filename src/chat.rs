@@ -204,9 +204,8 @@ struct SqlHost {
     run_id: Uuid,
     /// Schemas of the tools offered in this run, for `compiled_schema`.
     schemas: HashMap<String, Value>,
-    /// (tool_call_id, arguments as the model sent them) of executed calls: execute_tool writes
-    /// their audit rows from the parsed arguments only; store_raw_arguments adds the raw text.
-    raw_arguments: Vec<(String, String)>,
+    /// The arguments of the call about to run, as the model sent them (for its audit row).
+    next_arguments_raw: Option<String>,
 }
 
 fn interrupt_pending() -> bool {
@@ -240,14 +239,21 @@ impl Host for SqlHost {
         crate::tools::compiled_schema(tool, schema).ok()
     }
 
+    fn on_tool_start(&mut self, _call_id: &str, arguments_raw: &str) {
+        self.next_arguments_raw = Some(arguments_raw.to_string());
+    }
+
     fn execute_tool(&mut self, call: &ToolCall) -> ToolExecution {
-        // execute_tool tags application_name with mcp:<run id> while the tool runs.
+        // execute_tool tags application_name with mcp:<run id>:call:<call id> while the tool
+        // runs and writes the audit row, raw arguments included.
+        let raw = self.next_arguments_raw.take();
         let r = execute_tool(
             &call.name,
             &call.arguments,
             &self.interface,
             Some(self.run_id),
             Some(&call.id),
+            raw.as_deref(),
         );
         match r {
             Ok((outcome, _)) => {
@@ -276,7 +282,11 @@ impl Host for SqlHost {
     }
 
     fn on_llm_exchange(&mut self, x: &LlmExchange) {
-        let body: Option<Value> = serde_json::from_str(&x.request_body).ok();
+        // The body as sent, handed to PostgreSQL as text and cast to jsonb there (one parse
+        // instead of serde parse + serialize + jsonb parse); checked first so a cast cannot fail.
+        let body: Option<String> = serde_json::from_str::<serde::de::IgnoredAny>(&x.request_body)
+            .is_ok()
+            .then(|| x.request_body.clone());
         let args: Vec<DatumWithOid> = vec![
             self.run_id.into(),
             (x.iteration as i32).into(),
@@ -289,7 +299,7 @@ impl Host for SqlHost {
             x.provider.clone().into(),
             x.model.clone().into(),
             x.url.clone().into(),
-            body.map(JsonB).into(),
+            body.into(),
             x.response_body.clone().into(),
             x.http_status.map(i32::from).into(),
             x.latency_ms().into(),
@@ -309,7 +319,7 @@ impl Host for SqlHost {
                 "INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
                      response_raw, http_status, latency_ms, attempts, prompt_tokens, completion_tokens,
                      finish_reason, repaired, fixes, error)
-                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)",
+                 VALUES ($1,$2,$3,$4,$5,$6,$7::pg_catalog.jsonb,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)",
                 &args,
             )
         });
@@ -318,8 +328,6 @@ impl Host for SqlHost {
     fn on_tool_call(&mut self, r: &ToolCallRecord) {
         // Executed calls were recorded by execute_tool; record the ones the engine refused.
         if r.status.executed() {
-            self.raw_arguments
-                .push((r.call_id.clone(), r.arguments_raw.clone()));
             return;
         }
         let status = match r.status {
@@ -365,22 +373,6 @@ fn store_run_start(
                 role.into(),
                 question.into(),
             ],
-        )
-    });
-}
-
-/// Add the raw arguments to the audit rows execute_tool wrote for this run (one statement).
-fn store_raw_arguments(run_id: Uuid, raw: &[(String, String)]) {
-    if raw.is_empty() {
-        return;
-    }
-    let (ids, texts): (Vec<String>, Vec<String>) = raw.iter().cloned().unzip();
-    let _ = as_extension_owner(|| {
-        run_kept(
-            "UPDATE mcp.tool_call t SET arguments_raw = u.raw
-               FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS u(id, raw)
-              WHERE t.run_id = $1 AND t.tool_call_id = u.id AND t.arguments_raw IS NULL",
-            &[run_id.into(), ids.into(), texts.into()],
         )
     });
 }
@@ -533,11 +525,10 @@ fn chat(
         interface: interface.to_string(),
         run_id,
         schemas: HashMap::new(),
-        raw_arguments: Vec::new(),
+        next_arguments_raw: None,
     };
     let outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
-    store_raw_arguments(run_id, &host.raw_arguments);
     store_run_end(run_id, session_id, &outcome);
     if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
         // Raise the proper 57014 (cancel / statement_timeout) error.

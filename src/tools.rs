@@ -531,6 +531,7 @@ pub fn execute_tool(
     interface: &str,
     run_id: Option<pgrx::Uuid>,
     tool_call_id: Option<&str>,
+    arguments_raw: Option<&str>,
 ) -> McpResult<(ToolOutcome, i64)> {
     let (interface_ok, row) = tool_row(tool, interface)?;
     let started = Instant::now();
@@ -539,6 +540,7 @@ pub fn execute_tool(
         tool_call_id: tool_call_id.map(str::to_string),
         tool: tool.to_string(),
         interface: interface.to_string(),
+        arguments_raw: arguments_raw.map(str::to_string),
         arguments: Some(arguments.clone()),
         ..Default::default()
     };
@@ -874,6 +876,6 @@ fn call_tool(
     interface: default!(&str, "'chatbot'"),
 ) -> Result<JsonB, ErrorReport> {
     let args = arguments.map(|j| j.0).unwrap_or_else(|| json!({}));
-    let (outcome, _) = execute_tool(tool, &args, interface, None, None)?;
+    let (outcome, _) = execute_tool(tool, &args, interface, None, None, None)?;
     Ok(JsonB(outcome.to_json()))
 }

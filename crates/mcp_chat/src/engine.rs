@@ -543,6 +543,7 @@ impl<'a> Run<'a> {
                         c.name.clone(),
                         c.arguments.clone().unwrap_or_else(|| json!({})),
                     );
+                    self.host.on_tool_start(&c.id, &c.arguments_raw);
                     let t0 = Instant::now();
                     let exec = self.host.execute_tool(&call);
                     let latency = t0.elapsed();

@@ -260,6 +260,10 @@ pub trait Host {
     /// unless `ChatConfig::host_validates`, the arguments against the tool's schema.
     fn execute_tool(&mut self, call: &ToolCall) -> ToolExecution;
 
+    /// Called right before [`Host::execute_tool`] with the arguments exactly as the model sent
+    /// them (before repair/decoding), e.g. to store them with the host's own audit row.
+    fn on_tool_start(&mut self, _call_id: &str, _arguments_raw: &str) {}
+
     /// A compiled validator for a tool's `parameters`, e.g. from a per-backend cache. `None`
     /// (the default): the engine compiles the schema itself, once per run.
     fn compiled_schema(&mut self, _tool: &str) -> Option<mcp_tools::ToolSchema> {

@@ -555,3 +555,46 @@ fn call_tool_follows_function_renames_and_new_defaults() {
         .unwrap();
     assert_eq!(last.as_deref(), Some("ok"));
 }
+
+#[pg_test]
+fn owner_statements_ignore_the_callers_search_path() {
+    // A role that puts its own "=" before pg_catalog must not get it run with the extension
+    // owner's privileges (audit writes, the API-key read are made as the owner).
+    chat_registry("tool_then_answer");
+    run("CREATE TABLE public.hijack_log (who text)");
+    run("GRANT INSERT ON public.hijack_log TO PUBLIC");
+    run("CREATE SCHEMA evil");
+    run("GRANT USAGE ON SCHEMA evil TO PUBLIC");
+    for (ty, f) in [("text", "texteq"), ("uuid", "uuideq")] {
+        run(&format!(
+            "CREATE FUNCTION evil.{f}(a {ty}, b {ty}) RETURNS boolean LANGUAGE plpgsql AS $$
+             BEGIN INSERT INTO public.hijack_log VALUES (current_user); RETURN a OPERATOR(pg_catalog.=) b; END $$"
+        ));
+        run(&format!(
+            "CREATE OPERATOR evil.= (LEFTARG = {ty}, RIGHTARG = {ty}, FUNCTION = evil.{f})"
+        ));
+    }
+    run("DROP ROLE IF EXISTS mcp_sp_user");
+    run("CREATE ROLE mcp_sp_user NOLOGIN");
+    run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_sp_user");
+    run("GRANT SELECT ON public.tarif TO mcp_sp_user");
+    run("SET LOCAL ROLE mcp_sp_user");
+    run("SET LOCAL search_path = evil, pg_catalog, public");
+    let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");
+    let call = q(r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet": "Bayern", "fachbereich": "Metall"}')"#);
+    run("SET LOCAL search_path = public");
+    run("RESET ROLE");
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(call["isError"], false, "{call}");
+    // the hijacked operator did run (as the caller, where pg_mcp resolves names the caller's
+    // way), but never as the owner
+    let by_owner = Spi::get_one::<i64>(
+        "SELECT count(*) FROM public.hijack_log h JOIN pg_catalog.pg_roles r ON r.rolname = h.who
+          WHERE r.oid = (SELECT extowner FROM pg_catalog.pg_extension WHERE extname = 'pg_mcp')",
+    )
+    .unwrap();
+    assert_eq!(by_owner, Some(0));
+    let by_caller =
+        Spi::get_one::<i64>("SELECT count(*) FROM public.hijack_log WHERE who = 'mcp_sp_user'").unwrap();
+    assert!(by_caller.unwrap_or(0) > 0, "the hijack did not take effect at all: the test proves nothing");
+}

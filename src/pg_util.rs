@@ -127,7 +127,7 @@ pub fn extension_owner() -> pg_sys::Oid {
         return o;
     }
     let owner = Spi::get_one::<pg_sys::Oid>(
-        "SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname = 'pg_mcp'",
+        "SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_mcp'",
     )
     .ok()
     .flatten()

@@ -287,7 +287,9 @@ fn reserve_call_id() -> Option<i64> {
         }
     };
     if seq != pg_sys::Oid::INVALID {
-        return Some(unsafe { pg_sys::ffi::pg_guard_ffi_boundary(|| nextval_internal(seq, false)) });
+        return Some(unsafe {
+            pg_sys::ffi::pg_guard_ffi_boundary(|| nextval_internal(seq, false))
+        });
     }
     as_extension_owner(|| {
         write_kept::<i64>(

@@ -64,17 +64,6 @@ fn register_catalog_callbacks() {
     }
 }
 
-fn current_search_path() -> String {
-    unsafe {
-        let p = pg_sys::GetConfigOption(c"search_path".as_ptr(), true, false);
-        if p.is_null() {
-            String::new()
-        } else {
-            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
-        }
-    }
-}
-
 /// A function's signature, from a per-backend cache that is dropped whenever pg_proc, pg_type
 /// or pg_namespace change (syscache invalidation), so CREATE OR REPLACE, renames and drops are
 /// seen at once. `None` when the OID no longer exists.
@@ -86,7 +75,7 @@ pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignatur
     if SEEN_GENERATION.with(|s| s.replace(generation)) != generation {
         SIGNATURES.with(|m| m.borrow_mut().clear());
     }
-    let key = (oid, current_search_path());
+    let key = (oid, crate::pg_util::guc_value(c"search_path"));
     if let Some(sig) = SIGNATURES.with(|m| m.borrow().get(&key).cloned()) {
         return Ok(Some(sig));
     }

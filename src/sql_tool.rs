@@ -14,7 +14,7 @@
 //!    copied out, which also undoes `set_config(…, false)`, `pg_notify` and temp-table writes.
 
 use crate::gucs;
-use crate::pg_util::{in_subtransaction, PgErrorInfo};
+use crate::pg_util::{in_subtransaction, set_guc, PgErrorInfo};
 use crate::rows;
 use pgrx::datum::DatumWithOid;
 use pgrx::pg_sys;
@@ -308,18 +308,6 @@ pub fn check_statement(sql: &str, param_types: &[pg_sys::Oid]) -> Result<(), Str
     }
 }
 
-/// Make the current (sub)transaction read-only; reverted when it ends.
-fn set_read_only() {
-    unsafe {
-        pg_sys::SetConfigOption(
-            c"transaction_read_only".as_ptr(),
-            c"on".as_ptr(),
-            pg_sys::GucContext::PGC_USERSET,
-            pg_sys::GucSource::PGC_S_SESSION,
-        )
-    };
-}
-
 /// A typed parameter: the text for the type's input function (`None` = NULL) and the type.
 pub type ParamText = (Option<String>, pg_sys::Oid);
 
@@ -339,7 +327,8 @@ pub fn run_read_only(
 ) -> Result<QueryRows, QueryFault> {
     let types: Vec<pg_sys::Oid> = params.iter().map(|p| p.1).collect();
     let outcome = in_subtransaction(true, || -> Result<QueryRows, Inner> {
-        set_read_only();
+        // read-only for this subtransaction; reverted when it is rolled back
+        set_guc(c"transaction_read_only", "on");
         check_statement(sql, &types).map_err(Inner::Refused)?;
         let datums: Vec<DatumWithOid> = params
             .iter()

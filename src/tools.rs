@@ -286,19 +286,9 @@ fn reserve_call_id() -> Option<i64> {
             pg_sys::get_relname_relid(c"tool_call_call_id_seq".as_ptr(), ns)
         }
     };
-    if seq != pg_sys::Oid::INVALID {
-        return Some(unsafe {
-            pg_sys::ffi::pg_guard_ffi_boundary(|| nextval_internal(seq, false))
-        });
-    }
-    as_extension_owner(|| {
-        write_kept::<i64>(
-            "SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))",
-            &[],
-        )
-    })
-    .ok()
-    .flatten()
+    // Not found only if the extension is broken; record_call then takes the column default.
+    (seq != pg_sys::Oid::INVALID)
+        .then(|| unsafe { pg_sys::ffi::pg_guard_ffi_boundary(|| nextval_internal(seq, false)) })
 }
 
 // commands/sequence.h; pgrx does not bind it.
@@ -516,6 +506,14 @@ pub fn shape_options() -> ShapeOptions {
     }
 }
 
+/// The row limit of tools whose caller cannot choose one (function and report tools).
+fn default_limit() -> mcp_tools::RowLimit {
+    mcp_tools::RowLimit {
+        limit: row_cap().effective_default(),
+        clipped: None,
+    }
+}
+
 pub fn row_cap() -> RowCap {
     RowCap {
         default: gucs::DEFAULT_ROWS.get().max(1) as usize,
@@ -668,10 +666,7 @@ fn run_function_tool(
         ));
     };
     let (sql, params) = build_call(&sig, args);
-    let limit = mcp_tools::RowLimit {
-        limit: row_cap().effective_default(),
-        clipped: None,
-    };
+    let limit = default_limit();
     let started = Instant::now();
     let result = in_subtransaction(false, || {
         Spi::connect_mut(|c| -> Result<(rows::Rows, usize), pgrx::spi::SpiError> {
@@ -719,13 +714,25 @@ fn run_sql_query(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome
             Ok(l) => l,
             Err(m) => return ToolOutcome::error("invalid", m),
         };
+    run_query_tool(SQL_QUERY, query, &[], limit, rec, true)
+}
+
+/// Run a query tool's SQL in the read-only context and shape its rows as a table.
+fn run_query_tool(
+    tool: &str,
+    sql: &str,
+    params: &[sql_tool::ParamText],
+    limit: mcp_tools::RowLimit,
+    rec: &mut CallRecord,
+    sql_sentence: bool,
+) -> ToolOutcome {
     let started = Instant::now();
-    match sql_tool::run_read_only(query, &[], limit.limit) {
+    match sql_tool::run_read_only(sql, params, limit.limit) {
         Ok(q) => {
             let elapsed = started.elapsed().as_secs_f64() * 1000.0;
             ok_outcome(shape_rows(q.rows, limit, q.fetched, elapsed, true))
         }
-        Err(f) => query_fault(SQL_QUERY, f, rec, true),
+        Err(f) => query_fault(tool, f, rec, sql_sentence),
     }
 }
 
@@ -747,18 +754,7 @@ fn run_report(
             )
         })
         .collect();
-    let limit = mcp_tools::RowLimit {
-        limit: row_cap().effective_default(),
-        clipped: None,
-    };
-    let started = Instant::now();
-    match sql_tool::run_read_only(body, &params, limit.limit) {
-        Ok(q) => {
-            let elapsed = started.elapsed().as_secs_f64() * 1000.0;
-            ok_outcome(shape_rows(q.rows, limit, q.fetched, elapsed, true))
-        }
-        Err(f) => query_fault(tool, f, rec, false),
-    }
+    run_query_tool(tool, body, &params, default_limit(), rec, false)
 }
 
 /// Characters of schema overview a model gets at most.

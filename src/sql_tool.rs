@@ -131,6 +131,10 @@ fn denied_function(funcid: pg_sys::Oid) -> Option<String> {
     verdict
 }
 
+/// Refusal for row locks, found in the raw tree (top level) or the analyzed one (subqueries).
+const LOCKING_REFUSAL: &str =
+    "SELECT … FOR UPDATE/SHARE locks rows; this tool only reads. Remove the locking clause.";
+
 /// What the analyzed-tree walk found.
 struct Walk {
     refusal: Option<String>,
@@ -152,10 +156,7 @@ unsafe extern "C-unwind" fn walker(node: *mut pg_sys::Node, ctx: *mut c_void) ->
                 return true;
             }
             if !(*q).rowMarks.is_null() {
-                w.refusal = Some(
-                    "SELECT … FOR UPDATE/SHARE locks rows; this tool only reads. Remove the locking clause."
-                        .into(),
-                );
+                w.refusal = Some(LOCKING_REFUSAL.into());
                 return true;
             }
             pg_sys::query_tree_walker(q, Some(walker), ctx, 0)
@@ -186,10 +187,7 @@ unsafe fn check_raw_select(s: *mut pg_sys::SelectStmt) -> Result<(), String> {
         );
     }
     if !(*s).lockingClause.is_null() {
-        return Err(
-            "SELECT … FOR UPDATE/SHARE locks rows; this tool only reads. Remove the locking clause."
-                .into(),
-        );
+        return Err(LOCKING_REFUSAL.into());
     }
     if !(*s).withClause.is_null() {
         let ctes = PgList::<pg_sys::CommonTableExpr>::from_pg((*(*s).withClause).ctes);

@@ -157,3 +157,18 @@ pub fn is_start_of_value(b: &[u8], i: usize) -> bool {
     let c = at(b, i);
     is_quote(b, i) || c == b'[' || c == b'{' || c == b'-' || c.is_ascii_alphanumeric() || c == b'_'
 }
+
+/// The character a JSON single-character escape `\e` stands for, quotes excluded (which quote
+/// may be escaped depends on the string's delimiter): `\t \n \r \b \f \/ \\`.
+pub fn simple_escape(e: u8) -> Option<char> {
+    match e {
+        b't' => Some('\t'),
+        b'n' => Some('\n'),
+        b'r' => Some('\r'),
+        b'b' => Some('\u{8}'),
+        b'f' => Some('\u{c}'),
+        b'/' => Some('/'),
+        b'\\' => Some('\\'),
+        _ => None,
+    }
+}

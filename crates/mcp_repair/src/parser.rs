@@ -948,28 +948,8 @@ impl<'a> Parser<'a> {
             } else if c == b'\\' {
                 let e = at(b, i + 1);
                 match e {
-                    b'"' | b'\\' | b'/' => {
-                        out.push(e as char);
-                        i += 2;
-                    }
-                    b'b' => {
-                        out.push('\u{8}');
-                        i += 2;
-                    }
-                    b'f' => {
-                        out.push('\u{c}');
-                        i += 2;
-                    }
-                    b'n' => {
-                        out.push('\n');
-                        i += 2;
-                    }
-                    b'r' => {
-                        out.push('\r');
-                        i += 2;
-                    }
-                    b't' => {
-                        out.push('\t');
+                    b'"' => {
+                        out.push('"');
                         i += 2;
                     }
                     b'u' => {
@@ -1014,15 +994,21 @@ impl<'a> Parser<'a> {
                         dangling = true;
                         i = n;
                     }
-                    _ => {
-                        // invalid escape like \x or \': drop the backslash
-                        self.fix("invalid_escape", i);
-                        i += 1;
-                        if let Some((ch, l)) = char_at(b, i) {
-                            out.push(ch);
-                            i += l;
+                    _ => match simple_escape(e) {
+                        Some(m) => {
+                            out.push(m);
+                            i += 2;
                         }
-                    }
+                        None => {
+                            // invalid escape like \x or \': drop the backslash
+                            self.fix("invalid_escape", i);
+                            i += 1;
+                            if let Some((ch, l)) = char_at(b, i) {
+                                out.push(ch);
+                                i += l;
+                            }
+                        }
+                    },
                 }
             } else {
                 // fast path: copy a run of ordinary bytes

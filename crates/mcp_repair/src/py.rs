@@ -827,16 +827,12 @@ impl<'a> Parser<'a> {
                 return true;
             }
         }
-        let mapped = match c {
-            't' => Some('\t'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            'b' => Some('\u{8}'),
-            'f' => Some('\u{c}'),
-            '/' => Some('/'),
-            '\\' => Some('\\'),
-            c if c == rq => Some(c),
-            _ => None,
+        let mapped = if c == rq {
+            Some(c)
+        } else if c.is_ascii() {
+            crate::chars::simple_escape(c as u8)
+        } else {
+            None
         };
         if let Some(m) = mapped {
             st.replace_backslash(&m.to_string());

@@ -369,34 +369,12 @@ impl HttpClient {
             }
             let outcome = run_attempt(&job, interrupt);
             let last = attempt >= policy.max_retries;
-            match outcome {
+            // Record the attempt; decide whether it is retried (with the server's hint, if any).
+            let retry_hint = match &outcome {
                 Ok(raw) => {
                     log.push(AttemptOutcome::Status(raw.status));
-                    if !last && is_retryable_status(raw.status) {
-                        let hint = retry_after_hint(&raw.headers, SystemTime::now());
-                        if let Some(delay) = next_delay(policy, attempt, hint, waited, &mut rng) {
-                            if !sleep_interruptibly(delay, interrupt) {
-                                return Err(fail(
-                                    HttpErrorKind::Interrupted,
-                                    format!("POST {shown_url}: interrupted during retry backoff"),
-                                    &log,
-                                ));
-                            }
-                            waited += delay;
-                            attempt += 1;
-                            continue;
-                        }
-                    }
-                    return Ok(Response {
-                        status: raw.status,
-                        headers: raw.headers,
-                        body: raw.body,
-                        attempts: log.len() as u32,
-                        retried: log.len() > 1,
-                        attempt_log: log,
-                        latency: start.elapsed(),
-                        waited,
-                    });
+                    (!last && is_retryable_status(raw.status))
+                        .then(|| retry_after_hint(&raw.headers, SystemTime::now()))
                 }
                 Err(err) => {
                     log.push(AttemptOutcome::Error(err.kind));
@@ -407,33 +385,48 @@ impl HttpClient {
                             &log,
                         ));
                     }
-                    if !last && err.kind.is_retryable() {
-                        if let Some(delay) = next_delay(policy, attempt, None, waited, &mut rng) {
-                            if !sleep_interruptibly(delay, interrupt) {
-                                return Err(fail(
-                                    HttpErrorKind::Interrupted,
-                                    format!("POST {shown_url}: interrupted during retry backoff"),
-                                    &log,
-                                ));
-                            }
-                            waited += delay;
-                            attempt += 1;
-                            continue;
-                        }
+                    (!last && err.kind.is_retryable()).then_some(None)
+                }
+            };
+            if let Some(hint) = retry_hint {
+                if let Some(delay) = next_delay(policy, attempt, hint, waited, &mut rng) {
+                    if !sleep_interruptibly(delay, interrupt) {
+                        return Err(fail(
+                            HttpErrorKind::Interrupted,
+                            format!("POST {shown_url}: interrupted during retry backoff"),
+                            &log,
+                        ));
                     }
+                    waited += delay;
+                    attempt += 1;
+                    continue;
+                }
+            }
+            return match outcome {
+                Ok(raw) => Ok(Response {
+                    status: raw.status,
+                    headers: raw.headers,
+                    body: raw.body,
+                    attempts: log.len() as u32,
+                    retried: log.len() > 1,
+                    attempt_log: log,
+                    latency: start.elapsed(),
+                    waited,
+                }),
+                Err(err) => {
                     let n = log.len();
                     let tries = if n == 1 {
                         String::from("1 attempt")
                     } else {
                         format!("{n} attempts")
                     };
-                    return Err(fail(
+                    Err(fail(
                         err.kind,
                         format!("POST {shown_url}: {} ({tries})", err.detail),
                         &log,
-                    ));
+                    ))
                 }
-            }
+            };
         }
     }
 }

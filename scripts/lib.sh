@@ -1,7 +1,8 @@
 # Shared helpers for demo.sh and test.sh (sourced, not run).
 PG_MAJOR="${PG_MAJOR:-15}"
-PG_BIN="/usr/lib/postgresql/${PG_MAJOR}/bin"
-PG_CONFIG="${PG_BIN}/pg_config"
+# PG_MCP_PG_CONFIG: another PostgreSQL installation (scripts/slot.sh makes private copies).
+PG_CONFIG="${PG_MCP_PG_CONFIG:-/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config}"
+PG_BIN="$(dirname "$PG_CONFIG")"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 log() { printf '\033[1m[%s]\033[0m %s\n' "${LOG_TAG:-pg_mcp}" "$*"; }

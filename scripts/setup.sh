@@ -6,7 +6,8 @@ set -euo pipefail
 
 PG_MAJOR="${PG_MAJOR:-15}"
 PGRX_VERSION="0.18.1"
-PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
+SYSTEM_PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
+PG_CONFIG="${PG_MCP_PG_CONFIG:-$SYSTEM_PG_CONFIG}"
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -25,7 +26,7 @@ else
 fi
 
 # 2. pgvector (Debian 12 has no package; build Debian 13's source package) -------------------
-SHAREDIR="$("$PG_CONFIG" --sharedir)"
+SHAREDIR="$("$SYSTEM_PG_CONFIG" --sharedir)"
 if [ -f "$SHAREDIR/extension/vector.control" ]; then
   log "pgvector: present ($(grep default_version "$SHAREDIR/extension/vector.control" | cut -d"'" -f2))"
 else
@@ -41,8 +42,8 @@ else
     apt-get source --download-only pgvector >/dev/null
     tar xzf pgvector_*.orig.tar.gz
     cd "$(find . -maxdepth 1 -type d -name 'pgvector*' | head -n1)"
-    make -s PG_CONFIG="$PG_CONFIG" >/dev/null
-    as_root make -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+    make -s PG_CONFIG="$SYSTEM_PG_CONFIG" >/dev/null
+    as_root make -s install PG_CONFIG="$SYSTEM_PG_CONFIG" >/dev/null
   )
   rm -rf "$work"
   log "pgvector: installed"

@@ -30,7 +30,8 @@ if [ "${2:-}" = "--refresh" ] || [ ! -x "$ROOTFS$SYS_LIB/bin/pg_config" ]; then
   chmod -R a+rX "$BASE"
 fi
 PG_CONFIG="$ROOTFS$SYS_LIB/bin/pg_config"
-mkdir -p "$BASE/pgrx"
+mkdir -p "$BASE/pgrx" "$BASE/pgrx_test"
+chown postgres: "$BASE/pgrx_test"   # pgrx's --runas postgres creates PGDATA below it
 cat >"$BASE/pgrx/config.toml" <<TOML
 base_port = $((28800 + 100 * N))
 base_testing_port = $((32200 + 100 * N))

@@ -315,7 +315,9 @@ mod tests {
     #[test]
     fn round_trip_and_the_ciphertext_hides_the_key() {
         let k = key();
-        let s = k.seal("openai", "sk-live-SECRET-123", [7; NONCE_LEN]).unwrap();
+        let s = k
+            .seal("openai", "sk-live-SECRET-123", [7; NONCE_LEN])
+            .unwrap();
         assert_eq!(s.key_id, k.id());
         assert_eq!(s.nonce.len(), NONCE_LEN);
         assert_eq!(s.ciphertext.len(), "sk-live-SECRET-123".len() + TAG_LEN);
@@ -382,7 +384,10 @@ mod tests {
     #[test]
     fn oversized_secrets_are_refused() {
         let long = "x".repeat(MAX_SECRET_BYTES + 1);
-        assert_eq!(key().seal("p", &long, [0; NONCE_LEN]), Err(SealError::TooLong));
+        assert_eq!(
+            key().seal("p", &long, [0; NONCE_LEN]),
+            Err(SealError::TooLong)
+        );
     }
 
     #[test]
@@ -437,7 +442,9 @@ mod tests {
         let open = temp_file("open.key", HEX.as_bytes(), 0o644);
         let e = ServerKey::load(&open, uid).unwrap_err();
         assert!(matches!(e, KeyFileError::Permissions { .. }), "{e:?}");
-        assert!(e.message().contains("group or world access (permissions 0644)"));
+        assert!(e
+            .message()
+            .contains("group or world access (permissions 0644)"));
         let junk = temp_file("junk.key", b"not a key", 0o600);
         assert!(matches!(
             ServerKey::load(&junk, uid),

@@ -51,7 +51,10 @@ step "pg_regress (pg_test/)" run_regress
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 
-# 5. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
+# 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
+step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"
+
+# 6. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"
 
 echo

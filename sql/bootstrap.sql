@@ -51,18 +51,28 @@ COMMENT ON COLUMN mcp.provider.timeout_ms IS 'Per-request timeout; NULL = mcp.ht
 COMMENT ON COLUMN mcp.provider.description IS 'Free text for admins.';
 COMMENT ON COLUMN mcp.provider.created_at IS 'When the row was created.';
 
--- Secrets: no grant to anybody but the extension owner. The Rust code reads this table as the
--- owner (never as the calling role), so a key is usable by mcp.chat but readable by nobody else.
+-- Secrets: no grant to anybody but the extension owner, and encrypted at rest. The Rust code
+-- reads this table as the owner (never as the calling role) and opens a key with the server key
+-- (mcp.server_key_file), a file outside the database: pg_read_all_data members and pg_dump see
+-- ciphertext only.
 CREATE TABLE mcp.provider_secret (
-    provider    text PRIMARY KEY REFERENCES mcp.provider (name) ON UPDATE CASCADE ON DELETE CASCADE,
-    api_key     text NOT NULL CONSTRAINT provider_secret_not_empty CHECK (length(api_key) > 0),
+    -- The key is sealed to the provider's name (associated data): renaming a provider that has a
+    -- key is refused instead of leaving a key that no longer opens.
+    provider    text PRIMARY KEY
+                CONSTRAINT provider_secret_sealed_to_provider_name
+                REFERENCES mcp.provider (name) ON UPDATE RESTRICT ON DELETE CASCADE,
+    key_id      text NOT NULL CONSTRAINT provider_secret_key_id_format CHECK (key_id ~ '^[0-9a-f]{16}$'),
+    nonce       bytea NOT NULL CONSTRAINT provider_secret_nonce_length CHECK (length(nonce) = 24),
+    ciphertext  bytea NOT NULL CONSTRAINT provider_secret_ciphertext_length CHECK (length(ciphertext) > 16),
     updated_at  timestamptz NOT NULL DEFAULT now(),
     updated_by  name NOT NULL DEFAULT session_user
 );
 COMMENT ON TABLE mcp.provider_secret IS
-  'API keys per provider. Not readable by PUBLIC; written only through mcp.set_api_key(). Keys never appear in logs, errors or audit rows.';
-COMMENT ON COLUMN mcp.provider_secret.provider IS 'The provider the key belongs to.';
-COMMENT ON COLUMN mcp.provider_secret.api_key IS 'The secret. Sent as Authorization: Bearer (openai), api-key (azure) or x-api-key (anthropic).';
+  'API keys per provider, encrypted with the server key (mcp.server_key_file). Not readable by PUBLIC; written only through mcp.set_api_key(). Keys never appear in logs, errors or audit rows.';
+COMMENT ON COLUMN mcp.provider_secret.provider IS 'The provider the key belongs to; the key is sealed to this name, so the provider cannot be renamed while it has a key.';
+COMMENT ON COLUMN mcp.provider_secret.key_id IS 'Id of the server key that sealed the key (16 hex digits of a SHA-256 over the server key); another key file gives a clear error naming both ids.';
+COMMENT ON COLUMN mcp.provider_secret.nonce IS 'Random 24-byte XChaCha20-Poly1305 nonce of this ciphertext.';
+COMMENT ON COLUMN mcp.provider_secret.ciphertext IS 'The API key encrypted with XChaCha20-Poly1305 (provider name as associated data) and its 16-byte tag. Sent, once opened, as Authorization: Bearer (openai), api-key (azure) or x-api-key (anthropic).';
 COMMENT ON COLUMN mcp.provider_secret.updated_at IS 'When the key was last set.';
 COMMENT ON COLUMN mcp.provider_secret.updated_by IS 'Session user who set it.';
 
@@ -83,6 +93,9 @@ CREATE TABLE mcp.interface (
                     CONSTRAINT interface_max_total_tokens_positive CHECK (max_total_tokens IS NULL OR max_total_tokens > 0),
     system_prompt   text NOT NULL DEFAULT 'system',
     enabled         boolean NOT NULL DEFAULT true,
+    -- text, not regrole: the role is named like pg_hba.conf names it; checked on write (trigger
+    -- in finalize.sql) and with pg_has_role semantics at use
+    access_role     text,
     created_at      timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE mcp.interface IS
@@ -95,6 +108,7 @@ COMMENT ON COLUMN mcp.interface.max_iterations IS 'LLM round trips per chat befo
 COMMENT ON COLUMN mcp.interface.max_total_tokens IS 'Token budget per chat run (prompt + completion over all requests); NULL = no budget.';
 COMMENT ON COLUMN mcp.interface.system_prompt IS 'Name of the active mcp.prompt used as system prompt.';
 COMMENT ON COLUMN mcp.interface.enabled IS 'A disabled interface lists no tools and refuses chats.';
+COMMENT ON COLUMN mcp.interface.access_role IS 'Who may use the interface (mcp.chat, mcp.list_tools, mcp.call_tool): roles with the privileges of this role (members that inherit it, as for a GRANT), ''public'' = every role, NULL (the default) = closed: only superusers and roles with UPDATE on mcp.interface.';
 COMMENT ON COLUMN mcp.interface.created_at IS 'When the row was created.';
 
 ------------------------------------------------------------------------------------------------

@@ -20,6 +20,33 @@ COMMENT ON FUNCTION mcp.tool_row_check() IS
 CREATE TRIGGER tool_row_check BEFORE INSERT OR UPDATE ON mcp.tool
     FOR EACH ROW EXECUTE FUNCTION mcp.tool_row_check();
 
+-- access_role must name a role when it is written (like GRANT, which refuses an unknown role).
+-- A role dropped later leaves the interface closed to everybody but superusers and interface
+-- managers (checked at use with the role's current name). Only a changed value is checked, so
+-- other updates of such a row still work.
+CREATE FUNCTION mcp.interface_row_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.access_role IS NOT NULL AND NEW.access_role OPERATOR(pg_catalog.<>) 'public' THEN
+        IF TG_OP OPERATOR(pg_catalog.=) 'UPDATE' THEN
+            IF NEW.access_role IS NOT DISTINCT FROM OLD.access_role THEN
+                RETURN NEW;
+            END IF;
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) NEW.access_role) THEN
+            RAISE EXCEPTION 'interface "%" refused: access_role "%" is not a role', NEW.name, NEW.access_role
+                USING ERRCODE = '42704',
+                      HINT = 'Name an existing role (roles with its privileges may use the interface), ''public'' for every role, or NULL to close the interface.';
+        END IF;
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION mcp.interface_row_check() IS
+  'Trigger: refuses an interface whose access_role is neither NULL, ''public'' nor an existing role.';
+CREATE TRIGGER interface_row_check BEFORE INSERT OR UPDATE ON mcp.interface
+    FOR EACH ROW EXECUTE FUNCTION mcp.interface_row_check();
+
 ------------------------------------------------------------------------------------------------
 -- Built-in tools
 ------------------------------------------------------------------------------------------------
@@ -114,8 +141,11 @@ COMMENT ON FUNCTION mcp.validate_arguments(text, jsonb) IS
 COMMENT ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) IS
   'Used by the mcp.tool trigger: raises check_violation when a tool''s schema is invalid, does not fit its function, or its report body is not one read-only query over existing objects.';
 COMMENT ON FUNCTION mcp.set_api_key(text, text) IS
-  'Stores the API key of a provider where PUBLIC cannot read it (NULL removes it). Requires UPDATE on mcp.provider.';
-COMMENT ON FUNCTION mcp.has_api_key(text) IS 'Whether a provider has an API key (never the key).';
+  'Stores the API key of a provider, encrypted with the server key (mcp.server_key_file), where PUBLIC cannot read it (NULL removes it). Requires UPDATE on mcp.provider; without a server key it refuses with 55000.';
+COMMENT ON FUNCTION mcp.has_api_key(text) IS
+  'Whether a provider has an API key (never the key). Requires UPDATE on mcp.provider, like setting one.';
+COMMENT ON FUNCTION mcp.may_use_interface(text) IS
+  'Whether the calling role may use an interface (chat, list and call its tools): superuser, UPDATE on mcp.interface, access_role = ''public'', or the privileges of its access_role. The check mcp.chat, mcp.list_tools and mcp.call_tool make.';
 COMMENT ON FUNCTION mcp.repair_json(text) IS
   'Parses LLM output as JSON, repairing fences, prose, truncation, quotes, comments, concatenation …; unrepairable input raises 22P02 with the position.';
 COMMENT ON FUNCTION mcp.repair_json_report(text) IS
@@ -123,4 +153,4 @@ COMMENT ON FUNCTION mcp.repair_json_report(text) IS
 COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
   'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete.';
 COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
-  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Options: provider, tool_choice, max_iterations, max_total_tokens.';
+  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';

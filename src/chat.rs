@@ -2,7 +2,7 @@
 //! this file implements its `Host` with SQL (tools, audit rows, interrupts) and loads the
 //! interface, provider, prompt and session from the registry.
 
-use crate::error::{McpError, McpResult};
+use crate::error::{required, McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{as_extension_owner, first_row, run_kept};
 use crate::tools::{calling_role, execute_tool, visible_tools};
@@ -30,11 +30,12 @@ struct InterfaceRow {
     max_total_tokens: Option<i32>,
     system_prompt: String,
     enabled: bool,
+    access_role: Option<String>,
 }
 
 fn interface_row(name: &str) -> McpResult<InterfaceRow> {
     first_row(
-        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled
+        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role
            FROM mcp.interface WHERE name = $1",
         &[name.into()],
         |t| {
@@ -45,6 +46,7 @@ fn interface_row(name: &str) -> McpResult<InterfaceRow> {
                 max_total_tokens: t.get(4)?,
                 system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
                 enabled: t.get(6)?.unwrap_or(false),
+                access_role: t.get(7)?,
             })
         },
     )?
@@ -144,7 +146,9 @@ fn active_prompt(name: &str) -> McpResult<Option<String>> {
     .flatten())
 }
 
-/// Messages of a session's latest run; the session must belong to the calling role.
+/// Messages of a session's latest run. A session is visible only to the role that started it:
+/// an id that another role's chat returned and an id that was never returned give the same
+/// error, so a caller learns nothing about other roles' sessions.
 fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
     let (owner, rows) = as_extension_owner(|| {
         Spi::connect(|c| -> McpResult<(Option<String>, Vec<Value>)> {
@@ -175,12 +179,12 @@ fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
             Ok((owner, out))
         })
     })?;
-    if let Some(o) = owner {
-        if o != role {
-            return Err(McpError::Privilege(format!(
-                "chat session {session} belongs to another role"
-            )));
-        }
+    if owner.as_deref() != Some(role) {
+        return Err(
+            McpError::UndefinedObject(format!("chat session {session} does not exist")).with_hint(
+                "Pass a session_id that mcp.chat returned to this role, or NULL to start a new session.",
+            ),
+        );
     }
     Ok(rows
         .into_iter()
@@ -453,16 +457,59 @@ fn chat_options(v: &Value) -> McpResult<ChatOptions> {
     Ok(out)
 }
 
+/// Options may only tighten the interface: `max_iterations` and `max_total_tokens` at most the
+/// interface's, `tool_choice` the interface's own or `none`. Raising them needs what changing the
+/// interface row needs (UPDATE on mcp.interface), as choosing another provider needs UPDATE on
+/// mcp.provider.
+fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -> McpResult<()> {
+    let mut raised = Vec::new();
+    if let Some(n) = o.max_iterations {
+        if i64::from(n) > i64::from(iface.max_iterations) {
+            raised.push(format!(
+                "max_iterations {n} (the interface allows {})",
+                iface.max_iterations
+            ));
+        }
+    }
+    if let (Some(n), Some(cap)) = (o.max_total_tokens, iface.max_total_tokens) {
+        if n > cap.max(0) as u64 {
+            raised.push(format!("max_total_tokens {n} (the interface allows {cap})"));
+        }
+    }
+    if let Some(tc) = &o.tool_choice {
+        if tc != &iface.tool_choice && tc != "none" {
+            raised.push(format!(
+                "tool_choice \"{}\" (the interface's is \"{}\")",
+                tc.chars().take(80).collect::<String>(),
+                iface.tool_choice
+            ));
+        }
+    }
+    if raised.is_empty() || crate::registry::may_manage_interfaces() {
+        return Ok(());
+    }
+    Err(McpError::Privilege(format!(
+        "permission denied to raise the limits of interface \"{interface}\": {}",
+        raised.join(", ")
+    ))
+    .with_hint("Options may only lower an interface's limits (max_iterations and max_total_tokens at most the interface's, tool_choice the interface's own or 'none'); raising them needs UPDATE on mcp.interface."))
+}
+
 /// `mcp.chat`: one user turn through the agent loop.
 #[pg_extern(name = "chat", volatile)]
 fn chat(
-    question: &str,
-    interface: default!(&str, "'chatbot'"),
+    question: Option<&str>,
+    interface: default!(Option<&str>, "'chatbot'"),
     session: default!(Option<Uuid>, "NULL"),
     options: default!(Option<JsonB>, "'{}'"),
 ) -> Result<JsonB, ErrorReport> {
+    let question = required(question, "chat", "question")?;
+    let interface = required(interface, "chat", "interface")?;
     let options = chat_options(&options.map(|j| j.0).unwrap_or_else(|| json!({})))?;
     let iface = interface_row(interface)?;
+    if !crate::tools::may_use_interface_role(iface.access_role.as_deref()) {
+        return Err(crate::tools::interface_denied(interface).into());
+    }
     if !iface.enabled {
         return Err(
             McpError::InvalidParameter(format!("interface \"{interface}\" is disabled")).into(),
@@ -479,6 +526,7 @@ fn chat(
             .into());
         }
     }
+    check_option_limits(&options, &iface, interface)?;
     let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
         McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
     })?;

@@ -1,6 +1,7 @@
 //! Settings under the reserved prefix `mcp.`.
 
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
+use std::ffi::CString;
 
 /// Default row cap of tools that return rows (sql_query, report and set-returning tools).
 pub static DEFAULT_ROWS: GucSetting<i32> = GucSetting::<i32>::new(25);
@@ -18,6 +19,17 @@ pub static MAX_RESPONSE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024
 pub static HTTP_RETRIES: GucSetting<i32> = GucSetting::<i32>::new(2);
 /// Allow the SQL tool for superusers (who bypass RLS and grants).
 pub static ALLOW_SUPERUSER_SQL: GucSetting<bool> = GucSetting::<bool>::new(false);
+
+/// File holding the server key that seals API keys in mcp.provider_secret.
+pub static SERVER_KEY_FILE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+/// The configured server key file, if any (an empty setting counts as none).
+pub fn server_key_file() -> Option<String> {
+    SERVER_KEY_FILE
+        .get()
+        .map(|c| c.to_string_lossy().into_owned())
+        .filter(|s| !s.trim().is_empty())
+}
 
 pub fn init() {
     GucRegistry::define_int_guc(
@@ -97,6 +109,14 @@ pub fn init() {
         &ALLOW_SUPERUSER_SQL,
         GucContext::Suset,
         GucFlags::default(),
+    );
+    GucRegistry::define_string_guc(
+        c"mcp.server_key_file",
+        c"File with the server key (64 hex digits) that encrypts the API keys in mcp.provider_secret.",
+        c"Readable only by the server's OS user (0600, or 0640 owned by root), like ssl_key_file; a relative path is relative to the data directory. Keep it outside the data directory so backups of the data do not carry the key. Without it, mcp.set_api_key refuses to store keys.",
+        &SERVER_KEY_FILE,
+        GucContext::Sighup,
+        GucFlags::SUPERUSER_ONLY,
     );
     unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"mcp".as_ptr()) };
 }

@@ -1,6 +1,6 @@
 //! Registry rules that a CHECK constraint cannot express, and the API-key store.
 
-use crate::error::{McpError, McpResult};
+use crate::error::{required, McpError, McpResult};
 use crate::pg_util::{as_extension_owner, first_row};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
@@ -276,12 +276,15 @@ fn report_body_problem(body: &str, parameters: &Value) -> Option<String> {
 /// function.
 #[pg_extern(name = "check_tool_definition")]
 fn check_tool_definition(
-    name: &str,
-    kind: &str,
-    parameters: pgrx::JsonB,
+    name: Option<&str>,
+    kind: Option<&str>,
+    parameters: Option<pgrx::JsonB>,
     function: Option<pg_sys::Oid>,
     body: default!(Option<&str>, "NULL"),
 ) -> Result<(), ErrorReport> {
+    let f = "check_tool_definition";
+    let (name, kind) = (required(name, f, "name")?, required(kind, f, "kind")?);
+    let parameters = required(parameters, f, "parameters")?;
     let problems = tool_definition_problems(name, kind, &parameters.0, function, body)?;
     if problems.is_empty() {
         Ok(())
@@ -293,72 +296,183 @@ fn check_tool_definition(
     }
 }
 
-/// Whether the calling role manages providers (UPDATE on mcp.provider): it may set their keys
-/// and point a chat at any provider (and so at its key).
+/// Whether the calling role holds UPDATE on the registry table `mcp.<table>` (table-level, as
+/// `has_table_privilege` checks it). Superusers always do. No SPI: syscache lookups only.
+fn may_update_registry_table(table: &std::ffi::CStr) -> bool {
+    unsafe {
+        let ns = pg_sys::get_namespace_oid(c"mcp".as_ptr(), true);
+        if ns == pg_sys::Oid::INVALID {
+            return false;
+        }
+        let rel = pg_sys::get_relname_relid(table.as_ptr(), ns);
+        rel != pg_sys::Oid::INVALID
+            && pg_sys::pg_class_aclcheck(rel, pg_sys::GetUserId(), pg_sys::ACL_UPDATE as _)
+                == pg_sys::AclResult::ACLCHECK_OK
+    }
+}
+
+/// Whether the calling role manages providers (UPDATE on mcp.provider): it may set their keys,
+/// see which have one, and point a chat at any provider (and so at its key).
 pub fn may_manage_providers() -> McpResult<bool> {
-    Ok(first_row(
-        "SELECT pg_catalog.has_table_privilege('mcp.provider', 'UPDATE')",
-        &[],
+    Ok(may_update_registry_table(c"provider"))
+}
+
+/// Whether the calling role manages interfaces (UPDATE on mcp.interface): it could change any
+/// interface's limits, provider and access_role, so it may lift them per chat with `options`,
+/// and it may use every interface.
+pub fn may_manage_interfaces() -> bool {
+    may_update_registry_table(c"interface")
+}
+
+fn providers_privilege_error(what: &str) -> McpError {
+    McpError::Privilege(format!(
+        "permission denied to {what}: UPDATE on mcp.provider is required"
+    ))
+}
+
+/// The server key named by `mcp.server_key_file`; 55000 when none is configured, F0000 when the
+/// file is unusable (unreadable, group/world-accessible, not a key).
+fn server_key() -> McpResult<mcp_keys::ServerKey> {
+    let Some(path) = crate::gucs::server_key_file() else {
+        return Err(McpError::NotReady(
+            "no server key is configured (mcp.server_key_file is not set): pg_mcp stores API keys only encrypted".into(),
+        )
+        .with_hint(format!(
+            "As the PostgreSQL OS user, create a key file outside the data directory ({}), set mcp.server_key_file = 'FILE' in postgresql.conf (or ALTER SYSTEM) and reload with SELECT pg_reload_conf().",
+            mcp_keys::MAKE_KEY_HINT
+        )));
+    };
+    mcp_keys::ServerKey::load(std::path::Path::new(&path), mcp_keys::server_uid())
+        .map_err(|e| McpError::ConfigFile(e.message()).with_hint(e.hint()))
+}
+
+/// A fresh nonce from PostgreSQL's cryptographic random source.
+fn random_nonce() -> McpResult<[u8; mcp_keys::NONCE_LEN]> {
+    let mut nonce = [0u8; mcp_keys::NONCE_LEN];
+    if unsafe { pg_sys::pg_strong_random(nonce.as_mut_ptr().cast(), nonce.len()) } {
+        Ok(nonce)
+    } else {
+        Err(McpError::Internal(
+            "could not generate random bytes for the API key's nonce".into(),
+        ))
+    }
+}
+
+/// Store (or with `None`, remove) the API key of a provider, sealed with the server key.
+pub fn store_api_key(provider: &str, key: Option<&str>) -> McpResult<()> {
+    if !may_manage_providers()? {
+        return Err(providers_privilege_error("set an API key"));
+    }
+    let exists = first_row(
+        "SELECT EXISTS (SELECT 1 FROM mcp.provider WHERE name = $1)",
+        &[provider.into()],
         |t| t.get::<bool>(1),
     )?
     .flatten()
-    .unwrap_or(false))
-}
-
-/// Store (or replace) the API key of a provider where PUBLIC cannot read it.
-#[pg_extern(name = "set_api_key")]
-fn set_api_key(provider: &str, key: Option<&str>) -> Result<(), ErrorReport> {
-    if !may_manage_providers()? {
-        return Err(McpError::Privilege(
-            "permission denied to set an API key: UPDATE on mcp.provider is required".into(),
-        )
-        .into());
-    }
-    let exists = Spi::get_one_with_args::<bool>(
-        "SELECT EXISTS (SELECT 1 FROM mcp.provider WHERE name = $1)",
-        &[provider.into()],
-    )
-    .map_err(McpError::from)?
     .unwrap_or(false);
     if !exists {
-        return Err(
-            McpError::UndefinedObject(format!("provider \"{provider}\" does not exist")).into(),
-        );
+        return Err(McpError::UndefinedObject(format!(
+            "provider \"{provider}\" does not exist"
+        )));
     }
-    let key = key.map(str::trim).filter(|k| !k.is_empty());
-    as_extension_owner(|| match key {
-        Some(k) => Spi::run_with_args(
-            "INSERT INTO mcp.provider_secret (provider, api_key, updated_at, updated_by)
-             VALUES ($1, $2, pg_catalog.now(), session_user)
-             ON CONFLICT (provider) DO UPDATE
-               SET api_key = EXCLUDED.api_key, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
-            &[provider.into(), k.into()],
-        ),
-        None => Spi::run_with_args("DELETE FROM mcp.provider_secret WHERE provider = $1", &[provider.into()]),
+    let stored = match key.map(str::trim).filter(|k| !k.is_empty()) {
+        Some(k) => {
+            let sealed = server_key()?
+                .seal(provider, k, random_nonce()?)
+                .map_err(|_| {
+                    McpError::InvalidParameter(format!(
+                        "an API key is at most {} bytes",
+                        mcp_keys::MAX_SECRET_BYTES
+                    ))
+                })?;
+            as_extension_owner(|| {
+                Spi::run_with_args(
+                    "INSERT INTO mcp.provider_secret (provider, key_id, nonce, ciphertext, updated_at, updated_by)
+                     VALUES ($1, $2, $3, $4, pg_catalog.now(), session_user)
+                     ON CONFLICT (provider) DO UPDATE
+                       SET key_id = EXCLUDED.key_id, nonce = EXCLUDED.nonce, ciphertext = EXCLUDED.ciphertext,
+                           updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
+                    &[
+                        provider.into(),
+                        sealed.key_id.into(),
+                        sealed.nonce.into(),
+                        sealed.ciphertext.into(),
+                    ],
+                )
+            })
+        }
+        None => as_extension_owner(|| {
+            Spi::run_with_args(
+                "DELETE FROM mcp.provider_secret WHERE provider = $1",
+                &[provider.into()],
+            )
+        }),
+    };
+    stored.map_err(|_| {
+        McpError::Internal(format!(
+            "could not store the API key of provider \"{provider}\""
+        ))
     })
-    .map_err(|_| McpError::Internal(format!("could not store the API key of provider \"{provider}\"")))?;
-    Ok(())
 }
 
-/// Whether a provider has a key (never the key itself).
+/// Store (or replace) the API key of a provider, encrypted with the server key.
+#[pg_extern(name = "set_api_key")]
+fn set_api_key(provider: Option<&str>, key: Option<&str>) -> Result<(), ErrorReport> {
+    let provider = required(provider, "set_api_key", "provider")?;
+    Ok(store_api_key(provider, key)?)
+}
+
+/// Whether a provider has a key (never the key itself); only for roles that manage providers.
 #[pg_extern(name = "has_api_key")]
-fn has_api_key(provider: &str) -> Result<bool, ErrorReport> {
-    Ok(api_key(provider)?.is_some())
+fn has_api_key(provider: Option<&str>) -> Result<bool, ErrorReport> {
+    let provider = required(provider, "has_api_key", "provider")?;
+    if !may_manage_providers()? {
+        return Err(providers_privilege_error("see which providers have API keys").into());
+    }
+    Ok(sealed_api_key(provider)?.is_some())
 }
 
-/// The API key of a provider, read as the extension owner. Only for building the HTTP request.
-pub fn api_key(provider: &str) -> McpResult<Option<String>> {
+/// The sealed key of a provider, read as the extension owner.
+fn sealed_api_key(provider: &str) -> McpResult<Option<mcp_keys::Sealed>> {
     as_extension_owner(|| {
         first_row(
-            "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
+            "SELECT key_id, nonce, ciphertext FROM mcp.provider_secret WHERE provider = $1",
             &[provider.into()],
-            |t| t.get::<String>(1),
+            |t| {
+                Ok(mcp_keys::Sealed {
+                    key_id: t.get::<String>(1)?.unwrap_or_default(),
+                    nonce: t.get::<Vec<u8>>(2)?.unwrap_or_default(),
+                    ciphertext: t.get::<Vec<u8>>(3)?.unwrap_or_default(),
+                })
+            },
         )
     })
-    .map(Option::flatten)
     .map_err(|_| {
         McpError::Internal(format!(
             "could not read the API key of provider \"{provider}\""
         ))
     })
+}
+
+/// The API key of a provider, opened with the server key. Only for building the HTTP request.
+pub fn api_key(provider: &str) -> McpResult<Option<String>> {
+    let Some(sealed) = sealed_api_key(provider)? else {
+        return Ok(None);
+    };
+    let again = "Store the key again with mcp.set_api_key().";
+    server_key()?
+        .open(provider, &sealed)
+        .map(Some)
+        .map_err(|e| match e {
+            mcp_keys::OpenError::OtherKey { stored, configured } => McpError::NotReady(format!(
+                "the API key of provider \"{provider}\" was encrypted with server key {stored}, but mcp.server_key_file holds server key {configured}"
+            ))
+            .with_hint(format!("Configure the key file it was stored with, or {}", again.to_lowercase())),
+            mcp_keys::OpenError::NotAuthentic | mcp_keys::OpenError::Malformed => {
+                McpError::NotReady(format!(
+                    "the stored API key of provider \"{provider}\" does not decrypt: it was altered or belongs to another provider"
+                ))
+                .with_hint(again)
+            }
+        })
 }

@@ -1,6 +1,6 @@
 //! Tool discovery (M2), argument validation (M6) and execution (`mcp.call_tool`).
 
-use crate::error::{McpError, McpResult};
+use crate::error::{required, McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{
     as_extension_owner, first_row, in_subtransaction, select_kept, with_application_name,
@@ -43,21 +43,71 @@ fn no_interface(interface: &str) -> McpError {
     McpError::UndefinedObject(format!("interface \"{interface}\" does not exist"))
 }
 
-/// Fail with 42704 unless the interface exists; returns whether it is enabled.
-pub fn interface_enabled(interface: &str) -> McpResult<bool> {
-    first_row(
-        "SELECT enabled FROM mcp.interface WHERE name = $1",
-        &[interface.into()],
-        |t| t.get::<bool>(1),
-    )?
-    .map(|e| e.unwrap_or(false))
-    .ok_or_else(|| no_interface(interface))
+/// Whether the calling role may use an interface whose `access_role` column holds
+/// `access_role`: the one privilege check of mcp.chat, mcp.list_tools, mcp.call_tool (and
+/// mcp.handle). Superusers may; `'public'` opens the interface to every role; otherwise the
+/// caller needs the privileges of the named role (`pg_has_role(…, 'USAGE')`: a member that
+/// inherits it, directly or through other roles, as for a GRANT to that role). NULL is closed.
+/// Roles that manage interfaces (UPDATE on mcp.interface) may use every interface: they could
+/// set access_role themselves. A role that no longer exists admits nobody.
+pub fn may_use_interface_role(access_role: Option<&str>) -> bool {
+    let me = unsafe { pg_sys::GetUserId() };
+    if unsafe { pg_sys::superuser_arg(me) } {
+        return true;
+    }
+    let member = match access_role {
+        Some("public") => true,
+        Some(role) => match std::ffi::CString::new(role) {
+            Ok(name) => unsafe {
+                let oid = pg_sys::get_role_oid(name.as_ptr(), true);
+                oid != pg_sys::Oid::INVALID && pg_sys::has_privs_of_role(me, oid)
+            },
+            Err(_) => false,
+        },
+        None => false,
+    };
+    member || crate::registry::may_manage_interfaces()
 }
 
-/// The tools of `interface` the calling role may run: enabled, mapped, and EXECUTE on the
-/// function. Ordered by name.
+/// An interface as the access check sees it.
+pub struct InterfaceAccess {
+    pub enabled: bool,
+    /// The calling role may use it (see `may_use_interface_role`).
+    pub usable: bool,
+}
+
+/// 42704 unless the interface exists; whether it is enabled and usable by the calling role.
+pub fn interface_access(interface: &str) -> McpResult<InterfaceAccess> {
+    let (enabled, role) = first_row(
+        "SELECT enabled, access_role FROM mcp.interface WHERE name = $1",
+        &[interface.into()],
+        |t| Ok((t.get::<bool>(1)?.unwrap_or(false), t.get::<String>(2)?)),
+    )?
+    .ok_or_else(|| no_interface(interface))?;
+    Ok(InterfaceAccess {
+        enabled,
+        usable: may_use_interface_role(role.as_deref()),
+    })
+}
+
+/// The 42501 of a role that may not use an interface.
+pub fn interface_denied(interface: &str) -> McpError {
+    McpError::Privilege(format!("permission denied for interface \"{interface}\""))
+        .with_hint("A role may use an interface when it has the privileges of the interface's access_role (GRANT that role to it), when access_role is 'public', or when it has UPDATE on mcp.interface.")
+}
+
+/// `mcp.may_use_interface`: whether the calling role may use an interface (42704 if unknown).
+#[pg_extern(name = "may_use_interface", stable)]
+fn may_use_interface(interface: Option<&str>) -> Result<bool, ErrorReport> {
+    let interface = required(interface, "may_use_interface", "interface")?;
+    Ok(interface_access(interface)?.usable)
+}
+
+/// The tools of `interface` the calling role may run: the interface is enabled and usable by
+/// the role, the tool enabled, mapped, and EXECUTE on the function. Ordered by name.
 pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
-    if !interface_enabled(interface)? {
+    let access = interface_access(interface)?;
+    if !(access.enabled && access.usable) {
         return Ok(Vec::new());
     }
     let tools = select_kept(
@@ -124,9 +174,11 @@ pub fn tools_json(tools: &[ToolInfo], format: &str) -> McpResult<Value> {
 /// `mcp.list_tools`: the tools array for the LLM request (or an MCP client).
 #[pg_extern(name = "list_tools", stable, parallel_safe)]
 fn list_tools(
-    interface: default!(&str, "'chatbot'"),
-    format: default!(&str, "'openai'"),
+    interface: default!(Option<&str>, "'chatbot'"),
+    format: default!(Option<&str>, "'openai'"),
 ) -> Result<JsonB, ErrorReport> {
+    let interface = required(interface, "list_tools", "interface")?;
+    let format = required(format, "list_tools", "format")?;
     // Check the format first so a bad format is reported even for an empty interface.
     tools_json(&[], format)?;
     let tools = visible_tools(interface)?;
@@ -175,7 +227,8 @@ pub fn validate_against(tool: &str, schema: &Value, args: &Value) -> Vec<mcp_too
 
 /// `mcp.validate_arguments`: `[]` when the arguments fit the tool's schema, else the errors.
 #[pg_extern(name = "validate_arguments", stable)]
-fn validate_arguments(tool: &str, arguments: Option<JsonB>) -> Result<JsonB, ErrorReport> {
+fn validate_arguments(tool: Option<&str>, arguments: Option<JsonB>) -> Result<JsonB, ErrorReport> {
+    let tool = required(tool, "validate_arguments", "tool")?;
     let schema = first_row(
         "SELECT parameters FROM mcp.tool WHERE name = $1",
         &[tool.into()],
@@ -206,16 +259,17 @@ struct ToolRow {
     may_execute: bool,
 }
 
-/// The interface's `enabled` flag and the tool row, in one query (hot path of every call).
-/// 42704 when the interface does not exist; `None` for an unknown tool.
+/// Whether the interface is enabled and usable by the calling role, and the tool row, in one
+/// query (hot path of every call). 42704 when the interface does not exist; `None` for an
+/// unknown tool.
 fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
-    first_row(
+    let (enabled, access_role, row) = first_row(
         concat!(
             "SELECT i.enabled, t.kind, t.function::oid, t.parameters, t.enabled,
                     EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
                     ",
             runnable_sql!(),
-            ", t.body, t.timeout_ms
+            ", t.body, t.timeout_ms, i.access_role
                FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
         ),
         &[tool.into(), interface.into()],
@@ -234,10 +288,14 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                     timeout_ms: t.get::<i32>(9)?,
                 }),
             };
-            Ok((enabled, row))
+            Ok((enabled, t.get::<String>(10)?, row))
         },
     )?
-    .ok_or_else(|| no_interface(interface))
+    .ok_or_else(|| no_interface(interface))?;
+    Ok((
+        enabled && may_use_interface_role(access_role.as_deref()),
+        row,
+    ))
 }
 
 /// One audit row of `mcp.tool_call`.
@@ -869,10 +927,12 @@ fn relation_of(row: &[mcp_tools::Cell]) -> Option<mcp_tools::report::RelationInf
 /// `mcp.call_tool`: run one tool as the calling role and return an MCP `CallToolResult`.
 #[pg_extern(name = "call_tool", volatile)]
 fn call_tool(
-    tool: &str,
+    tool: Option<&str>,
     arguments: default!(Option<JsonB>, "'{}'"),
-    interface: default!(&str, "'chatbot'"),
+    interface: default!(Option<&str>, "'chatbot'"),
 ) -> Result<JsonB, ErrorReport> {
+    let tool = required(tool, "call_tool", "tool")?;
+    let interface = required(interface, "call_tool", "interface")?;
     let args = arguments.map(|j| j.0).unwrap_or_else(|| json!({}));
     let (outcome, _) = execute_tool(tool, &args, interface, None, None, None)?;
     Ok(JsonB(outcome.to_json()))

@@ -11,7 +11,7 @@ UPDATE public.st_sale SET note = E'pipe | and\nnewline', blob = '\xdeadbeef' WHE
 CREATE TABLE public.st_secret (id int, value text);
 CREATE ROLE st_reader NOLOGIN;
 GRANT SELECT ON public.st_region, public.st_sale TO st_reader;
-INSERT INTO mcp.interface (name) VALUES ('analysis');
+INSERT INTO mcp.interface (name, access_role) VALUES ('analysis', 'st_reader');
 INSERT INTO mcp.interface_tool VALUES ('analysis', 'sql_query'), ('analysis', 'schema_information');
 -- the built-in tools as a model sees them
 SELECT t ->> 'name' AS name, t -> 'inputSchema' -> 'required' AS required, t -> 'annotations' AS annotations

@@ -123,6 +123,8 @@ fn roles_see_different_tools() {
     demo_registry();
     run("CREATE ROLE mcp_t_analyst");
     run("CREATE ROLE mcp_t_guest");
+    // both may use the interface: what differs is EXECUTE on the function
+    run("UPDATE mcp.interface SET access_role = 'public' WHERE name = 'chatbot'");
     run("REVOKE EXECUTE ON FUNCTION public.get_tarif(text,text,int) FROM PUBLIC");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text,text,int) TO mcp_t_analyst");
     run("GRANT SELECT ON public.tarif TO mcp_t_analyst");
@@ -320,7 +322,7 @@ fn api_key_is_not_readable_by_other_roles() {
     );
     run("CREATE ROLE mcp_t_nosy");
     run("SET LOCAL ROLE mcp_t_nosy");
-    let e1 = err_of("SELECT api_key FROM mcp.provider_secret");
+    let e1 = err_of("SELECT * FROM mcp.provider_secret");
     let e2 = err_of("SELECT mcp.set_api_key('p1', 'sk-evil')");
     let visible = Spi::get_one::<JsonB>("SELECT to_jsonb(p) FROM mcp.provider p WHERE name = 'p1'")
         .unwrap()
@@ -411,6 +413,7 @@ fn chat_other_provider_needs_provider_privilege() {
     run("DROP ROLE IF EXISTS mcp_chatter");
     run("CREATE ROLE mcp_chatter NOLOGIN");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_chatter");
+    run("UPDATE mcp.interface SET access_role = 'mcp_chatter' WHERE name = 'chatbot'");
     run("SET LOCAL ROLE mcp_chatter");
     let e = err_of(r#"SELECT mcp.chat('hi', 'chatbot', NULL, '{"provider": "premium"}')"#);
     // naming the interface's own provider is fine
@@ -485,13 +488,14 @@ fn chat_get_dialog_needs_input_then_continues() {
     assert_eq!(r2["status"], "completed", "{r2}");
     assert_eq!(r2["session_id"], session);
     assert_eq!(r2["answer"], "Für Bayern gilt der MTV Metall Bayern.");
-    // another role cannot continue this session
+    // another role cannot continue this session: to it, the session does not exist
     run("CREATE ROLE mcp_t_other");
     run("GRANT SELECT ON ALL TABLES IN SCHEMA public TO mcp_t_other");
+    run("UPDATE mcp.interface SET access_role = 'mcp_t_other' WHERE name = 'chatbot'");
     run("SET LOCAL ROLE mcp_t_other");
     let e = err_of(&format!("SELECT mcp.chat('x', 'chatbot', '{session}')"));
     run("RESET ROLE");
-    assert!(e.starts_with("42501"), "{e}");
+    assert_eq!(e, format!("42704: chat session {session} does not exist"));
 }
 
 #[pg_test]
@@ -531,6 +535,9 @@ include!("chat_more.rs");
 
 // The read-only SQL tool, report tools, schema_information: the attack corpus.
 include!("sql_tool.rs");
+
+// Who may do what: interface access, option limits, sessions, keys at rest.
+include!("access.rs");
 
 #[pg_test]
 fn call_tool_follows_function_renames_and_new_defaults() {
@@ -578,6 +585,7 @@ fn owner_statements_ignore_the_callers_search_path() {
     run("CREATE ROLE mcp_sp_user NOLOGIN");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_sp_user");
     run("GRANT SELECT ON public.tarif TO mcp_sp_user");
+    run("UPDATE mcp.interface SET access_role = 'mcp_sp_user' WHERE name = 'chatbot'");
     run("SET LOCAL ROLE mcp_sp_user");
     run("SET LOCAL search_path = evil, pg_catalog, public");
     let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");

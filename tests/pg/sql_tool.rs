@@ -26,7 +26,7 @@ fn sql_registry() {
     run("GRANT SELECT (id, visible) ON public.partly TO mcp_analyst");
     run("GRANT USAGE, UPDATE ON SEQUENCE public.seq TO mcp_analyst");
     run("GRANT EXECUTE ON FUNCTION public.sneaky_insert() TO mcp_analyst");
-    run("INSERT INTO mcp.interface (name) VALUES ('analyst')");
+    run("INSERT INTO mcp.interface (name, access_role) VALUES ('analyst', 'mcp_analyst')");
     run("INSERT INTO mcp.interface_tool VALUES ('analyst', 'sql_query'), ('analyst', 'schema_information')");
 }
 

@@ -1,0 +1,141 @@
+-- pg_mcp 0.1.0 -> 0.2.0, run by ALTER EXTENSION pg_mcp UPDATE (one transaction, as the
+-- extension owner's session, search_path = the extension's schemas).
+\echo Use "ALTER EXTENSION pg_mcp UPDATE TO '0.2.0'" to load this file. \quit
+
+-- HOW TO EXTEND THIS SCRIPT. A database updated from 0.1.0 must end up identical to a fresh
+-- 0.2.0 install: tests/upgrade/run.sh compares the two, object by object (tables, column order,
+-- types, defaults, constraints, indexes, triggers, views, functions with their full definition,
+-- comments, grants, pg_dump registration, built-in rows) and fails on any difference.
+--  * Every change to sql/bootstrap.sql, sql/views.sql, sql/finalize.sql or to a #[pg_extern]
+--    gets its statement here, in a section of its own.
+--  * A new column goes at the END of its CREATE TABLE in bootstrap.sql (ALTER TABLE ADD COLUMN
+--    can only append), with the same default, constraints and comment as there.
+--  * A new or changed Rust function: copy its CREATE FUNCTION from the generated install script
+--    (cargo pgrx schema, or pg_mcp--0.2.0.sql in the installed extension directory) and prefix
+--    the name with mcp. A Rust function whose SQL signature changes needs a NEW Rust name (the C
+--    symbol is <rust name>_wrapper): the 0.1.0 definitions call the old symbol with the old
+--    argument types until this script has run, so the old symbol must stay with its 0.1.0
+--    arguments (tests/upgrade/run.sh checks this too).
+--  * Existing rows must keep working: convert them here (UPDATE / ALTER ... USING).
+
+------------------------------------------------------------------------------------------------
+-- Function signatures as text (issue 15): pg_upgrade refuses regprocedure columns
+------------------------------------------------------------------------------------------------
+CREATE FUNCTION mcp.resolve_function(signature text) RETURNS oid
+STRICT STABLE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'resolve_function_sql_wrapper';
+COMMENT ON FUNCTION mcp.resolve_function(text) IS
+  'The OID of the function a stored signature (mcp.tool.function, mcp.resource.function) names, resolved like to_regprocedure with the caller''s search_path; NULL instead of an error when a type in it no longer exists or the text is not a signature. Cached per backend, invalidated by catalog changes.';
+
+CREATE FUNCTION mcp.function_signature(fn regprocedure) RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT quote_ident(n.nspname) || '.' || quote_ident(p.proname) || '('
+           || array_to_string(ARRAY(SELECT format_type(a.t, NULL)
+                                      FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS a(t, i)
+                                     ORDER BY a.i), ',')
+           || ')'
+      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE p.oid = fn
+$$;
+COMMENT ON FUNCTION mcp.function_signature(regprocedure) IS
+  'The form in which mcp.tool.function and mcp.resource.function store a function: schema-qualified name and argument types as regprocedure prints them with search_path = pg_catalog (types outside pg_catalog qualified), e.g. demo.get_tarifvertrag(text,text,text[]). It names the same function under any search_path. NULL when the function does not exist.';
+
+CREATE FUNCTION mcp.check_function_signature(signature text, entry text) RETURNS text
+LANGUAGE plpgsql STABLE STRICT AS $$
+DECLARE
+    fn oid := mcp.resolve_function(signature);
+BEGIN
+    IF fn IS NOT NULL THEN
+        RETURN mcp.function_signature(fn::regprocedure);
+    END IF;
+    -- check_function_bodies = off is how pg_dump's output restores (function bodies are not
+    -- checked either): a row is restored as it was dumped, even when its function is gone.
+    IF NOT pg_catalog.current_setting('check_function_bodies')::boolean THEN
+        RETURN signature;
+    END IF;
+    RAISE EXCEPTION '% refused: function % does not exist', entry, signature
+        USING ERRCODE = 'check_violation',
+              HINT = 'Give the signature of an existing function with its argument types, e.g. demo.get_tarifvertrag(text, text, text[]).';
+END
+$$;
+COMMENT ON FUNCTION mcp.check_function_signature(text, text) IS
+  'Used by the registry triggers: the stored form (mcp.function_signature) of the function a signature names with the caller''s search_path; raises check_violation naming the registry entry when there is none (with check_function_bodies = off, as in a restore, returns the signature unchanged instead).';
+
+-- Existing rows keep their function. A regprocedure does not keep its function alive: a row
+-- whose function was dropped under 0.1.0 holds a dangling OID; it gets a text that names no
+-- function (and never will: PostgreSQL 16+ would resolve a bare number as an OID), so it shows
+-- up in mcp.unresolved_functions for the admin to fix.
+ALTER TABLE mcp.tool ALTER COLUMN function TYPE text
+    USING CASE WHEN function IS NOT NULL
+               THEN coalesce(mcp.function_signature(function), pg_catalog.format('dropped function (OID %s)', function::oid)) END;
+ALTER TABLE mcp.resource ALTER COLUMN function TYPE text
+    USING CASE WHEN function IS NOT NULL
+               THEN coalesce(mcp.function_signature(function), pg_catalog.format('dropped function (OID %s)', function::oid)) END;
+COMMENT ON COLUMN mcp.tool.function IS 'Signature of the implementing SQL function, e.g. demo.get_tarifvertrag(text, text, text[]); each schema property maps to the function argument of the same name. Checked with to_regprocedure on write and stored schema-qualified (mcp.function_signature), resolved again at every call: a function renamed or dropped later makes the tool fail with an error naming the signature (see mcp.unresolved_functions). Text, not regprocedure, so that pg_upgrade can carry the cluster. NULL for report tools and the built-ins sql_query and schema_information.';
+COMMENT ON COLUMN mcp.resource.function IS 'Signature of the function returning the content (text or jsonb), e.g. demo.tarif_text(integer); checked and stored schema-qualified like mcp.tool.function. Exactly one of function and query is set.';
+
+CREATE OR REPLACE FUNCTION mcp.tool_row_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.function IS NOT NULL THEN
+        NEW.function := mcp.check_function_signature(NEW.function, pg_catalog.format('tool "%s"', NEW.name));
+    END IF;
+    -- A restore (check_function_bodies = off) takes rows as dumped: a tool refused now (a
+    -- dropped function, a body over a table not restored yet, a stricter check in a newer
+    -- version) would otherwise make the whole COPY fail and every tool be lost.
+    IF pg_catalog.current_setting('check_function_bodies')::boolean THEN
+        PERFORM mcp.check_tool_definition(NEW.name, NEW.kind, NEW.parameters,
+                                          mcp.resolve_function(NEW.function), NEW.body);
+    END IF;
+    -- On INSERT an explicit value is kept, so a restored dump keeps its timestamps.
+    IF TG_OP = 'UPDATE' THEN
+        NEW.updated_at := pg_catalog.now();
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION mcp.tool_row_check() IS
+  'Trigger: refuses a tool whose function does not exist, whose parameters are not a valid JSON Schema or do not fit the function''s arguments, or whose report body is not one read-only query (not checked with check_function_bodies = off, as pg_dump''s output restores); stores the function signature schema-qualified (mcp.function_signature).';
+
+CREATE FUNCTION mcp.resource_row_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.function IS NOT NULL THEN
+        NEW.function := mcp.check_function_signature(NEW.function, pg_catalog.format('resource "%s"', NEW.uri));
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION mcp.resource_row_check() IS
+  'Trigger: refuses a resource whose function does not exist; stores the function signature schema-qualified (mcp.function_signature).';
+CREATE TRIGGER resource_row_check BEFORE INSERT OR UPDATE ON mcp.resource
+    FOR EACH ROW EXECUTE FUNCTION mcp.resource_row_check();
+
+CREATE VIEW mcp.unresolved_functions AS
+SELECT 'tool'::text AS registry, t.name, t.function, t.enabled
+  FROM mcp.tool t
+ WHERE t.function IS NOT NULL AND mcp.resolve_function(t.function) IS NULL
+UNION ALL
+SELECT 'resource'::text, r.uri, r.function, r.enabled
+  FROM mcp.resource r
+ WHERE r.function IS NOT NULL AND mcp.resolve_function(r.function) IS NULL;
+COMMENT ON VIEW mcp.unresolved_functions IS
+  'Registry rows whose function signature no longer names a function (renamed, moved or dropped after registration), resolved with the reader''s search_path. A tool listed here is not offered to the model and a call of it fails naming the signature; fix it with UPDATE … SET function = ''schema.new_name(argument types)''.';
+COMMENT ON COLUMN mcp.unresolved_functions.registry IS 'tool (mcp.tool) or resource (mcp.resource).';
+COMMENT ON COLUMN mcp.unresolved_functions.name IS 'Tool name or resource URI.';
+COMMENT ON COLUMN mcp.unresolved_functions.function IS 'The stored signature that no longer resolves.';
+COMMENT ON COLUMN mcp.unresolved_functions.enabled IS 'Whether the row is enabled.';
+GRANT SELECT ON mcp.unresolved_functions TO PUBLIC;
+
+------------------------------------------------------------------------------------------------
+-- pg_dump: the audit tables and their identity sequences are dumped too (issue 15)
+------------------------------------------------------------------------------------------------
+SELECT pg_catalog.pg_extension_config_dump('mcp.run', '');
+SELECT pg_catalog.pg_extension_config_dump('mcp.llm_request', '');
+SELECT pg_catalog.pg_extension_config_dump('mcp.llm_request_request_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('mcp.tool_call', '');
+SELECT pg_catalog.pg_extension_config_dump('mcp.tool_call_call_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('mcp.message', '');

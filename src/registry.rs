@@ -44,6 +44,18 @@ thread_local! {
     static CALLBACKS_REGISTERED: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Entries a cache may hold before it is emptied: the keys include text a caller chooses
+/// (`mcp.resolve_function`'s argument, the search_path), so without a bound one session could
+/// grow its backend's memory without end.
+const CACHE_MAX_ENTRIES: usize = 10_000;
+
+fn insert_bounded<K: std::hash::Hash + Eq, V>(cache: &mut HashMap<K, V>, key: K, value: V) {
+    if cache.len() >= CACHE_MAX_ENTRIES {
+        cache.clear();
+    }
+    cache.insert(key, value);
+}
+
 /// Syscache invalidation callback: runs while PostgreSQL processes invalidation messages, so it
 /// only bumps a counter (no allocation, no borrow).
 unsafe extern "C-unwind" fn catalog_changed(_arg: pg_sys::Datum, _cacheid: c_int, _hash: u32) {
@@ -96,7 +108,7 @@ pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignatur
     let sig = load_function_signature(oid)?;
     if let Some(sig) = &sig {
         if CATALOG_GENERATION.with(|g| g.get()) == generation {
-            SIGNATURES.with(|m| m.borrow_mut().insert(key, sig.clone()));
+            SIGNATURES.with(|m| insert_bounded(&mut m.borrow_mut(), key, sig.clone()));
         }
     }
     Ok(sig)
@@ -129,9 +141,15 @@ pub fn resolve_function(signature: &str) -> Option<pg_sys::Oid> {
     .ok()
     .flatten();
     if CATALOG_GENERATION.with(|g| g.get()) == generation {
-        RESOLVED.with(|m| m.borrow_mut().insert(key, resolved));
+        RESOLVED.with(|m| insert_bounded(&mut m.borrow_mut(), key, resolved));
     }
     resolved
+}
+
+/// Entries in the resolved-signature cache (for the test of its bound).
+#[cfg(any(test, feature = "pg_test"))]
+pub fn resolved_cache_len() -> usize {
+    RESOLVED.with(|m| m.borrow().len())
 }
 
 /// Whether the calling role has EXECUTE on a function (false when it no longer exists).

@@ -181,3 +181,12 @@ fn a_restore_takes_tool_rows_as_dumped() {
     );
     assert!(e.starts_with("23514"), "{e}");
 }
+
+#[pg_test]
+fn the_signature_cache_stays_bounded() {
+    // Any role can call mcp.resolve_function with text of its choosing: every distinct text
+    // is a cache entry, so the cache must not grow without end.
+    run("SELECT mcp.resolve_function('public.lc_probe_' || g || '(text)') FROM generate_series(1, 10500) g");
+    let n = crate::registry::resolved_cache_len();
+    assert!(n > 0 && n <= 10_000, "{n} entries");
+}

@@ -31,7 +31,10 @@ EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 
 fail() { log "FAIL: $*"; exit 1; }
 [ -f "$EXT_DIR/pg_mcp--$VERSION.sql" ] || fail "pg_mcp $VERSION is not installed in $EXT_DIR (run install_extension)"
-for f in "$ROOT"/sql/pg_mcp--*.sql; do as_root install -m 644 "$f" "$EXT_DIR/"; done
+# (the current version's install script is the generated one, never a copy from sql/)
+for f in "$ROOT"/sql/pg_mcp--*.sql; do
+  [ "$(basename "$f")" = "pg_mcp--$VERSION.sql" ] || as_root install -m 644 "$f" "$EXT_DIR/"
+done
 
 work="$(mktemp -d)"
 chmod 755 "$work"
@@ -121,7 +124,7 @@ window "SELECT mcp.call_tool('tarifByRegion', '{\"region\": \"Bayern\"}', 'tarif
 window "SELECT mcp.call_tool('retiredTool', '{\"x\": \"y\"}', 'tarif')"
 window "SELECT mcp.call_tool('getDialog', '{\"missing_parameters\": [\"region\"]}', 'tarif')"
 window "SELECT mcp.chat('$QUESTION', 'tarif')"
-window "SELECT mcp.check_tool_definition('probe', 'function', '{\"type\": \"object\"}', 'mcp.ask_user(text[],text)'::regprocedure::oid)"
+window "SELECT mcp.check_tool_definition('probe', 'function', '{\"type\": \"object\", \"properties\": {\"missing_parameters\": {\"type\": \"array\"}}, \"required\": [\"missing_parameters\"]}', 'mcp.ask_user(text[],text)'::regprocedure::oid)"
 window "INSERT INTO mcp.tool (name, description, parameters, function) VALUES ('probe', 'p', '{\"type\": \"object\", \"properties\": {\"missing_parameters\": {\"type\": \"array\"}}, \"required\": [\"missing_parameters\"]}', 'mcp.ask_user(text[], text)'); DELETE FROM mcp.tool WHERE name = 'probe'"
 window "INSERT INTO mcp.provider (name, kind, model) VALUES ('probe', 'replay', 'r'); SELECT mcp.set_api_key('probe', 'sk-probe'); SELECT mcp.has_api_key('probe'); SELECT mcp.set_api_key('probe', NULL); DELETE FROM mcp.provider WHERE name = 'probe'"
 [ "$(crashes)" = "$crashes0" ] || fail "the server log shows a crashed backend during the window: $(grep -E 'terminated by signal|PANIC' "$LOG_FILE" | tail -3)"
@@ -209,7 +212,7 @@ for mutation in \
     "DROP TRIGGER resource_row_check ON mcp.resource" \
     "REVOKE SELECT ON mcp.unresolved_functions FROM PUBLIC" \
     "ALTER TABLE mcp.tool DROP CONSTRAINT tool_timeout_positive" \
-    "UPDATE pg_extension SET extcondition[4] = '' WHERE extname = 'pg_mcp'" \
+    "UPDATE pg_extension SET extconfig = extconfig[2:], extcondition = extcondition[2:] WHERE extname = 'pg_mcp'" \
     "UPDATE mcp.tool SET description = 'changed' WHERE name = 'getDialog'"; do
   printf 'BEGIN;\n%s;\n\\i %s\nROLLBACK;\n' "$mutation" "$HERE/schema.sql" >"$work/mutation.sql"
   psql_at "$PORT" lc_upgraded -f "$work/mutation.sql" 2>&1 | grep -v '^\(BEGIN\|ROLLBACK\|COMMENT\|ALTER\|CREATE\|DROP\|REVOKE\|UPDATE\)' >"$work/schema.mutated" || true

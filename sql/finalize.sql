@@ -84,6 +84,25 @@ COMMENT ON FUNCTION mcp.resource_row_check() IS
 CREATE TRIGGER resource_row_check BEFORE INSERT OR UPDATE ON mcp.resource
     FOR EACH ROW EXECUTE FUNCTION mcp.resource_row_check();
 
+-- pg_dump leaves out the built-in system prompt version 1 (CREATE EXTENSION makes it), but a
+-- dumped active version of the same name would then meet it in the one-active-version index and
+-- fail the whole COPY of mcp.prompt. In a restore (check_function_bodies = off, as pg_dump's
+-- output sets it) the dumped active version wins.
+CREATE FUNCTION mcp.prompt_row_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.active AND NOT pg_catalog.current_setting('check_function_bodies')::boolean THEN
+        UPDATE mcp.prompt SET active = false
+         WHERE name OPERATOR(pg_catalog.=) NEW.name AND active AND version OPERATOR(pg_catalog.<>) NEW.version;
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION mcp.prompt_row_check() IS
+  'Trigger: in a restore (check_function_bodies = off) an inserted active prompt version deactivates the active version of the same name that CREATE EXTENSION made (the built-in system prompt), instead of failing on the one-active-version index.';
+CREATE TRIGGER prompt_row_check BEFORE INSERT ON mcp.prompt
+    FOR EACH ROW EXECUTE FUNCTION mcp.prompt_row_check();
+
 CREATE VIEW mcp.unresolved_functions AS
 SELECT 'tool'::text AS registry, t.name, t.function, t.enabled
   FROM mcp.tool t

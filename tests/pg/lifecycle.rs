@@ -190,3 +190,20 @@ fn the_signature_cache_stays_bounded() {
     let n = crate::registry::resolved_cache_len();
     assert!(n > 0 && n <= 10_000, "{n} entries");
 }
+
+#[pg_test]
+fn a_restore_keeps_a_dumped_active_system_prompt() {
+    // pg_dump leaves out the built-in system prompt version 1 (CREATE EXTENSION makes it): a
+    // dumped active version 2 must replace it as the active one, not fail the COPY.
+    run("SET LOCAL check_function_bodies = off");
+    run("INSERT INTO mcp.prompt (name, version, template) VALUES ('system', 2, 'site version')");
+    run("RESET check_function_bodies");
+    let active = Spi::get_one::<String>(
+        "SELECT string_agg(version::text, ',') FROM mcp.prompt WHERE name = 'system' AND active",
+    )
+    .unwrap();
+    assert_eq!(active.as_deref(), Some("2"));
+    // outside a restore, a second active version is still refused
+    let e = err_of("INSERT INTO mcp.prompt (name, version, template) VALUES ('system', 3, 'x')");
+    assert!(e.starts_with("23505"), "{e}");
+}

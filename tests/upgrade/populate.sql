@@ -1,6 +1,6 @@
 -- A populated registry for the life-cycle tests (tests/upgrade/run.sh), written against the
--- 0.1.0 schema (it uses only 0.1.0 columns): an interface on a replay provider, a versioned
--- prompt, function tools (registered WITHOUT a schema, one with quoted identifiers), a report
+-- 0.1.0 schema (it uses only 0.1.0 columns): an interface on a replay provider, versioned
+-- prompts (one replacing the built-in system prompt), function tools (registered WITHOUT a schema, one with quoted identifiers), a report
 -- tool, a resource read through a function and one through a query, and a tool whose function
 -- is dropped after registration (under 0.1.0 a regprocedure keeps the dead OID).
 \set ON_ERROR_STOP on
@@ -44,6 +44,11 @@ INSERT INTO mcp.provider (name, kind, model, description, options) VALUES
 INSERT INTO mcp.prompt (name, version, template, description, active) VALUES
  ('tarif_system', 1, 'You answer questions about collective agreements.', 'first version', false),
  ('tarif_system', 2, 'You answer questions about collective agreements from the tools only. Name the agreements you used.', 'current version', true);
+
+-- the admin's own version of the built-in system prompt (pg_dump leaves version 1 out)
+UPDATE mcp.prompt SET active = false WHERE name = 'system' AND version = 1;
+INSERT INTO mcp.prompt (name, version, template, description) VALUES
+ ('system', 2, 'You are a careful assistant for this site. Answer from the tools only.', 'site version');
 
 INSERT INTO mcp.interface (name, description, provider, system_prompt, max_iterations) VALUES
  ('tarif', 'Collective agreements (life-cycle test)', 'lc-replay', 'tarif_system', 5);

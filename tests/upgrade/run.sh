@@ -65,7 +65,7 @@ C_SYMBOLS="SELECT p.prosrc || ' ' || coalesce(array_to_string(p.proargtypes::oid
 ARGS_TARIF='{"tarifgebiet": "Bayern", "fachbereich": "Metall"}'
 QUESTION='Welche Tarifverträge gelten für Metall in Bayern?'
 
-psql_at "$PORT" postgres -c "CREATE DATABASE lc_fresh" -c "CREATE DATABASE lc_upgraded"
+psql_at "$PORT" postgres -c "CREATE DATABASE lc_fresh" -c "CREATE DATABASE lc_upgraded" -c "CREATE DATABASE lc_upgraded_empty"
 sql lc_fresh "CREATE EXTENSION pg_mcp CASCADE" >/dev/null
 expect "fresh install version" "$(sql lc_fresh "SELECT extversion FROM pg_extension WHERE extname = 'pg_mcp'")" "$VERSION"
 
@@ -193,15 +193,24 @@ expect "new tool stored qualified" "$(sql lc_upgraded "SET search_path = lc, pub
 log "after the update: tools call, the dropped function is named, a replayed chat completes"
 
 # ------------------------------------------------------------------------------------------
-# 2. The updated schema is identical to a fresh install
+# 2. The updated schema is identical to a fresh install: a database updated without data (built-in
+#    rows included) and the populated one (whose admin changed a built-in row: those left out)
 # ------------------------------------------------------------------------------------------
+sql lc_upgraded_empty "CREATE EXTENSION pg_mcp VERSION '$OLD_VERSION' CASCADE" >/dev/null
+sql lc_upgraded_empty "ALTER EXTENSION pg_mcp UPDATE" >/dev/null
 psql_at "$PORT" lc_fresh -f "$HERE/schema.sql" >"$work/schema.fresh"
-psql_at "$PORT" lc_upgraded -f "$HERE/schema.sql" >"$work/schema.upgraded"
-if ! diff -u "$work/schema.fresh" "$work/schema.upgraded" >"$work/schema.diff"; then
-  cat "$work/schema.diff"
-  fail "the schema after ALTER EXTENSION UPDATE differs from a fresh $VERSION install (- fresh, + updated): extend sql/pg_mcp--$OLD_VERSION--$VERSION.sql"
-fi
-log "updated schema == fresh $VERSION install ($(wc -l <"$work/schema.fresh") facts)"
+psql_at "$PORT" lc_upgraded_empty -f "$HERE/schema.sql" >"$work/schema.upgraded"
+psql_at "$PORT" lc_upgraded -f "$HERE/schema.sql" | grep -v '^built-in row ' >"$work/schema.populated"
+compare_schema() { # compare_schema UPDATED FRESH
+  if ! diff -u "$2" "$1" >"$work/schema.diff"; then
+    cat "$work/schema.diff"
+    fail "the schema after ALTER EXTENSION UPDATE differs from a fresh $VERSION install (- fresh, + updated): extend sql/pg_mcp--$OLD_VERSION--$VERSION.sql"
+  fi
+}
+compare_schema "$work/schema.upgraded" "$work/schema.fresh"
+grep -v '^built-in row ' "$work/schema.fresh" >"$work/schema.fresh_no_rows"
+compare_schema "$work/schema.populated" "$work/schema.fresh_no_rows"
+log "updated schema == fresh $VERSION install ($(wc -l <"$work/schema.fresh") facts; populated database too)"
 # ... and the comparison sees a difference when there is one.
 for mutation in \
     "COMMENT ON COLUMN mcp.tool.function IS 'changed'" \
@@ -215,7 +224,7 @@ for mutation in \
     "UPDATE pg_extension SET extconfig = extconfig[2:], extcondition = extcondition[2:] WHERE extname = 'pg_mcp'" \
     "UPDATE mcp.tool SET description = 'changed' WHERE name = 'getDialog'"; do
   printf 'BEGIN;\n%s;\n\\i %s\nROLLBACK;\n' "$mutation" "$HERE/schema.sql" >"$work/mutation.sql"
-  psql_at "$PORT" lc_upgraded -f "$work/mutation.sql" 2>&1 | grep -v '^\(BEGIN\|ROLLBACK\|COMMENT\|ALTER\|CREATE\|DROP\|REVOKE\|UPDATE\)' >"$work/schema.mutated" || true
+  psql_at "$PORT" lc_upgraded_empty -f "$work/mutation.sql" 2>&1 | grep -v '^\(BEGIN\|ROLLBACK\|COMMENT\|ALTER\|CREATE\|DROP\|REVOKE\|UPDATE\)' >"$work/schema.mutated" || true
   ! cmp -s "$work/schema.fresh" "$work/schema.mutated" || fail "the schema comparison does not see: $mutation"
 done
 log "the schema comparison sees each of 10 deliberate differences"

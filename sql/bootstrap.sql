@@ -93,10 +93,10 @@ CREATE TABLE mcp.interface (
                     CONSTRAINT interface_max_total_tokens_positive CHECK (max_total_tokens IS NULL OR max_total_tokens > 0),
     system_prompt   text NOT NULL DEFAULT 'system',
     enabled         boolean NOT NULL DEFAULT true,
+    created_at      timestamptz NOT NULL DEFAULT now(),
     -- text, not regrole: the role is named like pg_hba.conf names it; checked on write (trigger
     -- in finalize.sql) and with pg_has_role semantics at use
-    access_role     text,
-    created_at      timestamptz NOT NULL DEFAULT now()
+    access_role     text
 );
 COMMENT ON TABLE mcp.interface IS
   'An application surface (chatbot, document analysis, ontology …) with its own tool set, provider and chat defaults.';
@@ -120,7 +120,7 @@ CREATE TABLE mcp.tool (
     description     text NOT NULL
                     CONSTRAINT tool_description_not_empty CHECK (length(btrim(description)) > 0),
     parameters      jsonb NOT NULL DEFAULT '{"type": "object", "properties": {}}',
-    function        regprocedure,
+    function        text,
     kind            text NOT NULL DEFAULT 'function'
                     CONSTRAINT tool_kind_known CHECK (kind IN ('function', 'builtin', 'report')),
     body            text,
@@ -138,7 +138,7 @@ COMMENT ON TABLE mcp.tool IS
 COMMENT ON COLUMN mcp.tool.name IS 'Tool name as the model sees it (^[a-zA-Z0-9_-]{1,64}$).';
 COMMENT ON COLUMN mcp.tool.description IS 'What the tool does and when to use it: written for the model.';
 COMMENT ON COLUMN mcp.tool.parameters IS 'JSON Schema (type object) of the arguments; checked against the meta-schema on insert/update.';
-COMMENT ON COLUMN mcp.tool.function IS 'Implementing SQL function; each schema property maps to the function argument of the same name. NULL for report tools and the built-ins sql_query and schema_information.';
+COMMENT ON COLUMN mcp.tool.function IS 'Signature of the implementing SQL function, e.g. demo.get_tarifvertrag(text, text, text[]); each schema property maps to the function argument of the same name. Checked with to_regprocedure on write and stored schema-qualified (mcp.function_signature), resolved again at every call: a function renamed or dropped later makes the tool fail with an error naming the signature (see mcp.unresolved_functions). Text, not regprocedure, so that pg_upgrade can carry the cluster. NULL for report tools and the built-ins sql_query and schema_information.';
 COMMENT ON COLUMN mcp.tool.kind IS 'function = admin-registered SQL function; builtin = shipped with pg_mcp; report = reviewed parameterized SQL in body.';
 COMMENT ON COLUMN mcp.tool.body IS 'Report tools only: one reviewed read-only query; $1..$n are the properties of parameters in alphabetical order of their names, bound as typed values (integer → bigint, number → numeric, string → text or date/timestamptz/time/uuid by format, arrays → text[]/bigint[]/…, objects → jsonb). Runs read-only, as the calling role, always rolled back.';
 COMMENT ON COLUMN mcp.tool.enabled IS 'A disabled tool is never listed and never called.';
@@ -165,7 +165,7 @@ CREATE TABLE mcp.resource (
     name        text NOT NULL,
     description text,
     mime_type   text NOT NULL DEFAULT 'text/plain',
-    function    regprocedure,
+    function    text,
     query       text,
     enabled     boolean NOT NULL DEFAULT true,
     created_at  timestamptz NOT NULL DEFAULT now(),
@@ -176,7 +176,7 @@ COMMENT ON COLUMN mcp.resource.uri IS 'Resource URI, e.g. pgmcp://tarif/metall-b
 COMMENT ON COLUMN mcp.resource.name IS 'Human-readable name.';
 COMMENT ON COLUMN mcp.resource.description IS 'What the resource holds.';
 COMMENT ON COLUMN mcp.resource.mime_type IS 'MIME type of the content.';
-COMMENT ON COLUMN mcp.resource.function IS 'Function returning the content (text or jsonb); exactly one of function and query is set.';
+COMMENT ON COLUMN mcp.resource.function IS 'Signature of the function returning the content (text or jsonb), e.g. demo.tarif_text(integer); checked and stored schema-qualified like mcp.tool.function. Exactly one of function and query is set.';
 COMMENT ON COLUMN mcp.resource.query IS 'Reviewed SELECT returning the content in its first column.';
 COMMENT ON COLUMN mcp.resource.enabled IS 'A disabled resource is not listed.';
 COMMENT ON COLUMN mcp.resource.created_at IS 'When the row was created.';

@@ -33,10 +33,27 @@ thread_local! {
     /// Signatures per (function, search_path): formatted type names depend on the search_path.
     static SIGNATURES: RefCell<HashMap<(pg_sys::Oid, String), FunctionSignature>> =
         RefCell::new(HashMap::new());
+    /// Stored function signatures (`mcp.tool.function`, `mcp.resource.function`) resolved per
+    /// (text, search_path, role): the function's OID, or `None` when none exists. The role is
+    /// part of the key because a search_path may name `"$user"`.
+    static RESOLVED: RefCell<HashMap<(String, String, pg_sys::Oid), Option<pg_sys::Oid>>> =
+        RefCell::new(HashMap::new());
     /// Bumped by the syscache callback when pg_proc, pg_type or pg_namespace change.
     static CATALOG_GENERATION: Cell<u64> = const { Cell::new(0) };
     static SEEN_GENERATION: Cell<u64> = const { Cell::new(0) };
     static CALLBACKS_REGISTERED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Entries a cache may hold before it is emptied: the keys include text a caller chooses
+/// (`mcp.resolve_function`'s argument, the search_path), so without a bound one session could
+/// grow its backend's memory without end.
+const CACHE_MAX_ENTRIES: usize = 10_000;
+
+fn insert_bounded<K: std::hash::Hash + Eq, V>(cache: &mut HashMap<K, V>, key: K, value: V) {
+    if cache.len() >= CACHE_MAX_ENTRIES {
+        cache.clear();
+    }
+    cache.insert(key, value);
 }
 
 /// Syscache invalidation callback: runs while PostgreSQL processes invalidation messages, so it
@@ -64,29 +81,93 @@ fn register_catalog_callbacks() {
     }
 }
 
-/// A function's signature, from a per-backend cache that is dropped whenever pg_proc, pg_type
-/// or pg_namespace change (syscache invalidation), so CREATE OR REPLACE, renames and drops are
-/// seen at once. `None` when the OID no longer exists.
-pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
+/// The current catalog generation, after processing pending invalidations (so a change
+/// committed by another session counts); both caches are emptied when it moved. Cache an entry
+/// computed after this call only if the generation is still the same afterwards: computing it
+/// may itself have processed invalidations.
+fn catalog_generation() -> u64 {
     register_catalog_callbacks();
-    // Process pending invalidations first, so a change committed by another session counts.
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let generation = CATALOG_GENERATION.with(|g| g.get());
     if SEEN_GENERATION.with(|s| s.replace(generation)) != generation {
         SIGNATURES.with(|m| m.borrow_mut().clear());
+        RESOLVED.with(|m| m.borrow_mut().clear());
     }
+    generation
+}
+
+/// A function's signature, from a per-backend cache that is dropped whenever pg_proc, pg_type
+/// or pg_namespace change (syscache invalidation), so CREATE OR REPLACE, renames and drops are
+/// seen at once. `None` when the OID no longer exists.
+pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
+    let generation = catalog_generation();
     let key = (oid, crate::pg_util::guc_value(c"search_path"));
     if let Some(sig) = SIGNATURES.with(|m| m.borrow().get(&key).cloned()) {
         return Ok(Some(sig));
     }
     let sig = load_function_signature(oid)?;
     if let Some(sig) = &sig {
-        // Loading may itself have processed invalidations; cache only if none arrived.
         if CATALOG_GENERATION.with(|g| g.get()) == generation {
-            SIGNATURES.with(|m| m.borrow_mut().insert(key, sig.clone()));
+            SIGNATURES.with(|m| insert_bounded(&mut m.borrow_mut(), key, sig.clone()));
         }
     }
     Ok(sig)
+}
+
+/// The function a stored signature such as `demo.get_tv(text,text,text[])` names now, resolved
+/// like `to_regprocedure` with the caller's search_path, from a per-backend cache with the same
+/// invalidation as [`function_signature`] (a rename, drop or new function is seen at once).
+/// `None` when no such function exists, also when a type in it no longer exists or the text is
+/// not a signature at all (where `to_regprocedure` raises): a registry row must never make
+/// listing or calling the other tools fail.
+pub fn resolve_function(signature: &str) -> Option<pg_sys::Oid> {
+    let generation = catalog_generation();
+    let key = (
+        signature.to_string(),
+        crate::pg_util::guc_value(c"search_path"),
+        unsafe { pg_sys::GetUserId() },
+    );
+    if let Some(resolved) = RESOLVED.with(|m| m.borrow().get(&key).copied()) {
+        return resolved;
+    }
+    // A subtransaction only on a cache miss: to_regprocedure raises for unknown types and
+    // malformed text. Cancel and statement_timeout still propagate.
+    let resolved = crate::pg_util::in_subtransaction(false, || unsafe {
+        pgrx::direct_function_call::<pg_sys::Oid>(
+            pg_sys::to_regprocedure,
+            &[signature.into_datum()],
+        )
+    })
+    .ok()
+    .flatten();
+    if CATALOG_GENERATION.with(|g| g.get()) == generation {
+        RESOLVED.with(|m| insert_bounded(&mut m.borrow_mut(), key, resolved));
+    }
+    resolved
+}
+
+/// Entries in the resolved-signature cache (for the test of its bound).
+#[cfg(any(test, feature = "pg_test"))]
+pub fn resolved_cache_len() -> usize {
+    RESOLVED.with(|m| m.borrow().len())
+}
+
+/// Whether the calling role has EXECUTE on a function (false when it no longer exists).
+pub fn may_execute_function(oid: pg_sys::Oid) -> bool {
+    unsafe {
+        pgrx::direct_function_call::<bool>(
+            pg_sys::has_function_privilege_id,
+            &[oid.into_datum(), "EXECUTE".into_datum()],
+        )
+    }
+    .unwrap_or(false)
+}
+
+/// `mcp.resolve_function`: [`resolve_function`] for SQL (the registry triggers and the view
+/// `mcp.unresolved_functions`).
+#[pg_extern(name = "resolve_function", stable, strict)]
+fn resolve_function_sql(signature: &str) -> Option<pg_sys::Oid> {
+    resolve_function(signature)
 }
 
 /// Read a function's signature from the catalog. `None` when the OID no longer exists.

@@ -6,7 +6,9 @@ use crate::pg_util::{
     as_extension_owner, first_row, in_subtransaction, select_kept, with_application_name,
     with_tool_timeout, write_kept, PgErrorInfo,
 };
-use crate::registry::{function_signature, FunctionSignature};
+use crate::registry::{
+    function_signature, may_execute_function, resolve_function, FunctionSignature,
+};
 use crate::rows;
 use crate::sql_tool;
 use mcp_tools::{ResultMeta, RowCap, ShapeOptions, ToolSchema};
@@ -28,15 +30,13 @@ pub struct ToolInfo {
     pub read_only: bool,
 }
 
-/// SQL predicate "the calling role may run tool `t`": no function (report/built-in bodies), or
-/// the function still exists and the role has EXECUTE on it. One definition for listing and
-/// calling, so a tool is callable exactly when it is listed.
-macro_rules! runnable_sql {
-    () => {
-        "CASE WHEN t.function IS NULL THEN true
-              WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_proc p WHERE p.oid = t.function) THEN false
-              ELSE pg_catalog.has_function_privilege(t.function, 'EXECUTE') END"
-    };
+/// "The calling role may run a tool whose `function` column is `signature`": no function
+/// (report/built-in bodies), or the signature resolves (per-backend cache) and the role has
+/// EXECUTE on the function. One definition for listing and calling, so a tool is callable
+/// exactly when it is listed. The queries read the column as `t.function::text`, which is also
+/// right for 0.1.0's regprocedure column while a new library runs before ALTER EXTENSION UPDATE.
+fn may_run(signature: Option<&str>) -> bool {
+    signature.is_none_or(|s| resolve_function(s).is_some_and(may_execute_function))
 }
 
 fn no_interface(interface: &str) -> McpError {
@@ -111,19 +111,16 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
         return Ok(Vec::new());
     }
     let tools = select_kept(
-        concat!(
-            "SELECT t.name, t.description, t.parameters, t.read_only
-                   FROM mcp.interface_tool it
-                   JOIN mcp.tool t ON t.name = it.tool
-                  WHERE it.interface = $1 AND t.enabled AND ",
-            runnable_sql!(),
-            " ORDER BY t.name"
-        ),
+        "SELECT t.name, t.description, t.parameters, t.read_only, t.function::text
+           FROM mcp.interface_tool it
+           JOIN mcp.tool t ON t.name = it.tool
+          WHERE it.interface = $1 AND t.enabled
+          ORDER BY t.name",
         &[interface.into()],
         |t| {
             let mut out = Vec::new();
             for row in t {
-                out.push(ToolInfo {
+                let info = ToolInfo {
                     name: row.get::<String>(1)?.unwrap_or_default(),
                     description: row.get::<String>(2)?.unwrap_or_default(),
                     parameters: row
@@ -131,12 +128,18 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
                         .map(|j| j.0)
                         .unwrap_or_else(|| json!({"type": "object"})),
                     read_only: row.get::<bool>(4)?.unwrap_or(true),
-                });
+                };
+                out.push((info, row.get::<String>(5)?));
             }
             Ok(out)
         },
     )?;
-    Ok(tools)
+    // Resolved after the scan: a cache miss may run a subtransaction.
+    Ok(tools
+        .into_iter()
+        .filter(|(_, signature)| may_run(signature.as_deref()))
+        .map(|(info, _)| info)
+        .collect())
 }
 
 /// Render tools in one of the wire formats.
@@ -250,6 +253,8 @@ fn validate_arguments(tool: Option<&str>, arguments: Option<JsonB>) -> Result<Js
 /// Everything `call_tool` needs to know about a tool row.
 struct ToolRow {
     kind: String,
+    /// The stored signature and the function it names now (`None`: renamed or dropped).
+    signature: Option<String>,
     function: Option<pg_sys::Oid>,
     parameters: Value,
     body: Option<String>,
@@ -263,15 +268,11 @@ struct ToolRow {
 /// query (hot path of every call). 42704 when the interface does not exist; `None` for an
 /// unknown tool.
 fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
-    let (enabled, access_role, row) = first_row(
-        concat!(
-            "SELECT i.enabled, t.kind, t.function::oid, t.parameters, t.enabled,
-                    EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
-                    ",
-            runnable_sql!(),
-            ", t.body, t.timeout_ms, i.access_role
-               FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
-        ),
+    let (enabled, access_role, mut row) = first_row(
+        "SELECT i.enabled, t.kind, t.function::text, t.parameters, t.enabled,
+                EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
+                t.body, t.timeout_ms, i.access_role
+           FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2",
         &[tool.into(), interface.into()],
         |t| {
             let enabled = t.get::<bool>(1)?.unwrap_or(false);
@@ -279,19 +280,24 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                 None => None,
                 Some(kind) => Some(ToolRow {
                     kind,
-                    function: t.get::<pg_sys::Oid>(3)?,
+                    signature: t.get::<String>(3)?,
+                    function: None,
                     parameters: t.get::<JsonB>(4)?.map(|j| j.0).unwrap_or_else(|| json!({})),
                     enabled: t.get::<bool>(5)?.unwrap_or(false),
                     mapped: t.get::<bool>(6)?.unwrap_or(false),
-                    may_execute: t.get::<bool>(7)?.unwrap_or(false),
-                    body: t.get::<String>(8)?,
-                    timeout_ms: t.get::<i32>(9)?,
+                    may_execute: false,
+                    body: t.get::<String>(7)?,
+                    timeout_ms: t.get::<i32>(8)?,
                 }),
             };
-            Ok((enabled, t.get::<String>(10)?, row))
+            Ok((enabled, t.get::<String>(9)?, row))
         },
     )?
     .ok_or_else(|| no_interface(interface))?;
+    if let Some(r) = row.as_mut() {
+        r.function = r.signature.as_deref().and_then(resolve_function);
+        r.may_execute = r.signature.is_none() || r.function.is_some_and(may_execute_function);
+    }
     Ok((
         enabled && may_use_interface_role(access_role.as_deref()),
         row,
@@ -603,6 +609,18 @@ pub fn execute_tool(
         ..Default::default()
     };
     let outcome = match row {
+        Some(r)
+            if interface_ok
+                && r.enabled
+                && r.mapped
+                && r.function.is_none()
+                && r.signature.is_some() =>
+        {
+            // Renamed or dropped after registration: say which signature no longer resolves
+            // (the registry is readable by everybody); mcp.unresolved_functions lists them all.
+            let sig = r.signature.as_deref().unwrap_or_default();
+            unresolved_function(tool, sig, &mut rec)
+        }
         Some(r) if interface_ok && r.enabled && r.mapped && r.may_execute => {
             // Tag the backend while the tool runs (pg_stat_activity.application_name) with the
             // run and the call id, so an operator can match a busy backend to its audit row.
@@ -700,7 +718,7 @@ fn run_tool(
     let empty = Map::new();
     let args = arguments.as_object().unwrap_or(&empty);
     match (r.kind.as_str(), r.function) {
-        (_, Some(oid)) => run_function_tool(tool, oid, args, rec),
+        (_, Some(oid)) => run_function_tool(tool, r, oid, args, rec),
         ("report", None) => Ok(run_report(tool, r, args, rec)),
         ("builtin", None) if tool == SQL_QUERY => Ok(run_sql_query(args, rec)),
         ("builtin", None) if tool == SCHEMA_INFORMATION => Ok(run_schema_information(args, rec)),
@@ -711,17 +729,30 @@ fn run_tool(
     }
 }
 
+/// The outcome of a call whose registered function no longer exists.
+fn unresolved_function(tool: &str, signature: &str, rec: &mut CallRecord) -> ToolOutcome {
+    rec.error = Some(PgErrorInfo {
+        sqlstate: "42883".into(),
+        message: format!("function {signature} of tool {tool} does not exist"),
+    });
+    ToolOutcome::error(
+        "error",
+        format!(
+            "Tool '{tool}' cannot run: its function {signature} does not exist (renamed or dropped after registration; see mcp.unresolved_functions)."
+        ),
+    )
+}
+
 fn run_function_tool(
     tool: &str,
+    r: &ToolRow,
     oid: pg_sys::Oid,
     args: &Map<String, Value>,
     rec: &mut CallRecord,
 ) -> McpResult<ToolOutcome> {
     let Some(sig) = function_signature(oid)? else {
-        return Ok(ToolOutcome::error(
-            "denied",
-            format!("Tool '{tool}' is not available."),
-        ));
+        let signature = r.signature.as_deref().unwrap_or_default();
+        return Ok(unresolved_function(tool, signature, rec));
     };
     let (sql, params) = build_call(&sig, args);
     let limit = default_limit();

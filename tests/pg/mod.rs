@@ -539,28 +539,63 @@ include!("sql_tool.rs");
 // Who may do what: interface access, option limits, sessions, keys at rest.
 include!("access.rs");
 
+// Function signatures in the registry, what pg_upgrade and a restore need.
+include!("lifecycle.rs");
+
 #[pg_test]
-fn call_tool_follows_function_renames_and_new_defaults() {
-    // The per-backend signature cache must drop what a rename, a schema move or a new default
-    // changed (syscache invalidation), in the same transaction and backend.
+fn call_tool_names_a_renamed_or_dropped_function() {
+    // The stored signature is resolved at every call through the per-backend cache, which
+    // syscache invalidation empties: a rename, a schema move, a drop and each fix are seen at
+    // once, in the same transaction and backend.
     demo_registry();
-    let args = r#"'{"tarifgebiet": "Bayern", "fachbereich": "Metall"}'"#;
-    let ok = |r: &Value| r["isError"] == false;
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "{r}");
+    let call = || {
+        q(r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet": "Bayern", "fachbereich": "Metall"}')"#)
+    };
+    let listed = || {
+        q("SELECT mcp.list_tools()")
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["function"]["name"] == "getTarifVertrag")
+    };
+    let r = call();
+    assert_eq!(r["isError"], false, "{r}");
     run("ALTER FUNCTION public.get_tarif(text, text, int) RENAME TO get_tarif_renamed");
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "after rename: {r}");
+    let r = call();
+    assert_eq!(r["isError"], true, "after rename: {r}");
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("its function public.get_tarif(text,text,integer) does not exist"),
+        "{text}"
+    );
+    assert!(!listed(), "a tool whose function is gone is not offered");
+    let (state, unresolved) = Spi::get_two::<String, String>(
+        "SELECT (SELECT error_sqlstate FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1),
+                (SELECT string_agg(registry || ' ' || name || ' ' || function, ', ') FROM mcp.unresolved_functions)",
+    )
+    .unwrap();
+    assert_eq!(state.as_deref(), Some("42883"));
+    assert_eq!(
+        unresolved.as_deref(),
+        Some("tool getTarifVertrag public.get_tarif(text,text,integer)")
+    );
+    run("ALTER FUNCTION public.get_tarif_renamed(text, text, int) RENAME TO get_tarif");
+    assert_eq!(call()["isError"], false, "renamed back");
+    assert!(listed());
     run("CREATE SCHEMA tarif_moved");
-    run("ALTER FUNCTION public.get_tarif_renamed(text, text, int) SET SCHEMA tarif_moved");
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "after SET SCHEMA: {r}");
-    run("ALTER SCHEMA tarif_moved RENAME TO tarif_moved_again");
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "after schema rename: {r}");
-    let last = Spi::get_one::<String>("SELECT status FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1")
-        .unwrap();
-    assert_eq!(last.as_deref(), Some("ok"));
+    run("ALTER FUNCTION public.get_tarif(text, text, int) SET SCHEMA tarif_moved");
+    assert_eq!(call()["isError"], true, "after SET SCHEMA");
+    run("UPDATE mcp.tool SET function = 'tarif_moved.get_tarif(text, text, int)' WHERE name = 'getTarifVertrag'");
+    assert_eq!(call()["isError"], false, "after the registry follows the move");
+    run("DROP FUNCTION tarif_moved.get_tarif(text, text, int)");
+    let r = call();
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("tarif_moved.get_tarif(text,text,integer) does not exist"),
+        "after drop: {r}"
+    );
 }
 
 #[pg_test]

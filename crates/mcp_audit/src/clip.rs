@@ -283,6 +283,9 @@ enum Frame<'a> {
     Sorted(std::vec::IntoIter<(&'a String, &'a Value)>, bool),
 }
 
+/// The next item of an open array (no key) or object.
+type Entry<'a> = (Option<&'a String>, &'a Value);
+
 fn write_json<W: Write>(root: &Value, sorted: bool, w: &mut W) -> io::Result<()> {
     let mut stack: Vec<Frame> = Vec::new();
     let mut next = Some(root);
@@ -309,8 +312,7 @@ fn write_json<W: Write>(root: &Value, sorted: bool, w: &mut W) -> io::Result<()>
         let Some(top) = stack.last_mut() else {
             return Ok(());
         };
-        let (item, first, close): (Option<(Option<&String>, &Value)>, &mut bool, &[u8]) = match top
-        {
+        let (item, first, close): (Option<Entry>, &mut bool, &[u8]) = match top {
             Frame::Arr(it, first) => (it.next().map(|v| (None, v)), first, b"]"),
             Frame::Obj(it, first) => (it.next().map(|(k, v)| (Some(k), v)), first, b"}"),
             Frame::Sorted(it, first) => (it.next().map(|(k, v)| (Some(k), v)), first, b"}"),

@@ -437,3 +437,46 @@ fn process_wide_helper() {
     .expect("ok");
     assert_eq!(content(&resp), "global");
 }
+
+#[test]
+fn credentials_echoed_in_a_200_answer_are_scrubbed() {
+    // Characters that JSON and percent-encoding escape, so every form differs from the key.
+    let key = r#"sk-ec"ho/KEY+with\odd-0123"#;
+    let m = server(&[("echo", json!({"steps": [{"echo_headers": true}]}))]);
+    for (name, value) in [
+        ("Authorization", format!("Bearer {key}")),
+        ("api-key", key.to_string()),
+        ("x-api-key", key.to_string()),
+    ] {
+        let req = Request::new(
+            m.openai_url("echo"),
+            json!({"model": "m", "messages": []}).to_string(),
+        )
+        .header(name, value.clone());
+        let resp = call(&req, &Options::default()).expect("200");
+        assert_eq!(resp.status, 200);
+        let raw = resp.text().into_owned();
+        let answer = content(&resp);
+        let json1 = serde_json::to_string(key).unwrap();
+        let json1 = &json1[1..json1.len() - 1];
+        let json2 = serde_json::to_string(json1).unwrap();
+        let json2 = &json2[1..json2.len() - 1];
+        let pct = "sk-ec%22ho%2FKEY%2Bwith%5Codd-0123";
+        for form in [key, json1, json2, pct, "KEY+with"] {
+            assert!(!raw.contains(form), "{name}: {form:?} in the body: {raw}");
+            assert!(
+                !answer.contains(form),
+                "{name}: {form:?} in the answer: {answer}"
+            );
+        }
+        // the echo itself is still there, with the credential redacted
+        assert!(
+            answer.contains(&format!("{}: ", name.to_ascii_lowercase())),
+            "{answer}"
+        );
+        assert!(answer.contains("[redacted]"), "{answer}");
+        // the mock did receive the key (it was sent; only the echo is scrubbed)
+        let rec = m.requests(Some("echo"));
+        assert_eq!(rec.last().unwrap().header(name), Some(value.as_str()));
+    }
+}

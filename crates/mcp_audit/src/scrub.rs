@@ -92,6 +92,13 @@ impl Scrubber {
         s.finish()
     }
 
+    /// This scrubber plus one more secret value (e.g. the provider's key where no header
+    /// carries it).
+    pub fn with_secret(mut self, secret: &str) -> Self {
+        self.add(secret);
+        self.finish()
+    }
+
     /// No secrets known: `scrub` returns its input, `scrub_message` applies the patterns only.
     pub fn is_empty(&self) -> bool {
         self.forms.is_empty()

@@ -156,6 +156,16 @@ pub fn clip_json(v: &Value, limit: usize) -> (Cow<'_, Value>, Option<Cut>) {
     (Cow::Owned(Value::String(preview(v, limit))), Some(cut))
 }
 
+/// [`clip_json`] for an owned value: no copy when it fits.
+pub fn clip_json_owned(v: Value, limit: usize) -> (Value, Option<Cut>) {
+    let (c, cut) = clip_json(&v, limit);
+    let clipped = match c {
+        Cow::Owned(c) => Some(c),
+        Cow::Borrowed(_) => None,
+    };
+    (clipped.unwrap_or(v), cut)
+}
+
 /// Smallest budget a part of a clipped array or object gets.
 const MIN_SHARE: usize = 48;
 /// Deeper parts of a clipped value become a text preview (bounds the recursion).

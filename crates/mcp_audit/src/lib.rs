@@ -12,7 +12,7 @@ mod clip;
 mod scrub;
 
 pub use clip::{
-    canonical_json, clamp_count, clip_json, clip_text, json_digest, json_len_capped, sha256_hex,
-    Cut, JsonText, RowCuts, MAX_COUNT,
+    canonical_json, clamp_count, clip_json, clip_json_owned, clip_text, json_digest,
+    json_len_capped, sha256_hex, Cut, JsonText, RowCuts, MAX_COUNT,
 };
 pub use scrub::{is_secret_header, scrub_secrets, Scrubber, MIN_SECRET_LEN, REDACTED};

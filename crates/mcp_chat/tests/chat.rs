@@ -1106,25 +1106,6 @@ fn secret_never_in_exchanges_errors_or_messages() {
     }
 }
 
-/// Every form in which a 200 echo may carry the key.
-fn key_forms(key: &str) -> Vec<String> {
-    let json1 = serde_json::to_string(key).unwrap();
-    let json1 = json1[1..json1.len() - 1].to_string();
-    let json2 = serde_json::to_string(&json1).unwrap();
-    let json2 = json2[1..json2.len() - 1].to_string();
-    let pct: String = key
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect();
-    vec![key.to_string(), json1, json2, pct]
-}
-
 #[test]
 fn key_echoed_in_a_200_answer_reaches_nothing() {
     // A key with characters JSON and percent-encoding escape, so each form differs.
@@ -1164,7 +1145,7 @@ fn key_echoed_in_a_200_answer_reaches_nothing() {
             texts.push(("message", msg.text().to_string()));
         }
         for (what, text) in &texts {
-            for form in key_forms(key) {
+            for form in mock_llm::echoed_forms(key) {
                 assert!(
                     !text.contains(&form),
                     "{kind:?}: {form:?} in {what}: {text}"

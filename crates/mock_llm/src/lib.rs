@@ -30,7 +30,7 @@
 mod scenario;
 
 pub use scenario::{
-    last_tool_result, turn_of, CallSpec, Dialect, Fault, Scenario, Step, UsageSpec,
+    echoed_forms, last_tool_result, turn_of, CallSpec, Dialect, Fault, Scenario, Step, UsageSpec,
 };
 
 use serde_json::{json, Value};

@@ -281,23 +281,38 @@ pub fn echo_headers(headers: &[(String, String)]) -> String {
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect();
     lines.push(format!("json: {}", Value::Object(obj)));
-    let pct = |s: &str| -> String {
-        s.bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect()
-    };
     let url: Vec<String> = headers
         .iter()
-        .map(|(k, v)| format!("{}={}", pct(k), pct(v)))
+        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
         .collect();
     lines.push(format!("url: {}", url.join("&")));
     lines.join("\n")
+}
+
+/// Every form in which an `echo_headers` answer (a JSON body) carries a header value: as is,
+/// JSON-escaped once (the lines) and twice (the `json:` object inside the JSON string), and
+/// percent-encoded. For tests that check a client scrubbed them all.
+pub fn echoed_forms(value: &str) -> Vec<String> {
+    let escape = |s: &str| {
+        let q = Value::String(s.to_string()).to_string();
+        q[1..q.len() - 1].to_string()
+    };
+    let once = escape(value);
+    let twice = escape(&once);
+    vec![value.to_string(), once, twice, percent_encode(value)]
+}
+
+/// Percent-encode everything but the unreserved characters (uppercase hex).
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 fn usage_numbers(step: &Step, ctx: &RenderCtx, out_bytes: usize) -> (u64, u64) {

@@ -14,6 +14,9 @@
 //!   The next request starts a fresh worker. A DNS lookup or TCP connect in progress at the
 //!   cancel is not interruptible; that worker ends when it returns (bounded by the connect
 //!   timeout), and nobody waits for it.
+//! * Per request, no thread is created: the worker resolves host names itself (IP literals need
+//!   no lookup; names are remembered for 30 s — ureq resolves before it looks for a pooled
+//!   connection, and its default resolver spawns a thread per lookup when a timeout is set).
 //! * Retries with exponential backoff and full jitter on 429, 500/502/503/504, 529 and network
 //!   errors; `Retry-After` (seconds or HTTP-date) and `retry-after-ms` are honoured, capped by
 //!   `max_delay` and the retry budget. Backoff sleeps poll `interrupt` too.
@@ -560,7 +563,78 @@ fn new_agent() -> ureq::Agent {
         .max_idle_connections_per_host(4)
         .max_idle_age(Duration::from_secs(30))
         .build();
-    ureq::Agent::new_with_config(config)
+    ureq::Agent::with_parts(
+        config,
+        ureq::unversioned::transport::DefaultConnector::default(),
+        WorkerResolver::default(),
+    )
+}
+
+/// How long a worker remembers a host name's addresses.
+const DNS_CACHE_TTL: Duration = Duration::from_secs(30);
+
+/// Name resolution of one worker's agent. ureq resolves the host before it looks for a pooled
+/// connection, so every request, keep-alive or not, resolves; and its default resolver spawns a
+/// thread per lookup whenever a timeout is set. Here an IP literal needs no lookup at all, and a
+/// host name is resolved on the worker thread itself (which a cancel may abandon: nobody waits
+/// for it) and remembered for [`DNS_CACHE_TTL`].
+#[derive(Debug, Default)]
+struct WorkerResolver {
+    cache: Mutex<Vec<(String, Instant, Vec<std::net::SocketAddr>)>>,
+}
+
+impl ureq::unversioned::resolver::Resolver for WorkerResolver {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        _timeout: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+        let authority = uri.authority().ok_or(ureq::Error::HostNotFound)?.clone();
+        let port = authority
+            .port_u16()
+            .unwrap_or(if uri.scheme_str() == Some("https") {
+                443
+            } else {
+                80
+            });
+        let host = authority.host();
+        let mut out = self.empty();
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = bare.parse::<IpAddr>() {
+            out.push(SocketAddr::new(ip, port));
+            return Ok(out);
+        }
+        let key = format!("{host}:{port}");
+        let now = Instant::now();
+        let cached = lock(&self.cache)
+            .iter()
+            .find(|(k, at, _)| *k == key && now.duration_since(*at) < DNS_CACHE_TTL)
+            .map(|(_, _, addrs)| addrs.clone());
+        let addrs = match cached {
+            Some(a) => a,
+            None => {
+                let found: Vec<SocketAddr> = config
+                    .ip_family()
+                    .keep_wanted((host, port).to_socket_addrs()?)
+                    .take(16)
+                    .collect();
+                let mut cache = lock(&self.cache);
+                cache.retain(|(k, at, _)| *k != key && now.duration_since(*at) < DNS_CACHE_TTL);
+                cache.truncate(15);
+                cache.push((key, now, found.clone()));
+                found
+            }
+        };
+        for a in addrs {
+            out.push(a);
+        }
+        if out.is_empty() {
+            return Err(ureq::Error::HostNotFound);
+        }
+        Ok(out)
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -1233,6 +1307,28 @@ mod unit {
         .unwrap();
         assert!(rx.recv_timeout(Duration::from_secs(5)).unwrap());
         assert_eq!(blocked(libc::SIGINT), before, "caller's mask restored");
+    }
+
+    #[test]
+    fn resolver_takes_ip_literals_as_is_and_remembers_host_names() {
+        use ureq::unversioned::resolver::Resolver;
+        let r = WorkerResolver::default();
+        let cfg = ureq::config::Config::default();
+        let resolve = |u: &str| {
+            let uri: ureq::http::Uri = u.parse().unwrap();
+            r.resolve(&uri, &cfg, Default::default())
+                .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            resolve("http://127.0.0.1:8080/v1").unwrap(),
+            ["127.0.0.1:8080"]
+        );
+        assert_eq!(resolve("https://[::1]/v1").unwrap(), ["[::1]:443"]);
+        assert!(lock(&r.cache).is_empty(), "no lookup for an IP literal");
+        let a = resolve("http://localhost:9/x").unwrap();
+        assert!(a.iter().any(|x| x.ends_with(":9")), "{a:?}");
+        assert_eq!(resolve("http://localhost:9/y").unwrap(), a);
+        assert_eq!(lock(&r.cache).len(), 1, "one lookup, then the cache");
     }
 
     #[test]

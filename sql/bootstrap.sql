@@ -218,11 +218,14 @@ CREATE TABLE mcp.run (
     status      text NOT NULL DEFAULT 'running',
     answer      text,
     iterations  integer NOT NULL DEFAULT 0,
-    prompt_tokens integer NOT NULL DEFAULT 0,
-    completion_tokens integer NOT NULL DEFAULT 0,
+    prompt_tokens bigint NOT NULL DEFAULT 0
+                CONSTRAINT run_prompt_tokens_not_negative CHECK (prompt_tokens >= 0),
+    completion_tokens bigint NOT NULL DEFAULT 0
+                CONSTRAINT run_completion_tokens_not_negative CHECK (completion_tokens >= 0),
     error       jsonb,
     started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-    finished_at timestamptz
+    finished_at timestamptz,
+    clipped     jsonb
 );
 COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
 COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
@@ -230,15 +233,16 @@ COMMENT ON COLUMN mcp.run.session_id IS 'Conversation the run belongs to.';
 COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
 COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
 COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
-COMMENT ON COLUMN mcp.run.question IS 'The user question.';
+COMMENT ON COLUMN mcp.run.question IS 'The user question (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
-COMMENT ON COLUMN mcp.run.answer IS 'Final answer text.';
+COMMENT ON COLUMN mcp.run.answer IS 'Final answer text (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
-COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider.';
-COMMENT ON COLUMN mcp.run.completion_tokens IS 'Completion tokens over all requests.';
+COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated); summed without overflow and clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.run.completion_tokens IS 'Completion tokens over all requests; clamped to 0 .. 2^53-1 like prompt_tokens.';
 COMMENT ON COLUMN mcp.run.error IS 'Normalized error when the run failed.';
 COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
 COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
+COMMENT ON COLUMN mcp.run.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
 
 CREATE TABLE mcp.tool_call (
     call_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -252,32 +256,35 @@ CREATE TABLE mcp.tool_call (
     validation_errors jsonb,
     status          text NOT NULL
                     CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied', 'skipped')),
-    result_size     integer,
+    result_size     bigint
+                    CONSTRAINT tool_call_result_size_not_negative CHECK (result_size >= 0),
     result_preview  text,
     latency_ms      double precision,
     error_sqlstate  text,
     error_message   text,
-    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    clipped         jsonb
 );
 CREATE INDEX tool_call_run_idx ON mcp.tool_call (run_id);
 CREATE INDEX tool_call_created_idx ON mcp.tool_call (created_at);
 COMMENT ON TABLE mcp.tool_call IS 'Every tool execution (chat or direct mcp.call_tool), with the operator-only error detail the model and caller never see.';
 COMMENT ON COLUMN mcp.tool_call.call_id IS 'Identifier of the call (shown to the caller on errors so an operator can find the detail).';
 COMMENT ON COLUMN mcp.tool_call.run_id IS 'Chat run, NULL for a direct mcp.call_tool().';
-COMMENT ON COLUMN mcp.tool_call.tool_call_id IS 'The model''s tool_call id.';
-COMMENT ON COLUMN mcp.tool_call.tool IS 'Tool name as requested.';
+COMMENT ON COLUMN mcp.tool_call.tool_call_id IS 'The model''s tool_call id (cut to mcp.audit_max_value_bytes).';
+COMMENT ON COLUMN mcp.tool_call.tool IS 'Tool name as requested (cut to mcp.audit_max_value_bytes: a caller or model may send anything).';
 COMMENT ON COLUMN mcp.tool_call.interface IS 'Interface the call went through.';
 COMMENT ON COLUMN mcp.tool_call.role_name IS 'Role the tool ran as.';
-COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair).';
-COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments.';
-COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid).';
+COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair), cut to mcp.audit_max_value_bytes.';
+COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments, cut to mcp.audit_max_value_bytes with their structure kept (long strings cut, long arrays keep their first and last items).';
+COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid), cut to mcp.audit_max_value_bytes.';
 COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused or incomplete), denied (not allowed for the role/interface, unknown, or tool_choice none), skipped (not executed because the chat run stopped: iteration cap, token budget, loop, cancel).';
-COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the result text in bytes.';
-COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result.';
+COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the whole result text in bytes.';
+COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result; a longer result''s sha256 is in clipped.';
 COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';
 COMMENT ON COLUMN mcp.tool_call.error_sqlstate IS 'Operator-only: SQLSTATE of the error the tool raised.';
-COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised.';
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised (cut to mcp.audit_max_value_bytes).';
 COMMENT ON COLUMN mcp.tool_call.created_at IS 'When the call ran.';
+COMMENT ON COLUMN mcp.tool_call.clipped IS 'Values of this row that were cut (to mcp.audit_max_value_bytes, or the 500-character result preview): {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
 
 CREATE TABLE mcp.llm_request (
     request_id      bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
@@ -292,13 +299,16 @@ CREATE TABLE mcp.llm_request (
     http_status     integer,
     latency_ms      double precision,
     attempts        integer,
-    prompt_tokens   integer,
-    completion_tokens integer,
+    prompt_tokens   bigint
+                    CONSTRAINT llm_request_prompt_tokens_not_negative CHECK (prompt_tokens >= 0),
+    completion_tokens bigint
+                    CONSTRAINT llm_request_completion_tokens_not_negative CHECK (completion_tokens >= 0),
     finish_reason   text,
     repaired        boolean NOT NULL DEFAULT false,
     fixes           jsonb,
     error           jsonb,
-    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    clipped         jsonb
 );
 CREATE INDEX llm_request_run_idx ON mcp.llm_request (run_id);
 COMMENT ON TABLE mcp.llm_request IS 'Every LLM request of a chat run (operator-only). Bodies hold no secrets: keys travel in headers only.';
@@ -309,18 +319,19 @@ COMMENT ON COLUMN mcp.llm_request.purpose IS 'chat or summary (context-window su
 COMMENT ON COLUMN mcp.llm_request.provider IS 'Provider name.';
 COMMENT ON COLUMN mcp.llm_request.model IS 'Model requested.';
 COMMENT ON COLUMN mcp.llm_request.url IS 'Endpoint, without query string.';
-COMMENT ON COLUMN mcp.llm_request.request_body IS 'Request body as sent.';
-COMMENT ON COLUMN mcp.llm_request.response_raw IS 'Raw response body as received (before repair); replay providers answer from these.';
+COMMENT ON COLUMN mcp.llm_request.request_body IS 'Request body as sent (credentials scrubbed), cut to mcp.audit_max_value_bytes with its structure kept; when cut, clipped holds the size and sha256 of the exact text sent.';
+COMMENT ON COLUMN mcp.llm_request.response_raw IS 'Raw response body as received (before repair, credentials scrubbed), cut to mcp.audit_max_value_bytes; replay providers answer from these.';
 COMMENT ON COLUMN mcp.llm_request.http_status IS 'HTTP status of the final attempt.';
 COMMENT ON COLUMN mcp.llm_request.latency_ms IS 'Wall time including retries.';
 COMMENT ON COLUMN mcp.llm_request.attempts IS 'HTTP attempts (1 + retries).';
-COMMENT ON COLUMN mcp.llm_request.prompt_tokens IS 'Prompt tokens reported (or estimated).';
-COMMENT ON COLUMN mcp.llm_request.completion_tokens IS 'Completion tokens reported (or estimated).';
+COMMENT ON COLUMN mcp.llm_request.prompt_tokens IS 'Prompt tokens reported (or estimated), clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.llm_request.completion_tokens IS 'Completion tokens reported (or estimated), clamped to 0 .. 2^53-1.';
 COMMENT ON COLUMN mcp.llm_request.finish_reason IS 'Normalized finish reason.';
 COMMENT ON COLUMN mcp.llm_request.repaired IS 'The response needed the repair engine.';
 COMMENT ON COLUMN mcp.llm_request.fixes IS 'Repairs applied.';
 COMMENT ON COLUMN mcp.llm_request.error IS 'Normalized provider error {kind, http_status, message, retry_after_s}.';
 COMMENT ON COLUMN mcp.llm_request.created_at IS 'When the request finished.';
+COMMENT ON COLUMN mcp.llm_request.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Bodies are hashed as the exact text, jsonb values as their canonical text (mcp.audit_digest).';
 
 CREATE TABLE mcp.message (
     session_id  uuid NOT NULL,
@@ -329,6 +340,7 @@ CREATE TABLE mcp.message (
     role        text NOT NULL,
     message     jsonb NOT NULL,
     created_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+    clipped     jsonb,
     PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX message_session_idx ON mcp.message (session_id);
@@ -337,5 +349,6 @@ COMMENT ON COLUMN mcp.message.session_id IS 'The conversation.';
 COMMENT ON COLUMN mcp.message.run_id IS 'The run that stored this state of the conversation.';
 COMMENT ON COLUMN mcp.message.seq IS 'Position in the conversation.';
 COMMENT ON COLUMN mcp.message.role IS 'user, assistant or tool.';
-COMMENT ON COLUMN mcp.message.message IS 'The typed message (role, content, tool_calls, tool_call_id).';
+COMMENT ON COLUMN mcp.message.message IS 'The typed message (role, content, tool_calls, tool_call_id), cut to mcp.audit_max_value_bytes with its structure kept (a continued session sees the cut content).';
 COMMENT ON COLUMN mcp.message.created_at IS 'When it was stored.';
+COMMENT ON COLUMN mcp.message.clipped IS '{"message": {"bytes": original size, "sha256": hex digest of its canonical text (mcp.audit_digest)}} when the message was cut; NULL otherwise.';

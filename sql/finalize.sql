@@ -262,5 +262,9 @@ COMMENT ON FUNCTION mcp.repair_json_report(text) IS
   'Like repair_json but returns {value, repaired, fixes[]} and never raises: unrepairable input gives {value: null, error}.';
 COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
   'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete.';
+COMMENT ON FUNCTION mcp.audit_digest(jsonb) IS
+  'Hex SHA-256 of a jsonb value''s canonical text (object keys sorted bytewise, no whitespace): the digest an audit row''s clipped column records for a cut jsonb value, so an operator can check a payload against it.';
+COMMENT ON FUNCTION mcp.audit_digest(text) IS
+  'Hex SHA-256 of a text''s UTF-8 bytes (= encode(sha256(convert_to(value, ''UTF8'')), ''hex'')): the digest an audit row''s clipped column records for a cut text value.';
 COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
   'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';

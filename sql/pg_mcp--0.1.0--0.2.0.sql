@@ -260,3 +260,226 @@ COMMENT ON FUNCTION mcp.has_api_key(text) IS
   'Whether a provider has an API key (never the key). Requires UPDATE on mcp.provider, like setting one.';
 COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
   'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';
+
+------------------------------------------------------------------------------------------------
+-- Bounded audit (issue 9, item 10): bigint token counts, values cut with size and sha256 kept
+------------------------------------------------------------------------------------------------
+-- PostgreSQL cannot change the type of a column a view uses: the views go and come back.
+DROP VIEW mcp.tool_error_rates;
+DROP VIEW mcp.recent_runs;
+-- a count that wrapped below zero under 0.1.0 is unrecoverable: 0, like an unreported one
+UPDATE mcp.run SET prompt_tokens = 0 WHERE prompt_tokens < 0;
+UPDATE mcp.run SET completion_tokens = 0 WHERE completion_tokens < 0;
+ALTER TABLE mcp.run
+    ALTER COLUMN prompt_tokens TYPE bigint,
+    ALTER COLUMN completion_tokens TYPE bigint,
+    ADD CONSTRAINT run_prompt_tokens_not_negative CHECK (prompt_tokens >= 0),
+    ADD CONSTRAINT run_completion_tokens_not_negative CHECK (completion_tokens >= 0),
+    ADD COLUMN clipped jsonb;
+-- 0.1.0 stored negative sizes (an int wrapped) and no sizes at all: a negative one is unknown
+UPDATE mcp.tool_call SET result_size = NULL WHERE result_size < 0;
+ALTER TABLE mcp.tool_call
+    ALTER COLUMN result_size TYPE bigint,
+    ADD CONSTRAINT tool_call_result_size_not_negative CHECK (result_size >= 0),
+    ADD COLUMN clipped jsonb;
+UPDATE mcp.llm_request SET prompt_tokens = NULL WHERE prompt_tokens < 0;
+UPDATE mcp.llm_request SET completion_tokens = NULL WHERE completion_tokens < 0;
+ALTER TABLE mcp.llm_request
+    ALTER COLUMN prompt_tokens TYPE bigint,
+    ALTER COLUMN completion_tokens TYPE bigint,
+    ADD CONSTRAINT llm_request_prompt_tokens_not_negative CHECK (prompt_tokens >= 0),
+    ADD CONSTRAINT llm_request_completion_tokens_not_negative CHECK (completion_tokens >= 0),
+    ADD COLUMN clipped jsonb;
+ALTER TABLE mcp.message ADD COLUMN clipped jsonb;
+COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
+COMMENT ON COLUMN mcp.run.session_id IS 'Conversation the run belongs to.';
+COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
+COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
+COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
+COMMENT ON COLUMN mcp.run.question IS 'The user question (cut to mcp.audit_max_value_bytes; see clipped).';
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
+COMMENT ON COLUMN mcp.run.answer IS 'Final answer text (cut to mcp.audit_max_value_bytes; see clipped).';
+COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
+COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated); summed without overflow and clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.run.completion_tokens IS 'Completion tokens over all requests; clamped to 0 .. 2^53-1 like prompt_tokens.';
+COMMENT ON COLUMN mcp.run.error IS 'Normalized error when the run failed.';
+COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
+COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
+COMMENT ON COLUMN mcp.run.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
+COMMENT ON COLUMN mcp.tool_call.call_id IS 'Identifier of the call (shown to the caller on errors so an operator can find the detail).';
+COMMENT ON COLUMN mcp.tool_call.run_id IS 'Chat run, NULL for a direct mcp.call_tool().';
+COMMENT ON COLUMN mcp.tool_call.tool_call_id IS 'The model''s tool_call id (cut to mcp.audit_max_value_bytes).';
+COMMENT ON COLUMN mcp.tool_call.tool IS 'Tool name as requested (cut to mcp.audit_max_value_bytes: a caller or model may send anything).';
+COMMENT ON COLUMN mcp.tool_call.interface IS 'Interface the call went through.';
+COMMENT ON COLUMN mcp.tool_call.role_name IS 'Role the tool ran as.';
+COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair), cut to mcp.audit_max_value_bytes.';
+COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments, cut to mcp.audit_max_value_bytes with their structure kept (long strings cut, long arrays keep their first and last items).';
+COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid), cut to mcp.audit_max_value_bytes.';
+COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused or incomplete), denied (not allowed for the role/interface, unknown, or tool_choice none), skipped (not executed because the chat run stopped: iteration cap, token budget, loop, cancel).';
+COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the whole result text in bytes.';
+COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result; a longer result''s sha256 is in clipped.';
+COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';
+COMMENT ON COLUMN mcp.tool_call.error_sqlstate IS 'Operator-only: SQLSTATE of the error the tool raised.';
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised (cut to mcp.audit_max_value_bytes).';
+COMMENT ON COLUMN mcp.tool_call.created_at IS 'When the call ran.';
+COMMENT ON COLUMN mcp.tool_call.clipped IS 'Values of this row that were cut (to mcp.audit_max_value_bytes, or the 500-character result preview): {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
+COMMENT ON COLUMN mcp.llm_request.request_id IS 'Identifier of the request.';
+COMMENT ON COLUMN mcp.llm_request.run_id IS 'The chat run.';
+COMMENT ON COLUMN mcp.llm_request.iteration IS 'Round trip number within the run.';
+COMMENT ON COLUMN mcp.llm_request.purpose IS 'chat or summary (context-window summarization).';
+COMMENT ON COLUMN mcp.llm_request.provider IS 'Provider name.';
+COMMENT ON COLUMN mcp.llm_request.model IS 'Model requested.';
+COMMENT ON COLUMN mcp.llm_request.url IS 'Endpoint, without query string.';
+COMMENT ON COLUMN mcp.llm_request.request_body IS 'Request body as sent (credentials scrubbed), cut to mcp.audit_max_value_bytes with its structure kept; when cut, clipped holds the size and sha256 of the exact text sent.';
+COMMENT ON COLUMN mcp.llm_request.response_raw IS 'Raw response body as received (before repair, credentials scrubbed), cut to mcp.audit_max_value_bytes; replay providers answer from these.';
+COMMENT ON COLUMN mcp.llm_request.http_status IS 'HTTP status of the final attempt.';
+COMMENT ON COLUMN mcp.llm_request.latency_ms IS 'Wall time including retries.';
+COMMENT ON COLUMN mcp.llm_request.attempts IS 'HTTP attempts (1 + retries).';
+COMMENT ON COLUMN mcp.llm_request.prompt_tokens IS 'Prompt tokens reported (or estimated), clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.llm_request.completion_tokens IS 'Completion tokens reported (or estimated), clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.llm_request.finish_reason IS 'Normalized finish reason.';
+COMMENT ON COLUMN mcp.llm_request.repaired IS 'The response needed the repair engine.';
+COMMENT ON COLUMN mcp.llm_request.fixes IS 'Repairs applied.';
+COMMENT ON COLUMN mcp.llm_request.error IS 'Normalized provider error {kind, http_status, message, retry_after_s}.';
+COMMENT ON COLUMN mcp.llm_request.created_at IS 'When the request finished.';
+COMMENT ON COLUMN mcp.llm_request.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Bodies are hashed as the exact text, jsonb values as their canonical text (mcp.audit_digest).';
+COMMENT ON COLUMN mcp.message.session_id IS 'The conversation.';
+COMMENT ON COLUMN mcp.message.run_id IS 'The run that stored this state of the conversation.';
+COMMENT ON COLUMN mcp.message.seq IS 'Position in the conversation.';
+COMMENT ON COLUMN mcp.message.role IS 'user, assistant or tool.';
+COMMENT ON COLUMN mcp.message.message IS 'The typed message (role, content, tool_calls, tool_call_id), cut to mcp.audit_max_value_bytes with its structure kept (a continued session sees the cut content).';
+COMMENT ON COLUMN mcp.message.created_at IS 'When it was stored.';
+COMMENT ON COLUMN mcp.message.clipped IS '{"message": {"bytes": original size, "sha256": hex digest of its canonical text (mcp.audit_digest)}} when the message was cut; NULL otherwise.';
+
+CREATE VIEW mcp.recent_runs AS
+SELECT r.run_id,
+       r.session_id,
+       r.started_at,
+       r.finished_at,
+       r.interface,
+       r.provider,
+       r.role_name,
+       r.status,
+       left(r.question, 200) AS question,
+       r.iterations,
+       coalesce(l.llm_requests, 0) AS llm_requests,
+       coalesce(l.llm_retries, 0) AS llm_retries,
+       coalesce(t.tool_calls, 0) AS tool_calls,
+       coalesce(t.tool_errors, 0) AS tool_errors,
+       coalesce(t.rejected_tool_calls, 0) AS rejected_tool_calls,
+       r.prompt_tokens,
+       r.completion_tokens,
+       r.prompt_tokens + r.completion_tokens AS total_tokens,
+       CASE WHEN pr.prompt_price IS NOT NULL OR pr.completion_price IS NOT NULL THEN
+            round((r.prompt_tokens * coalesce(pr.prompt_price, 0)
+                   + r.completion_tokens * coalesce(pr.completion_price, 0)) / 1000.0, 6)
+       END AS estimated_cost,
+       round(coalesce(l.llm_ms, 0)::numeric, 3) AS llm_latency_ms,
+       round(coalesce(t.tool_ms, 0)::numeric, 3) AS tool_latency_ms,
+       round((extract(epoch FROM r.finished_at - r.started_at) * 1000)::numeric, 3) AS wall_ms,
+       round((extract(epoch FROM r.finished_at - r.started_at) * 1000
+              - coalesce(l.llm_ms, 0) - coalesce(t.tool_ms, 0))::numeric, 3) AS orchestration_ms,
+       r.error ->> 'kind' AS error_kind,
+       r.error ->> 'message' AS error_message
+  FROM mcp.run r
+  LEFT JOIN LATERAL (
+        SELECT count(*) AS llm_requests,
+               sum(greatest(coalesce(q.attempts, 1) - 1, 0)) AS llm_retries,
+               sum(q.latency_ms) AS llm_ms
+          FROM mcp.llm_request q
+         WHERE q.run_id = r.run_id) l ON true
+  LEFT JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE c.status IN ('ok', 'error')) AS tool_calls,
+               count(*) FILTER (WHERE c.status = 'error') AS tool_errors,
+               count(*) FILTER (WHERE c.status NOT IN ('ok', 'error')) AS rejected_tool_calls,
+               sum(c.latency_ms) AS tool_ms
+          FROM mcp.tool_call c
+         WHERE c.run_id = r.run_id) t ON true
+  LEFT JOIN LATERAL (
+        SELECT (p.options ->> 'price_per_1k_prompt')::numeric AS prompt_price,
+               (p.options ->> 'price_per_1k_completion')::numeric AS completion_price
+          FROM mcp.provider p
+         WHERE p.name = r.provider) pr ON true
+ ORDER BY r.started_at DESC;
+
+COMMENT ON VIEW mcp.recent_runs IS
+  'Operator view: chat runs newest first (add LIMIT or WHERE started_at > …) with counts, tokens, estimated cost and where the wall time went. Not readable by PUBLIC, like the audit tables it reads.';
+COMMENT ON COLUMN mcp.recent_runs.run_id IS 'The run (mcp.run.run_id).';
+COMMENT ON COLUMN mcp.recent_runs.session_id IS 'Conversation the run belongs to.';
+COMMENT ON COLUMN mcp.recent_runs.started_at IS 'Start time.';
+COMMENT ON COLUMN mcp.recent_runs.finished_at IS 'End time; NULL while running.';
+COMMENT ON COLUMN mcp.recent_runs.interface IS 'Interface used.';
+COMMENT ON COLUMN mcp.recent_runs.provider IS 'Provider used.';
+COMMENT ON COLUMN mcp.recent_runs.role_name IS 'Role that ran the chat.';
+COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
+COMMENT ON COLUMN mcp.recent_runs.question IS 'The user question, first 200 characters.';
+COMMENT ON COLUMN mcp.recent_runs.iterations IS 'LLM round trips of the chat cycle (summaries not counted).';
+COMMENT ON COLUMN mcp.recent_runs.llm_requests IS 'Rows in mcp.llm_request (chat and summary requests).';
+COMMENT ON COLUMN mcp.recent_runs.llm_retries IS 'HTTP retries over all LLM requests (attempts beyond the first).';
+COMMENT ON COLUMN mcp.recent_runs.tool_calls IS 'Tool calls executed (status ok or error).';
+COMMENT ON COLUMN mcp.recent_runs.tool_errors IS 'Executed tool calls that raised (status error).';
+COMMENT ON COLUMN mcp.recent_runs.rejected_tool_calls IS 'Tool calls answered without execution (invalid, denied, skipped).';
+COMMENT ON COLUMN mcp.recent_runs.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated).';
+COMMENT ON COLUMN mcp.recent_runs.completion_tokens IS 'Completion tokens over all requests.';
+COMMENT ON COLUMN mcp.recent_runs.total_tokens IS 'prompt_tokens + completion_tokens.';
+COMMENT ON COLUMN mcp.recent_runs.estimated_cost IS 'Tokens priced with the provider''s CURRENT options price_per_1k_prompt / price_per_1k_completion (a missing one counts as 0); NULL when the provider has neither.';
+COMMENT ON COLUMN mcp.recent_runs.llm_latency_ms IS 'Time spent in LLM requests (retries and backoff included).';
+COMMENT ON COLUMN mcp.recent_runs.tool_latency_ms IS 'Time spent executing tool calls.';
+COMMENT ON COLUMN mcp.recent_runs.wall_ms IS 'finished_at - started_at; NULL while running.';
+COMMENT ON COLUMN mcp.recent_runs.orchestration_ms IS 'wall_ms - llm_latency_ms - tool_latency_ms: pg_mcp''s own work (prompt assembly, validation, token counting, audit rows).';
+COMMENT ON COLUMN mcp.recent_runs.error_kind IS 'Kind of the normalized error (rate_limited, auth, server, network, timeout, budget_exceeded, …); NULL when none.';
+COMMENT ON COLUMN mcp.recent_runs.error_message IS 'Message of the normalized error (never holds an API key).';
+
+------------------------------------------------------------------------------------------------
+-- mcp.tool_error_rates: per tool, how often it is called, fails, is refused, and how slow it is
+------------------------------------------------------------------------------------------------
+CREATE VIEW mcp.tool_error_rates AS
+SELECT c.tool,
+       count(*) AS calls,
+       count(*) FILTER (WHERE c.status = 'ok') AS ok,
+       count(*) FILTER (WHERE c.status = 'error') AS error,
+       count(*) FILTER (WHERE c.status = 'invalid') AS invalid,
+       count(*) FILTER (WHERE c.status = 'denied') AS denied,
+       count(*) FILTER (WHERE c.status = 'skipped') AS skipped,
+       round(count(*) FILTER (WHERE c.status = 'error')::numeric
+             / nullif(count(*) FILTER (WHERE c.status IN ('ok', 'error')), 0), 4) AS error_rate,
+       round(count(*) FILTER (WHERE c.status IN ('error', 'invalid', 'denied'))::numeric
+             / nullif(count(*) FILTER (WHERE c.status <> 'skipped'), 0), 4) AS failure_rate,
+       round((avg(c.latency_ms) FILTER (WHERE c.status IN ('ok', 'error')))::numeric, 3) AS avg_latency_ms,
+       round((percentile_cont(0.95) WITHIN GROUP (ORDER BY c.latency_ms)
+              FILTER (WHERE c.status IN ('ok', 'error')))::numeric, 3) AS p95_latency_ms,
+       max(c.created_at) FILTER (WHERE c.status = 'error') AS last_error_at,
+       max(c.created_at) AS last_call_at
+  FROM mcp.tool_call c
+ GROUP BY c.tool;
+
+COMMENT ON VIEW mcp.tool_error_rates IS
+  'Operator view: per tool over the whole mcp.tool_call history (chat and direct mcp.call_tool), calls by status, error rates and latency. Not readable by PUBLIC, like the audit tables it reads.';
+COMMENT ON COLUMN mcp.tool_error_rates.tool IS 'Tool name as requested.';
+COMMENT ON COLUMN mcp.tool_error_rates.calls IS 'All recorded calls.';
+COMMENT ON COLUMN mcp.tool_error_rates.ok IS 'Calls that returned a result.';
+COMMENT ON COLUMN mcp.tool_error_rates.error IS 'Calls whose function raised (detail in mcp.tool_call.error_message).';
+COMMENT ON COLUMN mcp.tool_error_rates.invalid IS 'Calls refused for invalid or incomplete arguments (sent back to the model as a correction).';
+COMMENT ON COLUMN mcp.tool_error_rates.denied IS 'Calls refused: tool not available to the role or interface, unknown, or made while tool_choice was none.';
+COMMENT ON COLUMN mcp.tool_error_rates.skipped IS 'Calls not executed because the run stopped (iteration cap, token budget, loop, cancel).';
+COMMENT ON COLUMN mcp.tool_error_rates.error_rate IS 'error / (ok + error): how often the tool itself fails when it runs; NULL when it never ran.';
+COMMENT ON COLUMN mcp.tool_error_rates.failure_rate IS '(error + invalid + denied) / (calls - skipped): how often a request for the tool did not give a result.';
+COMMENT ON COLUMN mcp.tool_error_rates.avg_latency_ms IS 'Mean latency of executed calls (ok, error).';
+COMMENT ON COLUMN mcp.tool_error_rates.p95_latency_ms IS '95th percentile (interpolated) latency of executed calls (ok, error).';
+COMMENT ON COLUMN mcp.tool_error_rates.last_error_at IS 'When the tool last raised; NULL when never.';
+COMMENT ON COLUMN mcp.tool_error_rates.last_call_at IS 'When the tool was last called.';
+
+REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
+
+CREATE FUNCTION mcp.audit_digest(value jsonb) RETURNS text
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'audit_digest_jsonb_wrapper';
+CREATE FUNCTION mcp.audit_digest(value text) RETURNS text
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'audit_digest_text_wrapper';
+COMMENT ON FUNCTION mcp.audit_digest(jsonb) IS
+  'Hex SHA-256 of a jsonb value''s canonical text (object keys sorted bytewise, no whitespace): the digest an audit row''s clipped column records for a cut jsonb value, so an operator can check a payload against it.';
+COMMENT ON FUNCTION mcp.audit_digest(text) IS
+  'Hex SHA-256 of a text''s UTF-8 bytes (= encode(sha256(convert_to(value, ''UTF8'')), ''hex'')): the digest an audit row''s clipped column records for a cut text value.';

@@ -17,6 +17,9 @@ pub static HTTP_TIMEOUT_MS: GucSetting<i32> = GucSetting::<i32>::new(120_000);
 pub static MAX_RESPONSE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024 * 1024);
 /// Retries of an LLM request on 429/5xx/network errors.
 pub static HTTP_RETRIES: GucSetting<i32> = GucSetting::<i32>::new(2);
+/// Largest value an audit column stores (text or jsonb); larger ones are cut, with their size
+/// and sha256 kept in the row's `clipped` column.
+pub static AUDIT_MAX_VALUE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 1024);
 /// Allow the SQL tool for superusers (who bypass RLS and grants).
 pub static ALLOW_SUPERUSER_SQL: GucSetting<bool> = GucSetting::<bool>::new(false);
 
@@ -101,6 +104,16 @@ pub fn init() {
         10,
         GucContext::Userset,
         GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.audit_max_value_bytes",
+        c"Largest value, in bytes, that one audit column stores (questions, answers, arguments, messages, LLM bodies, error texts).",
+        c"A longer value is cut (text keeps its beginning, jsonb its structure); the row's clipped column keeps the original size and sha256.",
+        &AUDIT_MAX_VALUE_BYTES,
+        1024,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
     );
     GucRegistry::define_bool_guc(
         c"mcp.allow_superuser_sql",

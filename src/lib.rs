@@ -7,6 +7,7 @@ use pgrx::prelude::*;
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod audit;
 mod chat;
 mod error;
 mod gucs;

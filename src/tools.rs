@@ -372,38 +372,63 @@ pub fn record_call(r: &CallRecord) -> i64 {
         );
         return 0;
     }
-    let preview = r
+    // Caller- and model-supplied values are cut to mcp.audit_max_value_bytes (size and sha256
+    // of what was cut go to `clipped`): a call with a 48 MB argument must not write 48 MB.
+    let mut cuts = crate::audit::row_cuts();
+    let preview = r.result_text.as_deref().map(|t| {
+        let (p, cut) = mcp_tools::clip_chars(t, 500);
+        if cut {
+            cuts.note(
+                "result_preview",
+                Some(mcp_audit::Cut::of_bytes(t.as_bytes())),
+            );
+        }
+        p
+    });
+    let size = r
         .result_text
-        .as_deref()
-        .map(|t| mcp_tools::clip_chars(t, 500).0);
-    let size = r.result_text.as_ref().map(|t| t.len() as i32);
+        .as_ref()
+        .map(|t| mcp_audit::clamp_count(t.len() as u64));
     let role = calling_role();
     let args: Vec<DatumWithOid> = vec![
         role.into(),
         r.run_id.into(),
-        r.tool_call_id.clone().into(),
-        r.tool.clone().into(),
-        r.interface.clone().into(),
-        r.arguments_raw.clone().into(),
-        r.arguments.clone().map(JsonB).into(),
-        r.validation_errors.clone().map(JsonB).into(),
+        cuts.opt_text("tool_call_id", r.tool_call_id.as_deref())
+            .into(),
+        cuts.text("tool", &r.tool).into_owned().into(),
+        cuts.text("interface", &r.interface).into_owned().into(),
+        cuts.opt_text("arguments_raw", r.arguments_raw.as_deref())
+            .into(),
+        r.arguments
+            .as_ref()
+            .map(|a| JsonB(cuts.json("arguments", a).into_owned()))
+            .into(),
+        r.validation_errors
+            .as_ref()
+            .map(|v| JsonB(cuts.json("validation_errors", v).into_owned()))
+            .into(),
         r.status.into(),
         size.into(),
         preview.into(),
         r.latency_ms.into(),
         r.error.as_ref().map(|e| e.sqlstate.clone()).into(),
-        r.error.as_ref().map(|e| e.message.clone()).into(),
+        cuts.opt_text(
+            "error_message",
+            r.error.as_ref().map(|e| e.message.as_str()),
+        )
+        .into(),
         r.call_id.into(),
+        cuts.into_json().map(JsonB).into(),
     ];
     as_extension_owner(|| {
         write_kept::<i64>(
             "INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
                                         arguments_raw, arguments, validation_errors, status,
                                         result_size, result_preview, latency_ms, error_sqlstate,
-                                        error_message)
+                                        error_message, clipped)
              OVERRIDING SYSTEM VALUE
              VALUES (COALESCE($15, pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))),
-                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16)
              RETURNING call_id",
             &args,
         )

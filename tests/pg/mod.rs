@@ -542,6 +542,9 @@ include!("access.rs");
 // Function signatures in the registry, what pg_upgrade and a restore need.
 include!("lifecycle.rs");
 
+// Audit bounds: bigint token counts, values cut with size and sha256 kept, echoed keys scrubbed.
+include!("audit_bounds.rs");
+
 #[pg_test]
 fn call_tool_names_a_renamed_or_dropped_function() {
     // The stored signature is resolved at every call through the per-backend cache, which

@@ -54,6 +54,10 @@ step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 # 5. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"
 
+# 6. Cancelling a running tool from another session / by statement_timeout: 57014 without a Rust
+#    backtrace or source path for the client, even with RUST_BACKTRACE set for the server.
+step "tool cancel (tests/attack/cancel_tool.sh)" bash "$ROOT/tests/attack/cancel_tool.sh"
+
 echo
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -315,7 +315,8 @@ pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> Spi
     })
 }
 
-/// Names, types and type lengths of the result's columns.
+/// Names, types and type lengths of the result's columns; a domain counts as its base type
+/// (a domain over text is sliced like text).
 unsafe fn column_info(tupdesc: pg_sys::TupleDesc) -> Vec<(String, pg_sys::Oid, i16)> {
     if tupdesc.is_null() {
         return Vec::new();
@@ -328,7 +329,7 @@ unsafe fn column_info(tupdesc: pg_sys::TupleDesc) -> Vec<(String, pg_sys::Oid, i
             let name = CStr::from_ptr(a.attname.data.as_ptr())
                 .to_string_lossy()
                 .into_owned();
-            (name, a.atttypid, a.attlen)
+            (name, pg_sys::getBaseType(a.atttypid), a.attlen)
         })
         .collect()
 }

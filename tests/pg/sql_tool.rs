@@ -663,6 +663,8 @@ fn sandbox_hook_sees_dynamic_sql_and_every_way_to_call() {
         ("SELECT query_to_xml('select pg_advisory_lock(4242)', true, false, '')", "pg_advisory_lock", LOCKS),
         ("SELECT query_to_xml_and_xmlschema('select pg_advisory_lock(1)', true, false, '')", "pg_advisory_lock", LOCKS),
         ("SELECT table_to_xml('public.lock_view2', true, false, '')", "pg_try_advisory_lock", LOCKS),
+        ("SELECT schema_to_xml('public', true, false, '')", "pg_try_advisory_lock", LOCKS),
+        ("SELECT database_to_xml(true, false, '')", "pg_try_advisory_lock", LOCKS),
         ("SELECT * FROM ts_stat('select to_tsvector(pg_advisory_lock(5)::text)')", "pg_advisory_lock", LOCKS),
         ("SELECT ts_rewrite('a'::tsquery, 'select ''a''::tsquery, (''b'' || pg_advisory_lock(6)::text)::tsquery')", "pg_advisory_lock", LOCKS),
         ("SELECT public.dyn('select pg_advisory_lock(7)')", "pg_advisory_lock", LOCKS),
@@ -874,6 +876,10 @@ fn sql_tool_memory_is_bounded_by_what_is_shown() {
     assert!(text.contains(&format!("{}…", "x".repeat(500))), "{}", &text[..600]);
     assert!(!text.contains(&"x".repeat(501)));
     assert!(text.contains("| after |") && text.contains("1 long value clipped"), "{text}");
+    // a domain over text is sliced like text
+    run("CREATE DOMAIN public.longtext AS text");
+    let (err, text) = sql_as_analyst("SELECT repeat('q', 3000000)::public.longtext AS d", None);
+    assert!(!err && text.contains(&format!("{}…", "q".repeat(500))), "{text}");
     // values that need their whole output are not read above the budget: placeholder
     let (err, text) = sql_as_analyst(
         "SELECT to_jsonb(repeat('y', 2000000)) AS doc, array_fill(7, ARRAY[400000]) AS arr, 1 AS n",

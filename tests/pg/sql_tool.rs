@@ -68,6 +68,14 @@ fn sql_as_analyst(query: &str, max_rows: Option<i64>) -> (bool, String) {
     )
 }
 
+/// The error of `sql` run as mcp_analyst ("" when it succeeds).
+fn err_as_analyst(sql: &str) -> String {
+    run("SET LOCAL ROLE mcp_analyst");
+    let e = err_of(sql);
+    run("RESET ROLE");
+    e
+}
+
 fn last_call_status() -> (String, Option<String>) {
     let (s, e) = Spi::get_two::<String, String>(
         "SELECT status, error_sqlstate FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1",
@@ -397,9 +405,7 @@ fn sql_tool_refuses_superusers_unless_allowed() {
     assert!(r["content"][0]["text"].as_str().unwrap().contains("| 1"), "{r}");
     // only a superuser may change the setting
     run("RESET mcp.allow_superuser_sql");
-    run("SET LOCAL ROLE mcp_analyst");
-    let e = err_of("SET mcp.allow_superuser_sql = on");
-    run("RESET ROLE");
+    let e = err_as_analyst("SET mcp.allow_superuser_sql = on");
     assert!(e.contains("permission denied"), "{e}");
 }
 
@@ -906,9 +912,7 @@ fn sql_tool_memory_is_bounded_by_what_is_shown() {
     let (_, text) = sql_as_analyst("SELECT to_jsonb(repeat('v', 30000)) AS doc", None);
     assert!(text.contains("<jsonb not shown, 30008 bytes>"), "{text}");
     // only a superuser may raise the budget
-    run("SET LOCAL ROLE mcp_analyst");
-    let e = err_of("SET mcp.max_result_bytes = 100000000");
-    run("RESET ROLE");
+    let e = err_as_analyst("SET mcp.max_result_bytes = 100000000");
     assert!(e.contains("permission denied"), "{e}");
 }
 
@@ -938,4 +942,41 @@ fn function_tool_results_are_bounded_too() {
     assert!(text.contains(&format!("| {}… |", "a".repeat(500))), "{text}");
     assert!(text.contains(&format!("| {}… |", "b".repeat(500))), "{text}");
     assert!(!text.contains(&"a".repeat(501)), "{text}");
+}
+
+#[pg_test]
+fn sandbox_levels_follow_the_tool_kind() {
+    demo_registry();
+    // a column default and a trigger that take session locks, reached by a function tool's INSERT
+    run("CREATE TABLE public.with_default (id int, locked bool DEFAULT pg_try_advisory_lock(55))");
+    run("CREATE TABLE public.with_trigger (id int)");
+    run("CREATE FUNCTION public.lock_on_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock(56); RETURN NEW; END $$");
+    run("CREATE TRIGGER t BEFORE INSERT ON public.with_trigger FOR EACH ROW EXECUTE FUNCTION public.lock_on_insert()");
+    run("CREATE FUNCTION public.add_default() RETURNS int LANGUAGE sql AS 'INSERT INTO public.with_default (id) VALUES (1) RETURNING id'");
+    run("CREATE FUNCTION public.add_trigger() RETURNS int LANGUAGE sql AS 'INSERT INTO public.with_trigger VALUES (1) RETURNING id'");
+    run(r#"INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
+        ('add_default_ro', 'x', '{"type":"object","properties":{}}', 'public.add_default()', true),
+        ('add_trigger_ro', 'x', '{"type":"object","properties":{}}', 'public.add_trigger()', true),
+        ('add_default_rw', 'x', '{"type":"object","properties":{}}', 'public.add_default()', false)"#);
+    run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'add_default_ro'), ('chatbot', 'add_trigger_ro'), ('chatbot', 'add_default_rw')");
+    run("SELECT pg_advisory_unlock_all()");
+    // a function tool that declares itself read-only gets every denied class
+    for (tool, function) in [("add_default_ro", "pg_try_advisory_lock"), ("add_trigger_ro", "pg_advisory_lock")] {
+        let r = q(&format!("SELECT mcp.call_tool('{tool}')"));
+        assert_eq!(r["isError"], true, "{tool}: {r}");
+        assert!(r["content"][0]["text"].as_str().unwrap().contains(&format!("The function {function} is not allowed")), "{r}");
+        assert_eq!(last_call().0, "denied");
+        assert_eq!(advisory_locks(), 0, "{tool}");
+    }
+    assert_eq!(
+        Spi::get_one::<i64>("SELECT (SELECT count(*) FROM public.with_default) + (SELECT count(*) FROM public.with_trigger)").unwrap(),
+        Some(0),
+        "the refused calls wrote nothing"
+    );
+    // a function tool declared read_only = false runs the admin's function as written
+    let r = q("SELECT mcp.call_tool('add_default_rw')");
+    assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(Spi::get_one::<i64>("SELECT count(*) FROM public.with_default").unwrap(), Some(1));
+    assert_eq!(advisory_locks(), 1);
+    run("SELECT pg_advisory_unlock_all()");
 }

@@ -15,8 +15,8 @@ pub mod validate;
 
 pub use shape::{
     clip_chars, effective_limit, escape_cell, generic_tool_error, header_bytes, render_cell,
-    render_json, render_markdown, resolve_limit, row_bytes, Cell, ClippedLimit, ResultBudget,
-    ResultMeta, RowCap, RowLimit, ShapeOptions,
+    render_json, render_markdown, rendered_len, resolve_limit, row_bytes, Cell, ClippedLimit,
+    ResultBudget, ResultMeta, RowCap, RowLimit, ShapeOptions,
 };
 pub use validate::{
     check_tool_schema, correction_message, errors_to_json, properties, required_properties,

@@ -248,10 +248,42 @@ pub fn row_bytes(row: &[Cell], opts: &ShapeOptions) -> usize {
                 }
                 _ => 0,
             };
-            render_cell(cell, opts).len().max(held) + 3
+            rendered_len(cell, opts).max(held) + 3
         })
         .sum::<usize>()
         + 2
+}
+
+/// `render_cell(cell, opts).len()`, without building the string for text-like cells (this
+/// runs for every cell of every row while rows are fetched).
+pub fn rendered_len(cell: &Cell, opts: &ShapeOptions) -> usize {
+    let (s, max) = match cell {
+        Cell::Text(s) | Cell::Number(s) | Cell::Other { text: s, .. } => (s, opts.max_cell_chars),
+        Cell::Json(s) => (s, opts.max_json_chars),
+        other => return render_cell(other, opts).len(),
+    };
+    let mut len = 0;
+    let mut chars = 0;
+    for c in s.chars() {
+        if chars == max {
+            // clipped: the ellipsis follows the kept characters
+            return len + '…'.len_utf8();
+        }
+        chars += 1;
+        len += escaped_char_len(c);
+    }
+    if !opts.null_marker.is_empty() && *s == opts.null_marker {
+        len += 1;
+    }
+    len
+}
+
+fn escaped_char_len(c: char) -> usize {
+    match c {
+        '\\' | '|' | '\n' | '\r' | '\t' => 2,
+        c if needs_unicode_escape(c) => format!("{:04x}", c as u32).len() + 2,
+        c => c.len_utf8(),
+    }
 }
 
 /// Bytes of the rendered header (column names and the separator line).

@@ -533,3 +533,57 @@ fn omitted_values_show_type_and_size() {
         "<jsonb not shown, 2000005 bytes>"
     );
 }
+
+#[test]
+fn rendered_len_matches_render_cell() {
+    let opts = ShapeOptions {
+        max_cell_chars: 20,
+        max_json_chars: 30,
+        ..ShapeOptions::default()
+    };
+    let samples = [
+        "",
+        "plain",
+        "∅",
+        "\\∅",
+        "a|b\\c\nd\re\tf",
+        "\u{202e}bidi\u{feff}\u{7}",
+        "ünïcødé ✓ 𝄞 emoji 🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉",
+        "exactly twenty chars",
+        "exactly twenty-one c",
+        "||||||||||||||||||||||||||||||",
+    ];
+    for s in samples {
+        for cell in [
+            Cell::Text(s.to_string()),
+            Cell::Number(s.to_string()),
+            Cell::Json(s.to_string()),
+            Cell::Other {
+                type_name: "x".into(),
+                text: s.to_string(),
+            },
+        ] {
+            assert_eq!(
+                rendered_len(&cell, &opts),
+                render_cell(&cell, &opts).len(),
+                "{cell:?}"
+            );
+        }
+    }
+    for cell in [
+        Cell::Null,
+        Cell::Bool(true),
+        Cell::Bytes { len: 12 },
+        Cell::Vector { dim: 3 },
+        Cell::Omitted {
+            type_name: "jsonb".into(),
+            len: Some(7),
+        },
+    ] {
+        assert_eq!(
+            rendered_len(&cell, &opts),
+            render_cell(&cell, &opts).len(),
+            "{cell:?}"
+        );
+    }
+}

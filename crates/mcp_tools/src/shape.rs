@@ -263,13 +263,11 @@ pub fn rendered_len(cell: &Cell, opts: &ShapeOptions) -> usize {
         other => return render_cell(other, opts).len(),
     };
     let mut len = 0;
-    let mut chars = 0;
-    for c in s.chars() {
+    for (chars, c) in s.chars().enumerate() {
         if chars == max {
             // clipped: the ellipsis follows the kept characters
             return len + '…'.len_utf8();
         }
-        chars += 1;
         len += escaped_char_len(c);
     }
     if !opts.null_marker.is_empty() && *s == opts.null_marker {

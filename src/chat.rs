@@ -548,6 +548,9 @@ fn chat(
     session: default!(Option<Uuid>, "NULL"),
     options: default!(Option<JsonB>, "'{}'"),
 ) -> Result<JsonB, ErrorReport> {
+    // A tool cannot start a chat (it would spend the provider's key outside the interface
+    // mapping and the audit): refused whichever way it is reached (crate::sandbox).
+    crate::sandbox::refuse_nested("mcp.chat")?;
     let question = required(question, "chat", "question")?;
     let interface = required(interface, "chat", "interface")?;
     let options = chat_options(&options.map(|j| j.0).unwrap_or_else(|| json!({})))?;

@@ -20,6 +20,8 @@ pub static HTTP_RETRIES: GucSetting<i32> = GucSetting::<i32>::new(2);
 /// Largest value an audit column stores (text or jsonb); larger ones are cut, with their size
 /// and sha256 kept in the row's `clipped` column.
 pub static AUDIT_MAX_VALUE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 1024);
+/// Total size of one tool result (rendered bytes).
+pub static MAX_RESULT_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 1024);
 /// Allow the SQL tool for superusers (who bypass RLS and grants).
 pub static ALLOW_SUPERUSER_SQL: GucSetting<bool> = GucSetting::<bool>::new(false);
 
@@ -64,6 +66,16 @@ pub fn init() {
         100_000,
         GucContext::Userset,
         GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_result_bytes",
+        c"Largest total size of one tool result, in bytes; rows beyond it are not fetched.",
+        c"Values larger than this are not read at all and appear as a placeholder.",
+        &MAX_RESULT_BYTES,
+        1024,
+        1024 * 1024 * 1024,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
     );
     GucRegistry::define_int_guc(
         c"mcp.tool_timeout_ms",

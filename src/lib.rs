@@ -15,6 +15,7 @@ mod json_api;
 mod pg_util;
 mod registry;
 mod rows;
+mod sandbox;
 mod sql_tool;
 mod tools;
 
@@ -28,6 +29,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     gucs::init();
+    sandbox::init();
 }
 
 #[cfg(any(test, feature = "pg_test"))]

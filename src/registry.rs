@@ -57,7 +57,8 @@ fn insert_bounded<K: std::hash::Hash + Eq, V>(cache: &mut HashMap<K, V>, key: K,
 }
 
 /// Syscache invalidation callback: runs while PostgreSQL processes invalidation messages, so it
-/// only bumps a counter (no allocation, no borrow).
+/// only bumps a counter (no allocation, no borrow). Guarded like every callback C calls.
+#[pg_guard]
 unsafe extern "C-unwind" fn catalog_changed(_arg: pg_sys::Datum, _cacheid: c_int, _hash: u32) {
     CATALOG_GENERATION.with(|g| g.set(g.get().wrapping_add(1)));
 }

@@ -10,6 +10,7 @@ use crate::registry::{
     function_signature, may_execute_function, resolve_function, FunctionSignature,
 };
 use crate::rows;
+use crate::sandbox::{self, GuardLevel};
 use crate::sql_tool;
 use mcp_tools::{ResultMeta, RowCap, ShapeOptions, ToolSchema};
 use pgrx::datum::DatumWithOid;
@@ -262,6 +263,7 @@ struct ToolRow {
     enabled: bool,
     mapped: bool,
     may_execute: bool,
+    read_only: bool,
 }
 
 /// Whether the interface is enabled and usable by the calling role, and the tool row, in one
@@ -271,7 +273,7 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
     let (enabled, access_role, mut row) = first_row(
         "SELECT i.enabled, t.kind, t.function::text, t.parameters, t.enabled,
                 EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
-                t.body, t.timeout_ms, i.access_role
+                t.body, t.timeout_ms, i.access_role, t.read_only
            FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2",
         &[tool.into(), interface.into()],
         |t| {
@@ -288,6 +290,7 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                     may_execute: false,
                     body: t.get::<String>(7)?,
                     timeout_ms: t.get::<i32>(8)?,
+                    read_only: t.get::<bool>(10)?.unwrap_or(true),
                 }),
             };
             Ok((enabled, t.get::<String>(9)?, row))
@@ -545,14 +548,15 @@ const MAX_SINGLE_VALUE_CHARS: usize = 20_000;
 /// Shape fetched rows for the model. `always_table`: the SQL, report and schema tools always
 /// render the markdown table; function tools return a single value (or JSON document) as is.
 fn shape_rows(
-    r: rows::Rows,
+    f: rows::Fetched,
     limit: mcp_tools::RowLimit,
-    fetched: usize,
     elapsed_ms: f64,
     always_table: bool,
 ) -> (String, Option<Value>) {
+    let r = f.rows;
+    let lone = r.rows.len() == 1 && !f.more_rows;
     if !always_table {
-        if let Some(v) = r.single_json().filter(|_| fetched == 1) {
+        if let Some(v) = r.single_json().filter(|_| lone) {
             let text = serde_json::to_string(&v).unwrap_or_default();
             let text = mcp_tools::clip_chars(&text, MAX_SINGLE_VALUE_CHARS).0;
             let structured = if v.is_object() {
@@ -562,7 +566,7 @@ fn shape_rows(
             };
             return (text, Some(structured));
         }
-        if fetched == 1 && r.columns.len() == 1 {
+        if lone && r.columns.len() == 1 {
             let cell = &r.rows[0][0];
             let text = match cell {
                 mcp_tools::Cell::Null => "(no result)".to_string(),
@@ -579,9 +583,14 @@ fn shape_rows(
             return (text, None);
         }
     }
-    let mut meta = ResultMeta::from_fetch(fetched, limit.limit, elapsed_ms);
-    meta.max_rows = Some(row_cap().effective_max());
-    meta.clipped_limit = limit.clipped;
+    let meta = ResultMeta {
+        rows_shown: r.rows.len(),
+        more_rows: f.more_rows,
+        elapsed_ms,
+        clipped_limit: limit.clipped,
+        max_rows: Some(row_cap().effective_max()),
+        budget_reached: f.budget_reached.then(max_result_bytes),
+    };
     let opts = shape_options();
     let md = mcp_tools::render_markdown(&r.columns, &r.rows, &meta, &opts);
     let js = mcp_tools::render_json(&r.columns, &r.rows, &meta, &opts);
@@ -592,6 +601,25 @@ pub fn shape_options() -> ShapeOptions {
     ShapeOptions {
         max_cell_chars: gucs::MAX_CELL_CHARS.get().max(16) as usize,
         ..ShapeOptions::default()
+    }
+}
+
+/// The result budget of one tool call in bytes (`mcp.max_result_bytes`).
+fn max_result_bytes() -> usize {
+    gucs::MAX_RESULT_BYTES.get().max(1024) as usize
+}
+
+/// How a tool's rows are collected: `limit` rows shown, text kept as far as a cell shows it
+/// (a function tool's lone value up to [`MAX_SINGLE_VALUE_CHARS`]), within the result budget.
+fn collect_options(limit: usize, single_value: bool, json_whole: bool) -> rows::CollectOptions {
+    let shape = shape_options();
+    rows::CollectOptions {
+        limit,
+        keep_chars: shape.max_cell_chars.max(shape.max_json_chars),
+        single_value_chars: single_value.then_some(MAX_SINGLE_VALUE_CHARS),
+        json_whole,
+        max_bytes: max_result_bytes(),
+        shape,
     }
 }
 
@@ -613,7 +641,8 @@ pub fn row_cap() -> RowCap {
 
 /// Execute a tool for the calling role. Never raises for tool faults: they become
 /// `is_error` outcomes (with the detail in the audit row and the server log); only a bad
-/// interface, query cancel or statement_timeout raise.
+/// interface, query cancel or statement_timeout raise — and an attempt to start a tool from
+/// inside a running tool (42501, which becomes that tool's error result).
 pub fn execute_tool(
     tool: &str,
     arguments: &Value,
@@ -622,6 +651,7 @@ pub fn execute_tool(
     tool_call_id: Option<&str>,
     arguments_raw: Option<&str>,
 ) -> McpResult<(ToolOutcome, i64)> {
+    sandbox::refuse_nested("mcp.call_tool")?;
     let (interface_ok, row) = tool_row(tool, interface)?;
     let started = Instant::now();
     let mut rec = CallRecord {
@@ -657,8 +687,17 @@ pub fn execute_tool(
                 (None, None) => format!("mcp:tool:{}", display_name(tool)),
             };
             let timeout_ms = r.timeout_ms.unwrap_or_else(|| gucs::TOOL_TIMEOUT_MS.get());
+            // Query tools are read-only whatever the row says; a function tool is as its
+            // read_only flag declares (see crate::sandbox and the README's security section).
+            let level = if r.function.is_some() && !r.read_only {
+                GuardLevel::Writing
+            } else {
+                GuardLevel::ReadOnly
+            };
             with_application_name(&tag, || {
-                with_tool_timeout(timeout_ms, || run_tool(tool, &r, arguments, &mut rec))
+                with_tool_timeout(timeout_ms, || {
+                    sandbox::run_sandboxed(level, || run_tool(tool, &r, arguments, &mut rec))
+                })
             })?
         }
         _ => ToolOutcome::error(
@@ -702,7 +741,9 @@ fn ok_outcome((text, structured): (String, Option<Value>)) -> ToolOutcome {
     }
 }
 
-/// The outcome of a failed query: refusals are explained, failures get one sentence.
+/// The outcome of a failed query: refusals are explained, failures get one sentence. A
+/// refusal of the sandbox's executor hook (42501 raised while the tool ran) is explained like
+/// a refusal before execution, with its SQLSTATE in the audit row.
 fn query_fault(
     tool: &str,
     fault: sql_tool::QueryFault,
@@ -712,6 +753,12 @@ fn query_fault(
     match fault {
         sql_tool::QueryFault::Refused(why) => ToolOutcome::error("denied", why),
         sql_tool::QueryFault::Failed(info) => {
+            if info.sqlstate == "42501" {
+                if let Some(why) = sandbox::take_refusal() {
+                    rec.error = Some(info);
+                    return ToolOutcome::error("denied", why);
+                }
+            }
             let text = if sql_sentence || info.sqlstate == "57014" {
                 mcp_tools::report::sql_error_sentence(&info.sqlstate)
             } else {
@@ -783,17 +830,15 @@ fn run_function_tool(
     let limit = default_limit();
     let started = Instant::now();
     let result = in_subtransaction(false, || {
-        Spi::connect_mut(|c| -> Result<(rows::Rows, usize), pgrx::spi::SpiError> {
-            let t = c.update(sql.as_str(), Some((limit.limit + 1) as _), &params)?;
-            let fetched = t.len();
-            Ok((rows::collect(t, limit.limit)?, fetched))
-        })
+        rows::fetch(
+            sql.as_str(),
+            &params,
+            &collect_options(limit.limit, true, false),
+        )
     });
     let elapsed = started.elapsed().as_secs_f64() * 1000.0;
     let fault = match result {
-        Ok(Ok((rows, fetched))) => {
-            return Ok(ok_outcome(shape_rows(rows, limit, fetched, elapsed, false)))
-        }
+        Ok(Ok(fetched)) => return Ok(ok_outcome(shape_rows(fetched, limit, elapsed, false))),
         Ok(Err(spi)) => PgErrorInfo {
             sqlstate: "XX000".into(),
             message: spi.to_string(),
@@ -841,10 +886,10 @@ fn run_query_tool(
     sql_sentence: bool,
 ) -> ToolOutcome {
     let started = Instant::now();
-    match sql_tool::run_read_only(sql, params, limit.limit) {
+    match sql_tool::run_read_only(sql, params, &collect_options(limit.limit, false, false)) {
         Ok(q) => {
             let elapsed = started.elapsed().as_secs_f64() * 1000.0;
-            ok_outcome(shape_rows(q.rows, limit, q.fetched, elapsed, true))
+            ok_outcome(shape_rows(q, limit, elapsed, true))
         }
         Err(f) => query_fault(tool, f, rec, sql_sentence),
     }
@@ -884,7 +929,8 @@ fn run_schema_information(args: &Map<String, Value>, rec: &mut CallRecord) -> To
         .and_then(Value::as_str)
         .map(str::to_string);
     let params = [(schema, pg_sys::TEXTOID), (table, pg_sys::TEXTOID)];
-    match sql_tool::run_read_only(SCHEMA_SQL, &params, SCHEMA_INFO_MAX_RELATIONS) {
+    let collect = collect_options(SCHEMA_INFO_MAX_RELATIONS, false, true);
+    match sql_tool::run_read_only(SCHEMA_SQL, &params, &collect) {
         Ok(q) => {
             let relations: Vec<mcp_tools::report::RelationInfo> = q
                 .rows
@@ -893,7 +939,7 @@ fn run_schema_information(args: &Map<String, Value>, rec: &mut CallRecord) -> To
                 .filter_map(|row| relation_of(row))
                 .collect();
             let mut text = mcp_tools::report::render_schema(&relations, SCHEMA_INFO_MAX_CHARS);
-            if q.fetched > SCHEMA_INFO_MAX_RELATIONS && !text.contains("not shown") {
+            if q.more_rows && !text.contains("not shown") {
                 text.push_str("… more relations exist; ask again with a schema or table filter.\n");
             }
             ok_outcome((text, None))

@@ -4,19 +4,12 @@
 ------------------------------------------------------------------------------------------------
 -- Registry row checks that a CHECK constraint cannot express
 ------------------------------------------------------------------------------------------------
--- No SET search_path here: a report body is analyzed with the registering session's search_path,
--- the one its unqualified names resolve through when a caller runs it. The trigger runs as the
--- inserting role and names everything schema-qualified.
-CREATE FUNCTION mcp.tool_row_check() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM mcp.check_tool_definition(NEW.name, NEW.kind, NEW.parameters, NEW.function::oid, NEW.body);
-    NEW.updated_at := pg_catalog.now();
-    RETURN NEW;
-END
-$$;
+-- mcp.tool_row_check() is a C trigger function (src/registry.rs): PostgreSQL checks EXECUTE where
+-- a function is called from SQL, not where a trigger fires, so the checks need no grant to PUBLIC
+-- and run as the inserting role with its search_path (a report body is analyzed with the names a
+-- caller's will resolve to). No SECURITY DEFINER, nothing runs with the owner's rights.
 COMMENT ON FUNCTION mcp.tool_row_check() IS
-  'Trigger: refuses a tool whose parameters are not a valid JSON Schema, do not fit the function''s arguments, or whose report body is not one read-only query.';
+  'Trigger: refuses a tool whose parameters are not a valid JSON Schema or too complex to validate, do not fit the function''s arguments, or whose report body is not one read-only query; stamps updated_at.';
 CREATE TRIGGER tool_row_check BEFORE INSERT OR UPDATE ON mcp.tool
     FOR EACH ROW EXECUTE FUNCTION mcp.tool_row_check();
 
@@ -101,6 +94,10 @@ GRANT SELECT ON mcp.provider, mcp.interface, mcp.tool, mcp.interface_tool, mcp.r
 REVOKE ALL ON mcp.provider_secret FROM PUBLIC;
 REVOKE ALL ON mcp.run, mcp.tool_call, mcp.llm_request, mcp.message FROM PUBLIC;
 REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
+-- The registry trigger runs its checks without calling these: no grant is needed to register
+-- tools, and no role can spend the backend's CPU on them directly.
+REVOKE EXECUTE ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION mcp.tool_row_check() FROM PUBLIC;
 
 ------------------------------------------------------------------------------------------------
 -- Function comments
@@ -112,7 +109,7 @@ COMMENT ON FUNCTION mcp.call_tool(text, jsonb, text) IS
 COMMENT ON FUNCTION mcp.validate_arguments(text, jsonb) IS
   'Checks arguments against the tool''s JSON Schema with strict types: [] when valid, else [{parameter, kind, message}].';
 COMMENT ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) IS
-  'Used by the mcp.tool trigger: raises check_violation when a tool''s schema is invalid, does not fit its function, or its report body is not one read-only query over existing objects.';
+  'Checks a tool definition as the mcp.tool trigger does: raises check_violation when its schema is invalid or too complex to validate, does not fit its function, or its report body is not one read-only query over existing objects. Not granted to PUBLIC.';
 COMMENT ON FUNCTION mcp.set_api_key(text, text) IS
   'Stores the API key of a provider where PUBLIC cannot read it (NULL removes it). Requires UPDATE on mcp.provider.';
 COMMENT ON FUNCTION mcp.has_api_key(text) IS 'Whether a provider has an API key (never the key).';

@@ -18,6 +18,10 @@ pub enum McpError {
     Privilege(String),
     /// A registry row breaks a rule (23514 check_violation).
     CheckViolation(String),
+    /// A value beyond one of pg_mcp's limits, e.g. nesting (54000 program_limit_exceeded).
+    LimitExceeded(String),
+    /// A number outside the range pg_mcp handles (22003 numeric_value_out_of_range).
+    OutOfRange(String),
     /// A bug or an unexpected state (XX000).
     Internal(String),
 }
@@ -30,6 +34,8 @@ impl McpError {
             McpError::UndefinedObject(_) => PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
             McpError::Privilege(_) => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             McpError::CheckViolation(_) => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            McpError::LimitExceeded(_) => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+            McpError::OutOfRange(_) => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
             McpError::Internal(_) => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
         }
     }
@@ -41,6 +47,8 @@ impl McpError {
             | McpError::UndefinedObject(m)
             | McpError::Privilege(m)
             | McpError::CheckViolation(m)
+            | McpError::LimitExceeded(m)
+            | McpError::OutOfRange(m)
             | McpError::Internal(m) => m,
         }
     }

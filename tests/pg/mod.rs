@@ -532,6 +532,9 @@ include!("chat_more.rs");
 // The read-only SQL tool, report tools, schema_information: the attack corpus.
 include!("sql_tool.rs");
 
+// Hostile JSON: bounded recursion and CPU, U+0000, jsonb nesting limits (issue 9).
+include!("robustness.rs");
+
 #[pg_test]
 fn call_tool_follows_function_renames_and_new_defaults() {
     // The per-backend signature cache must drop what a rename, a schema move or a new default

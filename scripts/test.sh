@@ -50,6 +50,7 @@ step "pg_regress (pg_test/)" run_regress
 
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
+step "cancel during pg_mcp's CPU work (tests/cancel/compute.sh)" bash "$ROOT/tests/cancel/compute.sh"
 
 # 5. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"

@@ -5,7 +5,11 @@
 //! - valid JSON parses strictly and comes back unchanged with `fixes` empty;
 //! - otherwise the repaired value and every fix applied (`Fix::kind` is a stable snake_case name,
 //!   e.g. `"truncated"` when brackets/strings were closed at end of input);
-//! - unrepairable input gives `RepairError { position, message }`; never a panic, linear time.
+//! - unrepairable input gives `RepairError { position, message }`; never a panic, linear time;
+//! - nesting beyond [`MAX_DEPTH`] is an error; no path recurses without that bound, and one
+//!   level costs little stack (README: "Bounded stack"); [`guard`] lets a host poll for
+//!   interrupts and check its stack;
+//! - [`repair_jsonb`]: the same, with U+0000 replaced for PostgreSQL.
 
 mod chars;
 pub mod guard;

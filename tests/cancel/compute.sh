@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+. "$(dirname "$0")/sessions.sh"   # now_ms, start_session, wait_for_end
 fail() { log "FAIL: $*"; [ -f "$work/session.out" ] && sed 's/^/  | /' "$work/session.out" | tail -20; exit 1; }
 pm_start() { psql_at "$PORT" "$DB" -At -c "SELECT pg_postmaster_start_time()"; }
 
@@ -44,28 +44,7 @@ PARSE="SELECT length(mcp.parse_llm_response('[' || repeat('{\"a\": \"x\", \"b\":
 READ="SELECT mcp.validate_arguments('sql_query', (SELECT j FROM big WHERE n = @N@));"
 REPAIR_RAISING="SELECT length(mcp.repair_json('[' || repeat('\"a\" b\", ', @N@))::text);"
 
-start_session() { # start_session APPNAME SQL...
-  local app="$1"; shift
-  rm -f "$work/session.out"
-  printf '%s\n' "$@" > "$work/session.sql"
-  PGAPPNAME="$app" "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -v VERBOSITY=verbose \
-      -f "$work/session.sql" >"$work/session.out" 2>&1 &
-  bg_pid=$!
-}
-
 AFTER="SELECT 'backend still usable' AS after_cancel;"
-
-# wait_for_end: until the session printed the statement after the computation, or ended, or 30 s
-# passed; sets $elapsed (ms since $t0).
-wait_for_end() {
-  until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
-    kill -0 "$bg_pid" 2>/dev/null || break
-    [ $(( $(now_ms) - t0 )) -lt 30000 ] || break
-    sleep 0.005
-  done
-  elapsed=$(( $(now_ms) - t0 ))
-  wait "$bg_pid" || true; bg_pid=
-}
 
 # active_pid APP: the backend of the session once its computation runs
 active_pid() {

@@ -10,12 +10,7 @@ use serde_json::{json, Value};
 const SMALL_STACK: usize = 512 * 1024;
 
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(SMALL_STACK)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic")
+    mcp_llm::guard::on_thread_with_stack(SMALL_STACK, f)
 }
 
 /// Text payloads that nest or chain.

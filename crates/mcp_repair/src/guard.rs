@@ -99,6 +99,23 @@ pub fn tick_bytes(n: usize) {
     tick(u32::try_from(n).unwrap_or(u32::MAX));
 }
 
+/// Run `f` on a new thread with a stack of `bytes` and return its result (a panic in `f` is
+/// resumed in the caller). The stack tests of the pure crates use it to show that every bounded
+/// recursion fits a stack far smaller than PostgreSQL's `max_stack_depth`.
+pub fn on_thread_with_stack<T: Send + 'static>(
+    bytes: usize,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let thread = std::thread::Builder::new()
+        .stack_size(bytes)
+        .spawn(f)
+        .unwrap_or_else(|e| panic!("cannot start a thread: {e}"));
+    match thread.join() {
+        Ok(v) => v,
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
 /// Must the caller stop recursing? Asks the host; false without hooks.
 #[inline]
 pub fn stack_exhausted() -> bool {

@@ -13,12 +13,7 @@ const SMALL_STACK: usize = 512 * 1024;
 
 /// Run `f` on a thread with `SMALL_STACK` bytes of stack.
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(SMALL_STACK)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic")
+    guard::on_thread_with_stack(SMALL_STACK, f)
 }
 
 /// Shapes that nest `d` levels deep, each closed (where it has a closing form) or cut off.

@@ -185,12 +185,7 @@ fn catastrophic_patterns_are_cut_short() {
 const SMALL_STACK: usize = 512 * 1024;
 
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(SMALL_STACK)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic")
+    mcp_repair::guard::on_thread_with_stack(SMALL_STACK, f)
 }
 
 /// The deepest schemas and arguments that are accepted are checked, compiled and validated on

@@ -45,28 +45,13 @@ $$;
 COMMENT ON FUNCTION mcp.check_function_signature(text, text) IS
   'Used by the registry triggers: the stored form (mcp.function_signature) of the function a signature names with the caller''s search_path; raises check_violation naming the registry entry when there is none (with check_function_bodies = off, as in a restore, returns the signature unchanged instead).';
 
-CREATE FUNCTION mcp.tool_row_check() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.function IS NOT NULL THEN
-        NEW.function := mcp.check_function_signature(NEW.function, pg_catalog.format('tool "%s"', NEW.name));
-    END IF;
-    -- A restore (check_function_bodies = off) takes rows as dumped: a tool refused now (a
-    -- dropped function, a body over a table not restored yet, a stricter check in a newer
-    -- version) would otherwise make the whole COPY fail and every tool be lost.
-    IF pg_catalog.current_setting('check_function_bodies')::boolean THEN
-        PERFORM mcp.check_tool_definition(NEW.name, NEW.kind, NEW.parameters,
-                                          mcp.resolve_function(NEW.function), NEW.body);
-    END IF;
-    -- On INSERT an explicit value is kept, so a restored dump keeps its timestamps.
-    IF TG_OP = 'UPDATE' THEN
-        NEW.updated_at := pg_catalog.now();
-    END IF;
-    RETURN NEW;
-END
-$$;
+-- mcp.tool_row_check() is a C trigger function (src/registry.rs): PostgreSQL checks EXECUTE where
+-- a function is called from SQL, not where a trigger fires, so the checks need no grant to PUBLIC
+-- and run as the inserting role with its search_path (a signature and a report body are resolved
+-- with the names the admin wrote them for). No SECURITY DEFINER, nothing runs with the owner's
+-- rights.
 COMMENT ON FUNCTION mcp.tool_row_check() IS
-  'Trigger: refuses a tool whose function does not exist, whose parameters are not a valid JSON Schema or do not fit the function''s arguments, or whose report body is not one read-only query (not checked with check_function_bodies = off, as pg_dump''s output restores); stores the function signature schema-qualified (mcp.function_signature).';
+  'Trigger: refuses a tool whose function does not exist, whose parameters are not a valid JSON Schema or too complex to validate, do not fit the function''s arguments, or whose report body is not one read-only query (not checked with check_function_bodies = off, as pg_dump''s output restores); stores the function signature schema-qualified (mcp.function_signature); stamps updated_at on UPDATE.';
 CREATE TRIGGER tool_row_check BEFORE INSERT OR UPDATE ON mcp.tool
     FOR EACH ROW EXECUTE FUNCTION mcp.tool_row_check();
 
@@ -236,6 +221,10 @@ GRANT SELECT ON mcp.unresolved_functions TO PUBLIC;
 REVOKE ALL ON mcp.provider_secret FROM PUBLIC;
 REVOKE ALL ON mcp.run, mcp.tool_call, mcp.llm_request, mcp.message FROM PUBLIC;
 REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
+-- The registry trigger runs its checks without calling these: no grant is needed to register
+-- tools, and no role can spend the backend's CPU on them directly.
+REVOKE EXECUTE ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION mcp.tool_row_check() FROM PUBLIC;
 
 ------------------------------------------------------------------------------------------------
 -- Function comments
@@ -247,7 +236,7 @@ COMMENT ON FUNCTION mcp.call_tool(text, jsonb, text) IS
 COMMENT ON FUNCTION mcp.validate_arguments(text, jsonb) IS
   'Checks arguments against the tool''s JSON Schema with strict types: [] when valid, else [{parameter, kind, message}].';
 COMMENT ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) IS
-  'Used by the mcp.tool trigger: raises check_violation when a tool''s schema is invalid, does not fit its function, or its report body is not one read-only query over existing objects.';
+  'Checks a tool definition as the mcp.tool trigger does: raises check_violation when its schema is invalid or too complex to validate, does not fit its function, or its report body is not one read-only query over existing objects. Not granted to PUBLIC.';
 COMMENT ON FUNCTION mcp.set_api_key(text, text) IS
   'Stores the API key of a provider, encrypted with the server key (mcp.server_key_file), where PUBLIC cannot read it (NULL removes it). Requires UPDATE on mcp.provider; without a server key it refuses with 55000.';
 COMMENT ON FUNCTION mcp.has_api_key(text) IS

@@ -77,28 +77,17 @@ ALTER TABLE mcp.resource ALTER COLUMN function TYPE text
 COMMENT ON COLUMN mcp.tool.function IS 'Signature of the implementing SQL function, e.g. demo.get_tarifvertrag(text, text, text[]); each schema property maps to the function argument of the same name. Checked with to_regprocedure on write and stored schema-qualified (mcp.function_signature), resolved again at every call: a function renamed or dropped later makes the tool fail with an error naming the signature (see mcp.unresolved_functions). Text, not regprocedure, so that pg_upgrade can carry the cluster. NULL for report tools and the built-ins sql_query and schema_information.';
 COMMENT ON COLUMN mcp.resource.function IS 'Signature of the function returning the content (text or jsonb), e.g. demo.tarif_text(integer); checked and stored schema-qualified like mcp.tool.function. Exactly one of function and query is set.';
 
+-- The tool trigger is a C function now (src/registry.rs): it runs the checks without needing
+-- EXECUTE on mcp.check_tool_definition, which PUBLIC no longer has (issue 9, item 6).
 CREATE OR REPLACE FUNCTION mcp.tool_row_check() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.function IS NOT NULL THEN
-        NEW.function := mcp.check_function_signature(NEW.function, pg_catalog.format('tool "%s"', NEW.name));
-    END IF;
-    -- A restore (check_function_bodies = off) takes rows as dumped: a tool refused now (a
-    -- dropped function, a body over a table not restored yet, a stricter check in a newer
-    -- version) would otherwise make the whole COPY fail and every tool be lost.
-    IF pg_catalog.current_setting('check_function_bodies')::boolean THEN
-        PERFORM mcp.check_tool_definition(NEW.name, NEW.kind, NEW.parameters,
-                                          mcp.resolve_function(NEW.function), NEW.body);
-    END IF;
-    -- On INSERT an explicit value is kept, so a restored dump keeps its timestamps.
-    IF TG_OP = 'UPDATE' THEN
-        NEW.updated_at := pg_catalog.now();
-    END IF;
-    RETURN NEW;
-END
-$$;
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'tool_row_check_wrapper';
 COMMENT ON FUNCTION mcp.tool_row_check() IS
-  'Trigger: refuses a tool whose function does not exist, whose parameters are not a valid JSON Schema or do not fit the function''s arguments, or whose report body is not one read-only query (not checked with check_function_bodies = off, as pg_dump''s output restores); stores the function signature schema-qualified (mcp.function_signature).';
+  'Trigger: refuses a tool whose function does not exist, whose parameters are not a valid JSON Schema or too complex to validate, do not fit the function''s arguments, or whose report body is not one read-only query (not checked with check_function_bodies = off, as pg_dump''s output restores); stores the function signature schema-qualified (mcp.function_signature); stamps updated_at on UPDATE.';
+REVOKE EXECUTE ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION mcp.tool_row_check() FROM PUBLIC;
+COMMENT ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) IS
+  'Checks a tool definition as the mcp.tool trigger does: raises check_violation when its schema is invalid or too complex to validate, does not fit its function, or its report body is not one read-only query over existing objects. Not granted to PUBLIC.';
 
 CREATE FUNCTION mcp.resource_row_check() RETURNS trigger
 LANGUAGE plpgsql AS $$

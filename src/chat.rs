@@ -4,6 +4,7 @@
 
 use crate::error::{required, McpError, McpResult};
 use crate::gucs;
+use crate::jsonb::{JsonbArg, JsonbStored};
 use crate::pg_util::{as_extension_owner, first_row, run_kept};
 use crate::tools::{calling_role, execute_tool, visible_tools};
 use mcp_chat::{
@@ -87,7 +88,10 @@ fn provider_config(name: &str) -> McpResult<ProviderConfig> {
                 base_url: t.get(2)?,
                 model: t.get(3)?,
                 api_version: t.get(4)?,
-                options: t.get::<JsonB>(5)?.map(|j| j.0).unwrap_or_else(|| json!({})),
+                options: t
+                    .get::<JsonbStored>(5)?
+                    .map(|j| j.value("the provider's options").unwrap_or_else(|e| e.raise()))
+                    .unwrap_or_else(|| json!({})),
                 context_window: t.get(6)?.unwrap_or(32768),
                 max_completion_tokens: t.get(7)?.unwrap_or(1024),
                 timeout_ms: t.get(8)?,
@@ -172,8 +176,8 @@ fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
             )?;
             let mut out = Vec::new();
             for row in t {
-                if let Some(j) = row.get::<JsonB>(1)? {
-                    out.push(j.0);
+                if let Some(j) = row.get::<JsonbStored>(1)? {
+                    out.push(j.value("a stored message")?);
                 }
             }
             Ok((owner, out))
@@ -546,14 +550,18 @@ fn chat(
     question: Option<&str>,
     interface: default!(Option<&str>, "'chatbot'"),
     session: default!(Option<Uuid>, "NULL"),
-    options: default!(Option<JsonB>, "'{}'"),
+    options: default!(Option<JsonbArg>, "'{}'"),
 ) -> Result<JsonB, ErrorReport> {
     // A tool cannot start a chat (it would spend the provider's key outside the interface
     // mapping and the audit): refused whichever way it is reached (crate::sandbox).
     crate::sandbox::refuse_nested("mcp.chat")?;
     let question = required(question, "chat", "question")?;
     let interface = required(interface, "chat", "interface")?;
-    let options = chat_options(&options.map(|j| j.0).unwrap_or_else(|| json!({})))?;
+    let options = match options {
+        Some(o) => o.value("options")?,
+        None => json!({}),
+    };
+    let options = chat_options(&options)?;
     let iface = interface_row(interface)?;
     if !crate::tools::may_use_interface_role(iface.access_role.as_deref()) {
         return Err(crate::tools::interface_denied(interface).into());

@@ -24,6 +24,10 @@ pub enum McpError {
     NotReady(String),
     /// A file named by a setting is unusable, e.g. a group-readable key file (F0000 config_file_error).
     ConfigFile(String),
+    /// A value beyond one of pg_mcp's limits, e.g. nesting (54000 program_limit_exceeded).
+    LimitExceeded(String),
+    /// A number outside the range pg_mcp handles (22003 numeric_value_out_of_range).
+    OutOfRange(String),
     /// A bug or an unexpected state (XX000).
     Internal(String),
     /// Any of the above with a HINT that says how to fix it.
@@ -41,6 +45,8 @@ impl McpError {
             McpError::NullValue(_) => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
             McpError::NotReady(_) => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             McpError::ConfigFile(_) => PgSqlErrorCode::ERRCODE_CONFIG_FILE_ERROR,
+            McpError::LimitExceeded(_) => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+            McpError::OutOfRange(_) => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
             McpError::Internal(_) => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
             McpError::WithHint(e, _) => e.sqlstate(),
         }
@@ -56,6 +62,8 @@ impl McpError {
             | McpError::NullValue(m)
             | McpError::NotReady(m)
             | McpError::ConfigFile(m)
+            | McpError::LimitExceeded(m)
+            | McpError::OutOfRange(m)
             | McpError::Internal(m) => m,
             McpError::WithHint(e, _) => e.message(),
         }

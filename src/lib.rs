@@ -12,6 +12,7 @@ mod chat;
 mod error;
 mod gucs;
 mod json_api;
+mod jsonb;
 mod pg_util;
 mod registry;
 mod rows;
@@ -30,6 +31,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 pub extern "C-unwind" fn _PG_init() {
     gucs::init();
     sandbox::init();
+    json_api::install_engine_hooks();
 }
 
 #[cfg(any(test, feature = "pg_test"))]

@@ -1,6 +1,7 @@
 //! Registry rules that a CHECK constraint cannot express, and the API-key store.
 
 use crate::error::{required, McpError, McpResult};
+use crate::jsonb::JsonbArg;
 use crate::pg_util::{as_extension_owner, first_row};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
@@ -247,10 +248,12 @@ pub fn tool_definition_problems(
 ) -> McpResult<Vec<String>> {
     let mut problems = Vec::new();
     if let Err(errs) = mcp_tools::check_tool_schema(parameters) {
-        problems.extend(
-            errs.into_iter()
-                .map(|e| format!("parameters is not a valid JSON Schema: {e}")),
-        );
+        problems.extend(errs.into_iter().map(|e| {
+            match e.strip_prefix(mcp_tools::validate::TOO_COMPLEX) {
+                Some(why) => format!("parameters is too complex to validate: {why}"),
+                None => format!("parameters is not a valid JSON Schema: {e}"),
+            }
+        }));
     }
     if let Some(oid) = function {
         match function_signature(oid)? {
@@ -354,28 +357,121 @@ fn report_body_problem(body: &str, parameters: &Value) -> Option<String> {
     }
 }
 
-/// Called by the mcp.tool trigger: refuses a row whose schema is invalid or does not fit its
-/// function.
+/// Raise 23514 when a tool row is refused.
+fn refuse_tool_definition(
+    name: &str,
+    kind: &str,
+    parameters: &Value,
+    function: Option<pg_sys::Oid>,
+    body: Option<&str>,
+) -> McpResult<()> {
+    let problems = tool_definition_problems(name, kind, parameters, function, body)?;
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(McpError::CheckViolation(format!(
+            "tool \"{name}\" refused: {}",
+            problems.join("; ")
+        )))
+    }
+}
+
+/// Checks a tool definition like the registry trigger does: raises check_violation when the
+/// schema is invalid or too complex, does not fit its function, or the report body is not one
+/// read-only query. Not granted to PUBLIC (the trigger does not need it).
 #[pg_extern(name = "check_tool_definition")]
 fn check_tool_definition(
     name: Option<&str>,
     kind: Option<&str>,
-    parameters: Option<pgrx::JsonB>,
+    parameters: Option<JsonbArg>,
     function: Option<pg_sys::Oid>,
     body: default!(Option<&str>, "NULL"),
 ) -> Result<(), ErrorReport> {
     let f = "check_tool_definition";
     let (name, kind) = (required(name, f, "name")?, required(kind, f, "kind")?);
-    let parameters = required(parameters, f, "parameters")?;
-    let problems = tool_definition_problems(name, kind, &parameters.0, function, body)?;
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(
-            McpError::CheckViolation(format!("tool \"{name}\" refused: {}", problems.join("; ")))
-                .into(),
+    let parameters = required(parameters, f, "parameters")?.value("parameters")?;
+    Ok(refuse_tool_definition(
+        name,
+        kind,
+        &parameters,
+        function,
+        body,
+    )?)
+}
+
+/// Whether `check_function_bodies` is on; off is how pg_dump's output restores, and then the
+/// trigger takes rows as dumped (a tool refused now — its function dropped, a body over a table
+/// not restored yet, a stricter check in a newer version — would otherwise fail the whole COPY).
+fn checking_bodies() -> bool {
+    crate::pg_util::guc_value(c"check_function_bodies") != "off"
+}
+
+/// The `mcp.tool` row trigger (BEFORE INSERT OR UPDATE): stores the function signature in its
+/// schema-qualified form (`mcp.check_function_signature`: 23514 naming the tool when it names no
+/// function), refuses a row whose parameters are not a valid JSON Schema or too complex to
+/// validate, do not fit the function's arguments, or whose report body is not one read-only
+/// query (SQLSTATE 23514), and stamps `updated_at` on UPDATE (an INSERT keeps an explicit value,
+/// so a restored dump keeps its timestamps). With `check_function_bodies = off` (a restore) rows
+/// are taken as dumped.
+///
+/// A C trigger function rather than PL/pgSQL calling `mcp.check_tool_definition`: PostgreSQL
+/// checks EXECUTE only where a function is called from SQL, not where a trigger fires, so
+/// `check_tool_definition` needs no PUBLIC grant and a role with INSERT/UPDATE on `mcp.tool`
+/// (superuser or not) can register tools. The checks run as the inserting role with its
+/// search_path (signatures and report bodies resolve names the way the admin wrote them):
+/// nothing runs with the owner's rights, so no SECURITY DEFINER and no pinned search_path.
+#[pg_trigger]
+fn tool_row_check<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, std::convert::Infallible> {
+    let Some(new) = trigger.new() else {
+        return Ok(None);
+    };
+    let mut new = new.into_owned();
+    let text = |tuple: &PgHeapTuple<'a, AllocatedByRust>, col: &str| -> Option<String> {
+        tuple
+            .get_by_name::<String>(col)
+            .unwrap_or_else(|e| McpError::Internal(format!("mcp.tool.{col}: {e}")).raise())
+    };
+    let name = text(&new, "name").unwrap_or_default();
+    let kind = text(&new, "kind").unwrap_or_default();
+    let body = text(&new, "body");
+    let mut function = None;
+    if let Some(signature) = text(&new, "function") {
+        let stored = Spi::get_one_with_args::<String>(
+            "SELECT mcp.check_function_signature($1, $2)",
+            &[signature.clone().into(), format!("tool \"{name}\"").into()],
         )
+        .unwrap_or_else(|e| McpError::Internal(format!("mcp.tool.function: {e}")).raise())
+        .unwrap_or(signature);
+        function = resolve_function(&stored);
+        new.set_by_name("function", stored)
+            .unwrap_or_else(|e| McpError::Internal(format!("mcp.tool.function: {e}")).raise());
     }
+    if checking_bodies() {
+        let parameters = new
+            .get_by_name::<JsonbArg>("parameters")
+            .unwrap_or_else(|e| McpError::Internal(format!("mcp.tool.parameters: {e}")).raise())
+            .map(|p| p.value("parameters"))
+            .transpose()
+            .and_then(|p| {
+                p.ok_or_else(|| {
+                    McpError::CheckViolation(format!(
+                        "tool \"{name}\" refused: parameters must not be NULL"
+                    ))
+                })
+            })
+            .unwrap_or_else(|e| e.raise());
+        if let Err(e) = refuse_tool_definition(&name, &kind, &parameters, function, body.as_deref())
+        {
+            e.raise();
+        }
+    }
+    if matches!(trigger.op(), Ok(PgTriggerOperation::Update)) {
+        new.set_by_name("updated_at", pgrx::datetime::now())
+            .unwrap_or_else(|e| McpError::Internal(format!("mcp.tool.updated_at: {e}")).raise());
+    }
+    Ok(Some(new))
 }
 
 /// Whether the calling role holds UPDATE on the registry table `mcp.<table>` (table-level, as

@@ -2,6 +2,7 @@
 
 use crate::error::{required, McpError, McpResult};
 use crate::gucs;
+use crate::jsonb::{JsonbArg, JsonbStored};
 use crate::pg_util::{
     as_extension_owner, first_row, in_subtransaction, select_kept, with_application_name,
     with_tool_timeout, write_kept, PgErrorInfo,
@@ -125,8 +126,8 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
                     name: row.get::<String>(1)?.unwrap_or_default(),
                     description: row.get::<String>(2)?.unwrap_or_default(),
                     parameters: row
-                        .get::<JsonB>(3)?
-                        .map(|j| j.0)
+                        .get::<JsonbStored>(3)?
+                        .map(|j| j.value("a tool's parameters").unwrap_or_else(|e| e.raise()))
                         .unwrap_or_else(|| json!({"type": "object"})),
                     read_only: row.get::<bool>(4)?.unwrap_or(true),
                 };
@@ -231,18 +232,24 @@ pub fn validate_against(tool: &str, schema: &Value, args: &Value) -> Vec<mcp_too
 
 /// `mcp.validate_arguments`: `[]` when the arguments fit the tool's schema, else the errors.
 #[pg_extern(name = "validate_arguments", stable)]
-fn validate_arguments(tool: Option<&str>, arguments: Option<JsonB>) -> Result<JsonB, ErrorReport> {
+fn validate_arguments(
+    tool: Option<&str>,
+    arguments: Option<JsonbArg>,
+) -> Result<JsonB, ErrorReport> {
     let tool = required(tool, "validate_arguments", "tool")?;
+    let args = match arguments {
+        Some(a) => a.value("arguments")?,
+        None => json!({}),
+    };
     let schema = first_row(
         "SELECT parameters FROM mcp.tool WHERE name = $1",
         &[tool.into()],
-        |t| t.get::<JsonB>(1),
+        |t| t.get::<JsonbStored>(1),
     )
     .map_err(McpError::from)?
     .flatten()
-    .map(|j| j.0)
-    .ok_or_else(|| McpError::UndefinedObject(format!("tool \"{tool}\" does not exist")))?;
-    let args = arguments.map(|j| j.0).unwrap_or_else(|| json!({}));
+    .ok_or_else(|| McpError::UndefinedObject(format!("tool \"{tool}\" does not exist")))?
+    .value("the tool's parameters")?;
     let errors = validate_against(tool, &schema, &args);
     Ok(JsonB(mcp_tools::errors_to_json(&errors)))
 }
@@ -284,7 +291,10 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                     kind,
                     signature: t.get::<String>(3)?,
                     function: None,
-                    parameters: t.get::<JsonB>(4)?.map(|j| j.0).unwrap_or_else(|| json!({})),
+                    parameters: t
+                        .get::<JsonbStored>(4)?
+                        .map(|j| j.value("the tool's parameters").unwrap_or_else(|e| e.raise()))
+                        .unwrap_or_else(|| json!({})),
                     enabled: t.get::<bool>(5)?.unwrap_or(false),
                     mapped: t.get::<bool>(6)?.unwrap_or(false),
                     may_execute: false,
@@ -1030,12 +1040,15 @@ fn relation_of(row: &[mcp_tools::Cell]) -> Option<mcp_tools::report::RelationInf
 #[pg_extern(name = "call_tool", volatile)]
 fn call_tool(
     tool: Option<&str>,
-    arguments: default!(Option<JsonB>, "'{}'"),
+    arguments: default!(Option<JsonbArg>, "'{}'"),
     interface: default!(Option<&str>, "'chatbot'"),
 ) -> Result<JsonB, ErrorReport> {
     let tool = required(tool, "call_tool", "tool")?;
     let interface = required(interface, "call_tool", "interface")?;
-    let args = arguments.map(|j| j.0).unwrap_or_else(|| json!({}));
+    let args = match arguments {
+        Some(a) => a.value("arguments")?,
+        None => json!({}),
+    };
     let (outcome, _) = execute_tool(tool, &args, interface, None, None, None)?;
     Ok(JsonB(outcome.to_json()))
 }

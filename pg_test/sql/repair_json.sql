@@ -18,3 +18,34 @@ SELECT c->>'id' AS id, c->>'name' AS name, c->'complete' AS complete, c->'argume
 SELECT mcp.parse_llm_response('{"statusCode": 429, "message": "Rate limit is exceeded. Try again in 10 seconds."}') -> 'error' AS azure_apim;
 SELECT mcp.parse_llm_response('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}') -> 'error' AS anthropic;
 SELECT mcp.parse_llm_response('<html><head><title>502 Bad Gateway</title></head></html>') -> 'error' ->> 'kind' AS html_page;
+-- Hostile input: every outcome is defined (issue 9).
+-- A "+" chain of 20,000 operands (read in one loop; it used to overflow the stack)
+SELECT length(mcp.repair_json('{"a": ' || repeat('"x" + ', 20000) || '"y"}') ->> 'a') AS chain_length;
+SELECT r -> 'fixes' -> 0 AS first_fix, jsonb_array_length(r -> 'fixes') AS fixes
+  FROM mcp.repair_json_report('{"a": ' || repeat('"x" + ', 20000) || '"y"}') AS r;
+-- nesting beyond 128 levels (brackets, objects, tuples, calls, fences, SSE): an error, never a crash
+SELECT mcp.repair_json(repeat('[', 129));
+SELECT mcp.repair_json(repeat('f(', 5000));
+SELECT mcp.repair_json_report(repeat('{"a": (', 100000)) -> 'error' AS deep_report;
+SELECT mcp.repair_json_report(E'```json\n' || repeat('[{"k": ', 70)) -> 'error' AS fenced_deep;
+SELECT mcp.parse_llm_response(repeat('[', 5000)) -> 'error' ->> 'kind' AS deep_response;
+SELECT mcp.parse_llm_response('data: ' || repeat('[', 1000) || E'\n\ndata: [DONE]\n') ->> 'finish_reason' AS deep_sse;
+-- at the limit it parses
+SELECT mcp.repair_json(repeat('[', 128) || repeat(']', 128)) = (repeat('[', 128) || repeat(']', 128))::jsonb AS at_limit;
+-- deep arguments in a tool call: that call is incomplete, the answer still parses
+SELECT c->>'id' AS id, c->'complete' AS complete, c->>'error' AS error
+  FROM jsonb_array_elements(mcp.parse_llm_response(
+    '{"choices":[{"message":{"role":"assistant","tool_calls":['
+    || '{"id":"ok","type":"function","function":{"name":"f","arguments":"{\"q\": \"a\" + \"b\"}"}},'
+    || '{"id":"deep","type":"function","function":{"name":"f","arguments":"' || repeat('[', 200) || '"}}]},'
+    || '"finish_reason":"tool_calls"}]}') -> 'tool_calls') AS c;
+-- U+0000 (text and jsonb cannot hold it) becomes U+FFFD, reported as fix nul_character
+SELECT mcp.repair_json('{"k\u0000": "a\u0000b"}');
+SELECT mcp.repair_json_report('"\u0000"');
+SELECT r -> 'content' AS content, r -> 'tool_calls' -> 0 -> 'arguments' AS arguments, r -> 'repairs' AS repairs
+  FROM mcp.parse_llm_response('{"choices":[{"message":{"role":"assistant","content":"hi\u0000",'
+    || '"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"q\": \"\\u0000\"}"}}]}}]}') AS r;
+-- jsonb arguments nested deeper than 128 levels, or numbers beyond 64-bit floating point
+SELECT mcp.validate_arguments('sql_query', (repeat('[', 129) || repeat(']', 129))::jsonb);
+SELECT mcp.call_tool('sql_query', jsonb_build_object('query', (repeat('{"a":', 200) || '1' || repeat('}', 200))::jsonb));
+SELECT mcp.validate_arguments('sql_query', '{"max_rows": 1e400}');

@@ -56,18 +56,8 @@ psql_at "$PORT" "$DB" -c "
   INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock_ok', 'openai', 'http://127.0.0.1:$mock_port/s/ok/v1', 'mock-model');
   INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'mock');"
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+. "$(dirname "$0")/sessions.sh"   # now_ms, start_session, wait_for_end
 fail() { log "FAIL: $*"; [ -f "$work/session.out" ] && sed 's/^/  | /' "$work/session.out"; exit 1; }
-
-# start_session APPNAME SQL...: a background session that runs the chat, then shows it is still usable.
-start_session() {
-  local app="$1"; shift
-  rm -f "$work/session.out"
-  printf '%s\n' "$@" > "$work/session.sql"
-  PGAPPNAME="$app" "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -v VERBOSITY=verbose \
-      -f "$work/session.sql" >"$work/session.out" 2>&1 &
-  bg_pid=$!
-}
 
 # Wait until the chat's request has reached the mock: the backend is now waiting on the LLM.
 wait_for_request() { # wait_for_request N
@@ -86,18 +76,6 @@ check_session() { # check_session WHAT
 
 AFTER=("SELECT 'backend still usable' AS after_cancel;"
        "SELECT 'audit rows: ' || (SELECT count(*) FROM mcp.run) + (SELECT count(*) FROM mcp.llm_request) AS audit;")
-
-# wait_for_end: until the background session has ended the chat (it prints the statement after
-# it) or 10 s passed; sets $elapsed (ms since $t0) and reaps the session.
-wait_for_end() {
-  until grep -q 'backend still usable' "$work/session.out" 2>/dev/null; do
-    kill -0 "$bg_pid" 2>/dev/null || break
-    [ $(( $(now_ms) - t0 )) -lt 10000 ] || break
-    sleep 0.005
-  done
-  elapsed=$(( $(now_ms) - t0 ))
-  wait "$bg_pid" || true; bg_pid=
-}
 
 # 1. pg_cancel_backend() from another session.
 start_session mcp_cancel_test "SELECT mcp.chat('cancel me');" "${AFTER[@]}"

@@ -545,6 +545,9 @@ include!("lifecycle.rs");
 // Audit bounds: bigint token counts, values cut with size and sha256 kept, echoed keys scrubbed.
 include!("audit_bounds.rs");
 
+// Hostile JSON: bounded recursion and CPU, U+0000, jsonb nesting limits (issue 9).
+include!("robustness.rs");
+
 #[pg_test]
 fn call_tool_names_a_renamed_or_dropped_function() {
     // The stored signature is resolved at every call through the per-backend cache, which

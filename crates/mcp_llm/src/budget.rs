@@ -123,7 +123,11 @@ impl CountTokens for TokenCounter {
         }
         match self {
             TokenCounter::Bpe { bpe, .. } => chunks(text, BPE_CHUNK_BYTES)
-                .map(|c| bpe.encode_ordinary(c).len())
+                .map(|c| {
+                    // a chunk takes up to a few milliseconds: let the host check for cancel
+                    mcp_repair::guard::poll();
+                    bpe.encode_ordinary(c).len()
+                })
                 .sum(),
             TokenCounter::Estimate { chars_per_token } => {
                 let cpt = if *chars_per_token > 0.0 {

@@ -108,10 +108,11 @@ impl std::error::Error for ProviderError {}
 
 pub use mcp_audit::scrub_secrets;
 
-/// Scrub, collapse whitespace, cap.
+/// Scrub, collapse whitespace, replace U+0000 (PostgreSQL text cannot hold it), cap.
 fn clean_message(s: &str) -> String {
     let scrubbed = scrub_secrets(s.trim());
-    let collapsed: String = scrubbed.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut collapsed: String = scrubbed.split_whitespace().collect::<Vec<_>>().join(" ");
+    mcp_repair::replace_nul_str(&mut collapsed);
     clip(&collapsed, MAX_MESSAGE_CHARS)
 }
 
@@ -296,9 +297,11 @@ struct ErrFields {
 
 /// Recognize an error object in a JSON value; `None` when it does not look like one.
 fn error_fields(v: &Value) -> Option<ErrFields> {
-    if let Value::Array(a) = v {
-        // Some gateways (Gemini-style) wrap the error in a one-element array.
-        return a.first().and_then(error_fields);
+    // Some gateways (Gemini-style) wrap the error in a one-element array (a loop: a body of
+    // nested arrays must not recurse).
+    let mut v = v;
+    while let Value::Array(a) = v {
+        v = a.first()?;
     }
     let o = v.as_object()?;
     let mut f = ErrFields::default();
@@ -669,7 +672,11 @@ fn normalize_body(provider: &str, http_status: Option<u16>, body: &str) -> Provi
         kind = ErrorKind::Network;
     }
     let mut e = ProviderError::new(kind, provider, http_status, &message);
-    e.code = code.map(|c| clip(&scrub_secrets(&c), 100));
+    e.code = code.map(|c| {
+        let mut c = clip(&scrub_secrets(&c), 100);
+        mcp_repair::replace_nul_str(&mut c);
+        c
+    });
     e.retry_after_s = retry_after_from_message(&message);
     e
 }

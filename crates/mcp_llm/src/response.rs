@@ -401,7 +401,10 @@ fn array_cut(raw: &str, key: &str) -> Cut {
     let mut esc = false;
     let mut cur = String::new();
     let mut seen = false;
-    for c in raw.chars() {
+    for (k, c) in raw.chars().enumerate() {
+        if k % POLL_CHARS == POLL_CHARS - 1 {
+            mcp_repair::guard::tick_bytes(POLL_CHARS);
+        }
         if in_str {
             if esc {
                 esc = false;
@@ -649,6 +652,12 @@ fn parse_items(text: &str) -> Vec<(Value, bool)> {
 /// [`LlmResponse`]. Never panics; garbage gives `finish_reason = error` with an
 /// `invalid_response` error.
 pub fn parse_llm_response(raw: &str) -> LlmResponse {
+    let mut r = parse_body(raw);
+    replace_nul(&mut r, raw);
+    r
+}
+
+fn parse_body(raw: &str) -> LlmResponse {
     let t = raw.trim_start_matches('\u{feff}').trim();
     if t.is_empty() {
         return LlmResponse::from_error(ProviderError::new(
@@ -698,7 +707,45 @@ pub fn parse_llm_response(raw: &str) -> LlmResponse {
 
 /// Normalize an already-parsed body (no repair involved).
 pub fn parse_llm_value(v: &Value) -> LlmResponse {
-    from_value(v, "", false)
+    let mut r = from_value(v, "", false);
+    replace_nul(&mut r, "");
+    r
+}
+
+/// Characters of a raw body scanned between two interrupt polls.
+const POLL_CHARS: usize = 1 << 16;
+
+/// U+0000 cannot be stored in PostgreSQL `text` or `jsonb` ("unsupported Unicode escape
+/// sequence"): everywhere in the response — content, tool-call ids, names, arguments (values
+/// and keys), their raw text, error texts — it becomes U+FFFD, reported as fix
+/// `nul_character` (in `repairs`, and in the repairs of each call whose arguments changed).
+fn replace_nul(r: &mut LlmResponse, raw: &str) {
+    use mcp_repair::replace_nul_str as nul;
+    let mut n = 0;
+    if let Some(c) = &mut r.content {
+        n += nul(c);
+    }
+    for c in &mut r.tool_calls {
+        let pos = mcp_repair::nul_position(&c.arguments_raw);
+        n += nul(&mut c.id) + nul(&mut c.name) + nul(&mut c.arguments_raw);
+        if let Some(e) = &mut c.error {
+            n += nul(e);
+        }
+        let in_args = c.arguments.as_mut().map_or(0, mcp_repair::replace_nul);
+        if in_args > 0 {
+            c.repairs.push(fix("nul_character", pos));
+        }
+        n += in_args;
+    }
+    if let Some(e) = &mut r.error {
+        n += nul(&mut e.message) + nul(&mut e.provider);
+        if let Some(code) = &mut e.code {
+            n += nul(code);
+        }
+    }
+    if n > 0 {
+        r.repairs.push(fix("nul_character", mcp_repair::nul_position(raw)));
+    }
 }
 
 fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
@@ -939,6 +986,7 @@ fn parse_ndjson(t: &str) -> Option<LlmResponse> {
     let mut last = first.clone();
     let mut cut = false;
     for (i, l) in lines.iter().enumerate() {
+        mcp_repair::guard::tick_bytes(l.len());
         let v: Value = match serde_json::from_str(l) {
             Ok(v) => v,
             Err(_) if i + 1 == lines.len() => {
@@ -1005,6 +1053,7 @@ fn parse_sse(t: &str) -> LlmResponse {
         .collect();
     let n = data.len();
     for (i, d) in data.iter().enumerate() {
+        mcp_repair::guard::tick_bytes(d.len());
         if *d == "[DONE]" {
             done = true;
             continue;

@@ -5,9 +5,14 @@
 //! - valid JSON parses strictly and comes back unchanged with `fixes` empty;
 //! - otherwise the repaired value and every fix applied (`Fix::kind` is a stable snake_case name,
 //!   e.g. `"truncated"` when brackets/strings were closed at end of input);
-//! - unrepairable input gives `RepairError { position, message }`; never a panic, linear time.
+//! - unrepairable input gives `RepairError { position, message }`; never a panic, linear time;
+//! - nesting beyond [`MAX_DEPTH`] is an error; no path recurses without that bound, and one
+//!   level costs little stack (README: "Bounded stack"); [`guard`] lets a host poll for
+//!   interrupts and check its stack;
+//! - [`repair_jsonb`]: the same, with U+0000 replaced for PostgreSQL.
 
 mod chars;
+pub mod guard;
 mod parser;
 mod py;
 mod root;
@@ -75,6 +80,72 @@ pub fn repair_pass(input: &str, second_opinion: bool) -> Result<Repaired, Repair
 #[doc(hidden)]
 pub fn first_pass_doubtful(input: &str) -> bool {
     serde_json::from_str::<Value>(input).is_err() && root::first_pass_doubtful(input)
+}
+
+/// Replaces U+0000 in strings and keys (see [`replace_nul`]).
+pub const NUL_REPLACEMENT: char = '\u{fffd}';
+
+/// Replace every U+0000 in the strings and object keys of `v` by U+FFFD (PostgreSQL's `text`
+/// and `jsonb` cannot hold U+0000: jsonb refuses `\u0000` with "unsupported Unicode escape
+/// sequence"). Returns how many characters were replaced. Walks with a work list, not
+/// recursion. Two keys that differ only by U+0000 vs U+FFFD collapse into one (the later value
+/// wins, at the earlier position).
+pub fn replace_nul(v: &mut Value) -> usize {
+    let mut n = 0;
+    let mut todo: Vec<&mut Value> = vec![v];
+    while let Some(v) = todo.pop() {
+        match v {
+            Value::String(s) => n += replace_nul_str(s),
+            Value::Array(a) => todo.extend(a.iter_mut()),
+            Value::Object(m) => {
+                if m.keys().any(|k| k.contains('\0')) {
+                    let old = std::mem::take(m);
+                    for (mut k, val) in old {
+                        n += replace_nul_str(&mut k);
+                        m.insert(k, val);
+                    }
+                }
+                todo.extend(m.values_mut());
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// [`replace_nul`] for one string.
+pub fn replace_nul_str(s: &mut String) -> usize {
+    if !s.contains('\0') {
+        return 0;
+    }
+    let n = s.matches('\0').count();
+    *s = s.replace('\0', "\u{fffd}");
+    n
+}
+
+/// Byte offset of the first U+0000 in JSON text: a raw NUL or the escape `\u0000` (0 when
+/// neither occurs).
+pub fn nul_position(text: &str) -> usize {
+    let raw = text.find('\0');
+    let esc = text.find("\\u0000");
+    match (raw, esc) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => 0,
+    }
+}
+
+/// [`repair`] for a value that will be stored as `jsonb`: U+0000 in strings and keys is replaced
+/// by U+FFFD and reported as fix `nul_character` (also for otherwise valid JSON).
+pub fn repair_jsonb(input: &str) -> Result<Repaired, RepairError> {
+    let mut r = repair(input)?;
+    if replace_nul(&mut r.value) > 0 {
+        r.fixes.push(Fix {
+            kind: "nul_character",
+            position: nul_position(input),
+        });
+    }
+    Ok(r)
 }
 
 /// Parse `input` as JSON, repairing it if strict parsing fails.

@@ -51,6 +51,91 @@ pub struct Parser<'a> {
     pub(crate) py_cache_next: usize,
     /// Starts of ```json-in-a-string attempts that failed (never retried).
     pub(crate) py_fence_failed: std::collections::HashSet<usize>,
+    /// A `"a" + "b" + …` chain is being read: the strings inside it do not start a chain of
+    /// their own (the loop in `parse_concatenated` reads the whole chain without recursion).
+    in_concat: bool,
+    /// Parsed values waiting for their container: the recursive functions push the value they
+    /// parsed here instead of returning it, so no 80-byte `Value` sits in their stack frames.
+    vals: Vec<Value>,
+}
+
+/// Interrupt-poll units one value costs (see `guard::tick`).
+const VALUE_COST: u32 = 64;
+
+/// Loops over the bytes of one string account their progress in steps of this many bytes.
+pub(crate) const POLL_STRIDE: usize = 1 << 16;
+
+/// What `parse_scalar` found.
+enum Scalar {
+    /// Nothing, or a value (pushed on `vals`) of this kind.
+    Done(Option<Kind>),
+    /// `name(` — parse the call's argument (`parse_call`, on the recursive path).
+    Call { start: usize, open: usize },
+}
+
+/// State of an object's member loop.
+struct ObjectState {
+    map: Map<String, Value>,
+    initial: bool,
+    open: usize,
+    last_key: Option<String>,
+    /// Python-style set literal `{'a', 'b'}` → array
+    set_items: Option<Vec<Value>>,
+}
+
+impl ObjectState {
+    fn new(map: Map<String, Value>, initial: bool, open: usize) -> Box<ObjectState> {
+        Box::new(ObjectState {
+            map,
+            initial,
+            open,
+            last_key: None,
+            set_items: None,
+        })
+    }
+}
+
+/// What the member loop does after `member_head`.
+enum Member {
+    /// Go on with the next member.
+    Next,
+    /// The member loop ends.
+    End,
+    /// A stray `:`; its value is parsed and dropped.
+    Garbage,
+    /// `[` after an array member: parse it and append (key position for the fix).
+    MoreArray(usize),
+    /// A key (and colon): parse its value.
+    Value(MemberHead),
+}
+
+struct MemberHead {
+    key: String,
+    colon: bool,
+    truncated: bool,
+    vpos: usize,
+}
+
+/// What the array loop does after `array_element`.
+enum Element {
+    /// Next element (after a separator).
+    Next,
+    /// Next element without a separator (a stray `}` was skipped).
+    Again,
+    /// The loop ends; the closing bracket follows.
+    End,
+    /// A `}` closed this array for the parent object.
+    Closed,
+    /// `"key":` — an object without braces starts here.
+    Object(String),
+}
+
+/// What kind of value a parse pushed on `Parser::vals`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Value,
+    /// An unquoted symbol (kept for the NDJSON/prose decisions at root level).
+    Unquoted,
 }
 
 /// Outcome of a value parse that also tells the caller what kind of token it was.
@@ -90,6 +175,8 @@ impl<'a> Parser<'a> {
             py_cache: Vec::new(),
             py_cache_next: 0,
             py_fence_failed: std::collections::HashSet::new(),
+            in_concat: false,
+            vals: Vec::new(),
         }
     }
 
@@ -205,21 +292,68 @@ impl<'a> Parser<'a> {
     }
 
     // ---------------------------------------------------------------- values
+    //
+    // Stack discipline. Nesting recurses: value → container → value. The functions on that
+    // cycle (`parse_value*`, `parse_object`, `parse_object_body`, `parse_array`, `parse_tuple`,
+    // `parse_implicit_object`, `parse_call`, the second opinion's fenced string) keep their own
+    // frames small and hand everything that does not recurse to `#[inline(never)]` helpers,
+    // whose frames are gone again before the next level starts. One level then costs about
+    // 2 KB of stack in an unoptimized build and well under 1 KB optimized, so `MAX_DEPTH` levels
+    // fit a 512 KB stack with room to spare (`tests/stack.rs` runs every shape on such a
+    // thread). Every level goes through `enter()`/`check_depth()`, which also asks the host
+    // (PostgreSQL's `stack_is_too_deep()` inside the database) whether the stack is nearly used up.
 
-    /// Parse one value (skipping whitespace/comments around it). `Ok(None)` = no value here.
-    pub fn parse_value(&mut self) -> PResult<Option<Parsed>> {
-        self.skip_ws(true);
-        let start = self.i;
-        let r = self.parse_value_inner()?;
-        if r.is_none() {
-            self.i = start;
+    /// Push a value on `vals`.
+    #[inline(never)]
+    fn put(&mut self, p: Parsed) -> Kind {
+        let kind = match p {
+            Parsed::Value(_) => Kind::Value,
+            Parsed::Unquoted(_) => Kind::Unquoted,
+        };
+        self.vals.push(p.into_value());
+        kind
+    }
+
+    /// Pop the value the last successful parse pushed.
+    #[inline(never)]
+    pub(crate) fn take(&mut self) -> Value {
+        self.vals.pop().unwrap_or(Value::Null)
+    }
+
+    /// Pop a value of `kind` (if any) and append it to `items`.
+    #[inline(never)]
+    fn push_taken(&mut self, items: &mut Vec<Value>, kind: Option<Kind>) {
+        if kind.is_some() {
+            let v = self.take();
+            items.push(v);
         }
+    }
+
+    /// Root level: one value (whitespace before it skipped), returned rather than pushed.
+    pub fn parse_root_value(&mut self) -> PResult<Option<Parsed>> {
+        Ok(match self.parse_value_no_trailing_ws()? {
+            None => None,
+            Some(Kind::Value) => Some(Parsed::Value(self.take())),
+            Some(Kind::Unquoted) => Some(Parsed::Unquoted(self.take())),
+        })
+    }
+
+    /// Root level: the members of an object continue after it ended (`{"a":1}, "b": 2}`).
+    pub fn continue_object(&mut self, map: Map<String, Value>, open: usize) -> PResult<Value> {
+        self.parse_object_body(ObjectState::new(map, true, open))?;
+        Ok(self.take())
+    }
+
+    /// Parse one value (skipping whitespace/comments around it) and push it on `vals`.
+    /// `Ok(None)` = no value here.
+    pub fn parse_value(&mut self) -> PResult<Option<Kind>> {
+        let r = self.parse_value_no_trailing_ws()?;
         self.skip_ws(true);
         Ok(r)
     }
 
     /// Like `parse_value` but leaves the whitespace after the value unconsumed.
-    pub fn parse_value_no_trailing_ws(&mut self) -> PResult<Option<Parsed>> {
+    pub fn parse_value_no_trailing_ws(&mut self) -> PResult<Option<Kind>> {
         self.skip_ws(true);
         let start = self.i;
         let r = self.parse_value_inner()?;
@@ -229,52 +363,84 @@ impl<'a> Parser<'a> {
         Ok(r)
     }
 
-    fn parse_value_inner(&mut self) -> PResult<Option<Parsed>> {
-        let c = self.c();
-        match c {
+    fn parse_value_inner(&mut self) -> PResult<Option<Kind>> {
+        crate::guard::tick(VALUE_COST);
+        match self.c() {
             0 if self.eof() => Ok(None),
-            b'{' => self.parse_object().map(|v| Some(Parsed::Value(v))),
-            b'[' => self.parse_array().map(|v| Some(Parsed::Value(v))),
-            b'(' => self.parse_tuple().map(|v| Some(Parsed::Value(v))),
+            b'{' => {
+                self.parse_object()?;
+                Ok(Some(Kind::Value))
+            }
+            b'[' => {
+                self.parse_array()?;
+                Ok(Some(Kind::Value))
+            }
+            b'(' => {
+                self.parse_tuple()?;
+                Ok(Some(Kind::Value))
+            }
             _ => {
-                if self.py && c == b'"' && self.b.get(self.i + 1..self.i + 8) == Some(b"```json") {
-                    if let Some(v) = self.parse_fenced_in_string_py()? {
-                        return Ok(Some(Parsed::Value(v)));
-                    }
+                if self.fenced_string_ahead() && self.parse_fenced_in_string_py()? {
+                    return Ok(Some(Kind::Value));
                 }
-                if c == b'"'
-                    || c == b'\''
-                    || c == b'`'
-                    || c == b'\\'
-                    || (c >= 0x80 && is_quote(self.b, self.i))
-                {
-                    if let Some(s) = self.parse_string_auto()? {
-                        return Ok(Some(Parsed::Value(Value::String(s))));
-                    }
-                    if c == b'\\' {
-                        return Ok(None);
-                    }
+                match self.parse_scalar()? {
+                    Scalar::Done(p) => Ok(p),
+                    Scalar::Call { start, open } => self.parse_call(start, open),
                 }
-                if let Some(v) = self.parse_number() {
-                    return Ok(Some(Parsed::Value(v)));
-                }
-                if let Some(v) = self.parse_keyword() {
-                    return Ok(Some(Parsed::Value(v)));
-                }
-                if self.py && c.is_ascii_alphabetic() && self.ctx() == crate::py::Ctx::Value {
-                    if let Some(v) = self.parse_unquoted_value_py() {
-                        return Ok(Some(Parsed::Unquoted(Value::String(v))));
-                    }
-                }
-                if let Some(v) = self.parse_unquoted(false)? {
-                    return Ok(Some(v));
-                }
-                if c == b'/' {
-                    return Ok(Some(Parsed::Value(self.parse_regex())));
-                }
-                Ok(None)
             }
         }
+    }
+
+    /// Second opinion: `"```json` — a fenced block inside a string may be the value.
+    #[inline(never)]
+    fn fenced_string_ahead(&self) -> bool {
+        self.py && self.c() == b'"' && self.b.get(self.i + 1..self.i + 8) == Some(b"```json")
+    }
+
+    /// Everything that is not a container: strings, numbers, keywords, bare words, regexes. A
+    /// function call (`cb({…})`) is only recognized here; `parse_call` parses its argument.
+    #[inline(never)]
+    fn parse_scalar(&mut self) -> PResult<Scalar> {
+        let c = self.c();
+        if c == b'"'
+            || c == b'\''
+            || c == b'`'
+            || c == b'\\'
+            || (c >= 0x80 && is_quote(self.b, self.i))
+        {
+            if let Some(s) = self.parse_string_auto()? {
+                return Ok(Scalar::Done(Some(
+                    self.put(Parsed::Value(Value::String(s))),
+                )));
+            }
+            if c == b'\\' {
+                return Ok(Scalar::Done(None));
+            }
+        }
+        if let Some(v) = self.parse_number() {
+            return Ok(Scalar::Done(Some(self.put(Parsed::Value(v)))));
+        }
+        if let Some(v) = self.parse_keyword() {
+            return Ok(Scalar::Done(Some(self.put(Parsed::Value(v)))));
+        }
+        if self.py && c.is_ascii_alphabetic() && self.ctx() == crate::py::Ctx::Value {
+            if let Some(v) = self.parse_unquoted_value_py() {
+                return Ok(Scalar::Done(Some(
+                    self.put(Parsed::Unquoted(Value::String(v))),
+                )));
+            }
+        }
+        if let Some((start, open)) = self.call_start() {
+            return Ok(Scalar::Call { start, open });
+        }
+        if let Some(v) = self.parse_unquoted(false) {
+            return Ok(Scalar::Done(Some(self.put(v))));
+        }
+        if c == b'/' {
+            let v = self.parse_regex();
+            return Ok(Scalar::Done(Some(self.put(Parsed::Value(v)))));
+        }
+        Ok(Scalar::Done(None))
     }
 
     fn leave(&mut self) {
@@ -283,12 +449,28 @@ impl<'a> Parser<'a> {
     }
 
     fn enter(&mut self, kind: u8) -> PResult<()> {
-        self.depth += 1;
         self.stack.push(kind);
-        if self.depth > MAX_DEPTH {
-            return Err(self.err(self.i, format!("nesting deeper than {MAX_DEPTH} levels")));
+        self.check_depth()
+    }
+
+    /// One nesting level more: refused beyond `MAX_DEPTH`, or when the host says the stack is
+    /// nearly used up.
+    pub(crate) fn check_depth(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH || crate::guard::stack_exhausted() {
+            return Err(self.depth_error());
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn depth_error(&self) -> RepairError {
+        if self.depth > MAX_DEPTH {
+            self.err(self.i, format!("nesting deeper than {MAX_DEPTH} levels"))
+        } else {
+            self.err(self.i, "nesting too deep for the available stack")
+        }
     }
 
     fn skip_extra_commas(&mut self) {
@@ -313,9 +495,9 @@ impl<'a> Parser<'a> {
         false
     }
 
-    fn parse_object(&mut self) -> PResult<Value> {
-        self.enter(b'{')?;
-        let open = self.i;
+    /// After `{` or `[`: skip it, whitespace and a leading comma.
+    #[inline(never)]
+    fn open_container(&mut self) {
         self.i += 1;
         self.skip_ws(true);
         if self.c() == b',' {
@@ -323,216 +505,278 @@ impl<'a> Parser<'a> {
             self.i += 1;
             self.skip_ws(true);
         }
-        let map = Map::new();
-        let v = self.parse_object_body(map, true, open)?;
-        self.leave();
-        Ok(v)
     }
 
-    /// The member loop of an object (also used to merge `{"a":1}, "b": 2}` at root level).
-    pub fn parse_object_body(
-        &mut self,
-        mut map: Map<String, Value>,
-        mut initial: bool,
-        open: usize,
-    ) -> PResult<Value> {
-        let mut last_key: Option<String> = None;
-        // Python-style set literal `{'a', 'b'}` → array
-        let mut set_items: Option<Vec<Value>> = None;
+    fn parse_object(&mut self) -> PResult<()> {
+        self.enter(b'{')?;
+        let st = self.open_object();
+        self.parse_object_body(st)?;
+        self.leave();
+        Ok(())
+    }
+
+    /// After `{`: its state (boxed: keeps the recursive frames small).
+    #[inline(never)]
+    fn open_object(&mut self) -> Box<ObjectState> {
+        let open = self.i;
+        self.open_container();
+        ObjectState::new(Map::new(), true, open)
+    }
+
+    /// The member loop of an object; pushes the object.
+    fn parse_object_body(&mut self, mut st: Box<ObjectState>) -> PResult<()> {
         while !self.eof() && self.c() != b'}' {
-            if !initial && self.c() == b'"' && {
-                let k = self.peek_skip_ws(self.i + 1);
-                k >= self.b.len() || matches!(at(self.b, k), b',' | b'}')
-            } {
-                // `{"a": "hello\n"\n",}` — a stray quote after a member
-                self.fix("garbage", self.i);
-                self.doubt += 1;
-                self.i += 1;
-                self.skip_ws(true);
-                continue;
-            }
-            if !initial && self.py && self.c() == b':' {
-                // json_repair: `{"a": "b" : 1}` — a second colon and its value are dropped
-                self.fix("garbage", self.i);
-                self.i += 1;
-                self.parse_value()?;
-                continue;
-            }
-            if !initial {
-                if self.c() == b',' {
-                    self.i += 1;
-                } else {
-                    self.fix("missing_comma", self.i);
+            match self.member_head(&mut st)? {
+                Member::Next => {}
+                Member::End => break,
+                Member::Garbage => {
+                    let kind = self.parse_value()?;
+                    self.drop_value(kind);
                 }
-                self.skip_ws(true);
-                self.skip_extra_commas();
-            }
-            self.skip_ellipsis();
-            if self.py && self.c() == b'`' && is_ident_start(at(self.b, self.i + 1)) {
-                // json_repair: a backtick is not a quote; `key: value after it is a bare key
-                self.fix("garbage", self.i);
-                self.i += 1;
-            }
-            let key_pos = self.i;
-            self.in_key = true;
-            let key = self.parse_string_auto();
-            self.in_key = false;
-            let mut key = key?;
-            if key.is_none() {
-                key = self.parse_unquoted_key()?;
-                if key.is_some() {
-                    // `{"a": 1, COMMENT "b": 2}` → a stray word before a quoted key is dropped
-                    let j = self.peek_skip_ws(self.i);
-                    if is_quote(self.b, j)
-                        && self
-                            .s
-                            .get(key_pos..self.i)
-                            .is_some_and(|k| !k.contains(char::is_whitespace))
-                    {
-                        let save = self.i;
-                        self.i = j;
-                        let fixes_len = self.fixes.len();
-                        self.in_key = true;
-                        let k2 = self.parse_string_auto();
-                        self.in_key = false;
-                        match k2? {
-                            Some(k2) if matches!(at(self.b, self.peek_skip_ws(self.i)), b':') => {
-                                self.fix("garbage", key_pos);
-                                key = Some(k2);
-                            }
-                            _ => {
-                                self.fixes.truncate(fixes_len);
-                                self.i = save;
-                            }
-                        }
-                    }
+                Member::MoreArray(key_pos) => {
+                    self.parse_array()?;
+                    self.merge_more_array(&mut st, key_pos);
+                }
+                Member::Value(head) => {
+                    let kind = self.parse_value()?;
+                    self.member_value(&mut st, head, kind)?;
                 }
             }
-            if key.as_deref() == Some("") && self.eof() {
-                // `{"` — an empty key cut off by the end of input
-                self.fix("truncated", key_pos);
-                break;
-            }
-            let Some(key) = key else {
-                let c = self.c();
-                if c == b'[' && !initial {
-                    // `{"a": [1], [2]}` → extend the previous array value (json_repair)
-                    if let Some(Value::Array(_)) = last_key.as_ref().and_then(|k| map.get(k)) {
-                        let extra = self.parse_array()?;
-                        self.fix("merged_array", key_pos);
-                        if let (Some(Value::Array(prev)), Value::Array(more)) =
-                            (last_key.as_ref().and_then(|k| map.get_mut(k)), extra)
-                        {
-                            merge_rows(prev, more);
-                        }
-                        self.skip_ws(true);
-                        continue;
-                    }
-                }
-                if c == b':' && at(self.b, self.peek_skip_ws(self.i + 1)) == b'}' {
-                    // `{:}` — a colon with neither key nor value
-                    self.fix("garbage", self.i);
-                    self.i = self.peek_skip_ws(self.i + 1);
-                    break;
-                }
-                if self.b.get(self.i..self.i + 3) == Some(b"```") {
-                    // a closing Markdown fence cuts the object short
-                    break;
-                }
-                if matches!(c, b'}' | b'{' | b']' | b'[' | 0) {
-                    if !initial {
-                        self.fix("trailing_comma", self.i);
-                    }
-                } else {
-                    return Err(self.err(self.i, "object key expected"));
-                }
-                break;
-            };
+        }
+        self.close_object(st);
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn drop_value(&mut self, kind: Option<Kind>) {
+        if kind.is_some() {
+            self.vals.pop();
+        }
+    }
+
+    /// Everything of an object member before its value: separators, stray garbage, the key,
+    /// the colon. Tells the member loop what to do next.
+    #[inline(never)]
+    fn member_head(&mut self, st: &mut ObjectState) -> PResult<Member> {
+        let initial = st.initial;
+        if !initial && self.c() == b'"' && {
+            let k = self.peek_skip_ws(self.i + 1);
+            k >= self.b.len() || matches!(at(self.b, k), b',' | b'}')
+        } {
+            // `{"a": "hello\n"\n",}` — a stray quote after a member
+            self.fix("garbage", self.i);
+            self.doubt += 1;
+            self.i += 1;
             self.skip_ws(true);
-            // set literal detection: first key directly followed by `,` or `}`
-            if (initial || set_items.is_some()) && map.is_empty() && matches!(self.c(), b',' | b'}')
-            {
-                let items = set_items.get_or_insert_with(Vec::new);
-                items.push(Value::String(key));
-                initial = false;
-                continue;
-            }
-            if set_items.is_some() {
-                // mixed: give up on the set interpretation, keep going as an object
-                set_items = None;
-            }
-            let mut colon = false;
-            if self.c() == b':' {
-                colon = true;
+            return Ok(Member::Next);
+        }
+        if !initial && self.py && self.c() == b':' {
+            // json_repair: `{"a": "b" : 1}` — a second colon and its value are dropped
+            self.fix("garbage", self.i);
+            self.i += 1;
+            return Ok(Member::Garbage);
+        }
+        if !initial {
+            if self.c() == b',' {
                 self.i += 1;
-            } else if self.c() == b'=' {
-                self.fix("missing_colon", self.i);
-                colon = true;
-                self.i += 1;
+            } else {
+                self.fix("missing_comma", self.i);
             }
-            let truncated = self.eof();
-            let quoted_key = is_quote(self.b, key_pos);
-            if !colon && self.py && !quoted_key && truncated && !initial {
-                // a bare word after the last member, cut off by the end: not a key
-                self.fix("garbage", key_pos);
-                break;
-            }
-            if !colon && self.py && !quoted_key && !truncated && !is_quote(self.b, self.i) {
-                // json_repair: bare words where a key should be, not followed by a colon, are
-                // dropped (`{"a": x, quick brown fox. "b": 1}`)
-                if !initial
-                    && !is_digit(at(self.b, key_pos))
-                    && at(self.b, self.i).is_ascii_alphabetic()
+            self.skip_ws(true);
+            self.skip_extra_commas();
+        }
+        self.skip_ellipsis();
+        if self.py && self.c() == b'`' && is_ident_start(at(self.b, self.i + 1)) {
+            // json_repair: a backtick is not a quote; `key: value after it is a bare key
+            self.fix("garbage", self.i);
+            self.i += 1;
+        }
+        let key_pos = self.i;
+        self.in_key = true;
+        let key = self.parse_string_auto();
+        self.in_key = false;
+        let mut key = key?;
+        if key.is_none() {
+            key = self.parse_unquoted_key();
+            if key.is_some() {
+                // `{"a": 1, COMMENT "b": 2}` → a stray word before a quoted key is dropped
+                let j = self.peek_skip_ws(self.i);
+                if is_quote(self.b, j)
+                    && self
+                        .s
+                        .get(key_pos..self.i)
+                        .is_some_and(|k| !k.contains(char::is_whitespace))
                 {
-                    self.fix("garbage", key_pos);
-                    continue;
-                }
-            }
-            if !colon {
-                if is_start_of_value(self.b, self.i) || truncated || matches!(self.c(), b'.' | b'+')
-                {
-                    self.fix("missing_colon", self.i);
-                    if quoted_key && !truncated {
-                        // `{"key:"value"}` may be a misplaced quote rather than a missing colon
-                        self.doubt += 1;
-                    } else if !quoted_key && !truncated && !is_quote(self.b, self.i) {
-                        let j = self.i;
-                        if !is_digit(at(self.b, j)) && !matches!(at(self.b, j), b'[' | b'{' | b'-')
-                        {
-                            // `quick brown fox.` where a key should be: bare words or a key?
-                            self.doubt += 1;
+                    let save = self.i;
+                    self.i = j;
+                    let fixes_len = self.fixes.len();
+                    self.in_key = true;
+                    let k2 = self.parse_string_auto();
+                    self.in_key = false;
+                    match k2? {
+                        Some(k2) if matches!(at(self.b, self.peek_skip_ws(self.i)), b':') => {
+                            self.fix("garbage", key_pos);
+                            key = Some(k2);
+                        }
+                        _ => {
+                            self.fixes.truncate(fixes_len);
+                            self.i = save;
                         }
                     }
-                } else if self.c() == b'}' && !initial {
-                    // `{"a": 1 AAAA }`, `{"b": "x" true}` — a stray word after the last member
-                    self.fix("garbage", key_pos);
-                    continue;
+                }
+            }
+        }
+        if key.as_deref() == Some("") && self.eof() {
+            // `{"` — an empty key cut off by the end of input
+            self.fix("truncated", key_pos);
+            return Ok(Member::End);
+        }
+        let Some(key) = key else {
+            let c = self.c();
+            if c == b'[' && !initial {
+                // `{"a": [1], [2]}` → extend the previous array value (json_repair)
+                if let Some(Value::Array(_)) = st.last_key.as_ref().and_then(|k| st.map.get(k)) {
+                    return Ok(Member::MoreArray(key_pos));
+                }
+            }
+            if c == b':' && at(self.b, self.peek_skip_ws(self.i + 1)) == b'}' {
+                // `{:}` — a colon with neither key nor value
+                self.fix("garbage", self.i);
+                self.i = self.peek_skip_ws(self.i + 1);
+                return Ok(Member::End);
+            }
+            if self.b.get(self.i..self.i + 3) == Some(b"```") {
+                // a closing Markdown fence cuts the object short
+                return Ok(Member::End);
+            }
+            if matches!(c, b'}' | b'{' | b']' | b'[' | 0) {
+                if !initial {
+                    self.fix("trailing_comma", self.i);
+                }
+            } else {
+                return Err(self.err(self.i, "object key expected"));
+            }
+            return Ok(Member::End);
+        };
+        self.skip_ws(true);
+        // set literal detection: first key directly followed by `,` or `}`
+        if (initial || st.set_items.is_some())
+            && st.map.is_empty()
+            && matches!(self.c(), b',' | b'}')
+        {
+            let items = st.set_items.get_or_insert_with(Vec::new);
+            items.push(Value::String(key));
+            st.initial = false;
+            return Ok(Member::Next);
+        }
+        if st.set_items.is_some() {
+            // mixed: give up on the set interpretation, keep going as an object
+            st.set_items = None;
+        }
+        let mut colon = false;
+        if self.c() == b':' {
+            colon = true;
+            self.i += 1;
+        } else if self.c() == b'=' {
+            self.fix("missing_colon", self.i);
+            colon = true;
+            self.i += 1;
+        }
+        let truncated = self.eof();
+        let quoted_key = is_quote(self.b, key_pos);
+        if !colon && self.py && !quoted_key && truncated && !initial {
+            // a bare word after the last member, cut off by the end: not a key
+            self.fix("garbage", key_pos);
+            return Ok(Member::End);
+        }
+        if !colon && self.py && !quoted_key && !truncated && !is_quote(self.b, self.i) {
+            // json_repair: bare words where a key should be, not followed by a colon, are
+            // dropped (`{"a": x, quick brown fox. "b": 1}`)
+            if !initial
+                && !is_digit(at(self.b, key_pos))
+                && at(self.b, self.i).is_ascii_alphabetic()
+            {
+                self.fix("garbage", key_pos);
+                return Ok(Member::Next);
+            }
+        }
+        if !colon {
+            if is_start_of_value(self.b, self.i) || truncated || matches!(self.c(), b'.' | b'+') {
+                self.fix("missing_colon", self.i);
+                if quoted_key && !truncated {
+                    // `{"key:"value"}` may be a misplaced quote rather than a missing colon
+                    self.doubt += 1;
+                } else if !quoted_key && !truncated && !is_quote(self.b, self.i) {
+                    let j = self.i;
+                    if !is_digit(at(self.b, j)) && !matches!(at(self.b, j), b'[' | b'{' | b'-') {
+                        // `quick brown fox.` where a key should be: bare words or a key?
+                        self.doubt += 1;
+                    }
+                }
+            } else if self.c() == b'}' && !initial {
+                // `{"a": 1 AAAA }`, `{"b": "x" true}` — a stray word after the last member
+                self.fix("garbage", key_pos);
+                return Ok(Member::Next);
+            } else {
+                return Err(self.err(self.i, "colon expected"));
+            }
+        }
+        Ok(Member::Value(MemberHead {
+            key,
+            colon,
+            truncated,
+            vpos: self.i,
+        }))
+    }
+
+    /// A member's value has been parsed (or was missing): store it.
+    #[inline(never)]
+    fn member_value(
+        &mut self,
+        st: &mut ObjectState,
+        head: MemberHead,
+        kind: Option<Kind>,
+    ) -> PResult<()> {
+        let value = match kind {
+            Some(_) => self.take(),
+            None => {
+                if head.colon || head.truncated {
+                    if self.eof() {
+                        self.fix("truncated", head.vpos);
+                    } else {
+                        // jsonrepair: `{"a": , "b": 1}` → null (json_repair says "")
+                        self.fix("missing_value", head.vpos);
+                    }
+                    Value::Null
                 } else {
                     return Err(self.err(self.i, "colon expected"));
                 }
             }
-            let vpos = self.i;
-            let value = match self.parse_value()? {
-                Some(v) => v.into_value(),
-                None => {
-                    if colon || truncated {
-                        if self.eof() {
-                            self.fix("truncated", vpos);
-                            Value::Null
-                        } else {
-                            // jsonrepair: `{"a": , "b": 1}` → null (json_repair says "")
-                            self.fix("missing_value", vpos);
-                            Value::Null
-                        }
-                    } else {
-                        return Err(self.err(self.i, "colon expected"));
-                    }
-                }
-            };
-            map.insert(key.clone(), value);
-            last_key = Some(key);
-            initial = false;
+        };
+        st.map.insert(head.key.clone(), value);
+        st.last_key = Some(head.key);
+        st.initial = false;
+        Ok(())
+    }
+
+    /// `{"a": [1], [2]}`: the second array continues the first.
+    #[inline(never)]
+    fn merge_more_array(&mut self, st: &mut ObjectState, key_pos: usize) {
+        let extra = self.take();
+        self.fix("merged_array", key_pos);
+        if let (Some(Value::Array(prev)), Value::Array(more)) =
+            (st.last_key.as_ref().and_then(|k| st.map.get_mut(k)), extra)
+        {
+            merge_rows(prev, more);
         }
+        self.skip_ws(true);
+    }
+
+    /// The end of an object: closing brace (or what stands for it); pushes the object.
+    #[inline(never)]
+    #[allow(clippy::boxed_local)] // unboxed here, not in the caller's (recursive) frame
+    fn close_object(&mut self, st: Box<ObjectState>) {
+        let st = *st;
         if self.c() == b'}' {
             self.i += 1;
         } else if self.eof() {
@@ -540,111 +784,151 @@ impl<'a> Parser<'a> {
         } else {
             self.fix("missing_bracket", self.i);
         }
-        if let Some(items) = set_items {
-            if map.is_empty() {
-                self.fix("set_literal", open);
-                return Ok(Value::Array(items));
+        if let Some(items) = st.set_items {
+            if st.map.is_empty() {
+                self.fix("set_literal", st.open);
+                self.vals.push(Value::Array(items));
+                return;
             }
         }
-        Ok(Value::Object(map))
+        self.vals.push(Value::Object(st.map));
     }
 
-    fn parse_array(&mut self) -> PResult<Value> {
+    fn parse_array(&mut self) -> PResult<()> {
         self.enter(b'[')?;
-        self.i += 1;
-        self.skip_ws(true);
-        if self.c() == b',' {
-            self.fix("leading_comma", self.i);
-            self.i += 1;
-            self.skip_ws(true);
-        }
+        self.open_container();
         let mut items = Vec::new();
         let mut initial = true;
         while !self.eof() && self.c() != b']' {
-            if !initial {
-                if self.c() == b',' {
-                    self.i += 1;
-                    self.skip_ws(true);
-                    self.skip_extra_commas();
-                } else if self.c() == b')' && self.stack.last() == Some(&b'[') {
-                    // `[1, 2)` — closed with the wrong bracket (handled after the loop)
-                    break;
-                } else {
-                    self.fix("missing_comma", self.i);
-                }
+            if !initial && !self.array_separator() {
+                break;
             }
             self.skip_ellipsis();
             let vpos = self.i;
-            match self.parse_value()? {
-                Some(v) => {
-                    let v = v.into_value();
-                    // json_repair: an empty value that only the end of input closed (`["`,
-                    // `[-`, `[{]`) is not an element
-                    if self.eof() || self.c() == b']' {
-                        let empty = match &v {
-                            Value::String(s) => s.is_empty() && self.eof(),
-                            Value::Object(o) => {
-                                o.is_empty()
-                                    && items.is_empty()
-                                    && self.c() == b']'
-                                    && self
-                                        .b
-                                        .get(vpos..self.i)
-                                        .is_some_and(|t| t.trim_ascii() == b"{")
-                            }
-                            Value::Number(_) => {
-                                self.eof()
-                                    && self
-                                        .b
-                                        .get(vpos..self.i)
-                                        .is_some_and(|t| t.trim_ascii() == b"-")
-                            }
-                            _ => false,
-                        };
-                        if empty {
-                            self.fix("truncated", vpos);
-                            initial = false;
-                            continue;
-                        }
-                    }
-                    // `["key": "value"]` → an object inside the array (json_repair)
-                    if self.c() == b':' {
-                        if let Value::String(k) = v {
-                            self.fix("missing_brace", vpos);
-                            items.push(self.parse_implicit_object(k)?);
-                            initial = false;
-                            continue;
-                        }
-                        items.push(v);
-                    } else {
-                        items.push(v);
-                    }
+            let kind = self.parse_value()?;
+            match self.array_element(&mut items, kind, vpos, initial) {
+                Element::Next => {}
+                Element::Again => continue,
+                Element::End => break,
+                Element::Closed => {
+                    self.leave();
+                    self.push_array(items);
+                    return Ok(());
                 }
-                None => {
-                    if self.c() == b')' {
-                        self.fix("mismatched_bracket", self.i);
-                        break;
-                    }
-                    if self.c() == b'}' {
-                        // stray or mismatched `}`: `[{"a":1}},{...}]` or `["a"}, "k2": ...`
-                        self.fix("mismatched_bracket", self.i);
-                        let after = self.peek_skip_ws(self.i + 1);
-                        if at(self.b, after) == b',' && self.closes_for_parent_object() {
-                            self.i += 1;
-                            self.leave();
-                            return Ok(Value::Array(items));
-                        }
-                        self.i += 1;
-                        continue;
-                    }
-                    if !initial {
-                        self.fix("trailing_comma", self.i);
-                    }
-                    break;
+                Element::Object(key) => {
+                    self.parse_implicit_object(key)?;
+                    self.push_taken(&mut items, Some(Kind::Value));
                 }
             }
             initial = false;
         }
+        self.close_array();
+        self.leave();
+        self.push_array(items);
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn push_array(&mut self, items: Vec<Value>) {
+        self.vals.push(Value::Array(items));
+    }
+
+    /// Between array elements: a comma (extra ones dropped) or a missing one. False when the
+    /// array ends here (`[1, 2)`).
+    #[inline(never)]
+    fn array_separator(&mut self) -> bool {
+        if self.c() == b',' {
+            self.i += 1;
+            self.skip_ws(true);
+            self.skip_extra_commas();
+        } else if self.c() == b')' && self.stack.last() == Some(&b'[') {
+            // `[1, 2)` — closed with the wrong bracket (handled after the loop)
+            return false;
+        } else {
+            self.fix("missing_comma", self.i);
+        }
+        true
+    }
+
+    /// An element (or no element) has been parsed at `vpos`: keep it, or decide how the array
+    /// goes on.
+    #[inline(never)]
+    fn array_element(
+        &mut self,
+        items: &mut Vec<Value>,
+        kind: Option<Kind>,
+        vpos: usize,
+        initial: bool,
+    ) -> Element {
+        match kind {
+            Some(_) => {
+                let v = self.take();
+                // json_repair: an empty value that only the end of input closed (`["`,
+                // `[-`, `[{]`) is not an element
+                if self.eof() || self.c() == b']' {
+                    let empty = match &v {
+                        Value::String(s) => s.is_empty() && self.eof(),
+                        Value::Object(o) => {
+                            o.is_empty()
+                                && items.is_empty()
+                                && self.c() == b']'
+                                && self
+                                    .b
+                                    .get(vpos..self.i)
+                                    .is_some_and(|t| t.trim_ascii() == b"{")
+                        }
+                        Value::Number(_) => {
+                            self.eof()
+                                && self
+                                    .b
+                                    .get(vpos..self.i)
+                                    .is_some_and(|t| t.trim_ascii() == b"-")
+                        }
+                        _ => false,
+                    };
+                    if empty {
+                        self.fix("truncated", vpos);
+                        return Element::Next;
+                    }
+                }
+                // `["key": "value"]` → an object inside the array (json_repair)
+                if self.c() == b':' {
+                    if let Value::String(k) = v {
+                        self.fix("missing_brace", vpos);
+                        return Element::Object(k);
+                    }
+                    items.push(v);
+                } else {
+                    items.push(v);
+                }
+                Element::Next
+            }
+            None => {
+                if self.c() == b')' {
+                    self.fix("mismatched_bracket", self.i);
+                    return Element::End;
+                }
+                if self.c() == b'}' {
+                    // stray or mismatched `}`: `[{"a":1}},{...}]` or `["a"}, "k2": ...`
+                    self.fix("mismatched_bracket", self.i);
+                    let after = self.peek_skip_ws(self.i + 1);
+                    if at(self.b, after) == b',' && self.closes_for_parent_object() {
+                        self.i += 1;
+                        return Element::Closed;
+                    }
+                    self.i += 1;
+                    return Element::Again;
+                }
+                if !initial {
+                    self.fix("trailing_comma", self.i);
+                }
+                Element::End
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn close_array(&mut self) {
         if self.c() == b']' {
             self.i += 1;
         } else if self.c() == b')' && !self.eof() {
@@ -655,64 +939,76 @@ impl<'a> Parser<'a> {
         } else {
             self.fix("missing_bracket", self.i);
         }
-        self.leave();
-        Ok(Value::Array(items))
     }
 
-    /// Heuristic used for `}` inside an array: the parent container is an object (we are an
-    /// object member's value) — tracked cheaply via `parent_is_object`.
-    /// Is the container enclosing the current one an object?
+    /// Heuristic used for `}` inside an array: is the container enclosing the current one an
+    /// object (we are an object member's value)?
     fn closes_for_parent_object(&self) -> bool {
         self.stack.len() >= 2 && self.stack[self.stack.len() - 2] == b'{'
     }
 
     /// After `"key"` followed by `:` inside an array: parse the rest of an object.
-    fn parse_implicit_object(&mut self, first_key: String) -> PResult<Value> {
+    fn parse_implicit_object(&mut self, first_key: String) -> PResult<()> {
         self.enter(b'{')?;
         let mut map = Map::new();
         self.i += 1; // ':'
-        let v = self
-            .parse_value()?
-            .map(Parsed::into_value)
-            .unwrap_or(Value::Null);
-        map.insert(first_key, v);
-        loop {
-            self.skip_ws(true);
-            if self.c() == b'}' {
-                self.i += 1;
-                break;
-            }
-            if self.c() != b',' {
-                break;
-            }
-            // `, "k": v` continues the object; `, value` ends it
-            let save = self.i;
-            self.i += 1;
-            self.skip_ws(true);
-            let kpos = self.i;
-            let Some(k) = self.parse_string_auto()? else {
-                self.i = save;
-                break;
-            };
-            self.skip_ws(true);
-            if self.c() != b':' {
-                let _ = kpos;
-                self.i = save;
-                break;
-            }
-            self.i += 1;
-            let v = self
-                .parse_value()?
-                .map(Parsed::into_value)
-                .unwrap_or(Value::Null);
-            map.insert(k, v);
+        let kind = self.parse_value()?;
+        self.insert_taken(&mut map, first_key, kind);
+        while let Some(k) = self.implicit_member_key()? {
+            let kind = self.parse_value()?;
+            self.insert_taken(&mut map, k, kind);
         }
         self.leave();
-        Ok(Value::Object(map))
+        self.push_object(map);
+        Ok(())
+    }
+
+    /// Pop a value of `kind` (null when none was parsed) into `map`.
+    #[inline(never)]
+    fn insert_taken(&mut self, map: &mut Map<String, Value>, key: String, kind: Option<Kind>) {
+        let v = match kind {
+            Some(_) => self.take(),
+            None => Value::Null,
+        };
+        map.insert(key, v);
+    }
+
+    #[inline(never)]
+    fn push_object(&mut self, map: Map<String, Value>) {
+        self.vals.push(Value::Object(map));
+    }
+
+    /// `, "k":` continues an implicit object (the key, colon consumed); `}` or anything else
+    /// ends it (`None`).
+    #[inline(never)]
+    fn implicit_member_key(&mut self) -> PResult<Option<String>> {
+        self.skip_ws(true);
+        if self.c() == b'}' {
+            self.i += 1;
+            return Ok(None);
+        }
+        if self.c() != b',' {
+            return Ok(None);
+        }
+        // `, "k": v` continues the object; `, value` ends it
+        let save = self.i;
+        self.i += 1;
+        self.skip_ws(true);
+        let Some(k) = self.parse_string_auto()? else {
+            self.i = save;
+            return Ok(None);
+        };
+        self.skip_ws(true);
+        if self.c() != b':' {
+            self.i = save;
+            return Ok(None);
+        }
+        self.i += 1;
+        Ok(Some(k))
     }
 
     /// Python tuple `(1, 2)` → array; `(x)` → x.
-    fn parse_tuple(&mut self) -> PResult<Value> {
+    fn parse_tuple(&mut self) -> PResult<()> {
         self.enter(b'(')?;
         let open = self.i;
         self.i += 1;
@@ -721,18 +1017,33 @@ impl<'a> Parser<'a> {
         let mut saw_comma = false;
         while !self.eof() && self.c() != b')' {
             if !items.is_empty() {
-                if self.c() == b',' {
-                    saw_comma = true;
-                    self.i += 1;
-                } else {
-                    self.fix("missing_comma", self.i);
-                }
+                saw_comma |= self.tuple_separator();
             }
-            match self.parse_value()? {
-                Some(v) => items.push(v.into_value()),
-                None => break,
+            let kind = self.parse_value()?;
+            if kind.is_none() {
+                break;
             }
+            self.push_taken(&mut items, kind);
         }
+        self.close_tuple(open, items, saw_comma);
+        Ok(())
+    }
+
+    /// A comma between tuple items (true) or a missing one (false).
+    #[inline(never)]
+    fn tuple_separator(&mut self) -> bool {
+        if self.c() == b',' {
+            self.i += 1;
+            true
+        } else {
+            self.fix("missing_comma", self.i);
+            false
+        }
+    }
+
+    /// The end of a tuple; pushes its value.
+    #[inline(never)]
+    fn close_tuple(&mut self, open: usize, mut items: Vec<Value>, saw_comma: bool) {
         if self.c() == b')' {
             self.i += 1;
         } else if self.eof() {
@@ -742,10 +1053,12 @@ impl<'a> Parser<'a> {
         }
         self.leave();
         self.fix("tuple", open);
-        if items.len() == 1 && !saw_comma {
-            return Ok(items.pop().unwrap_or(Value::Null));
-        }
-        Ok(Value::Array(items))
+        let v = if items.len() == 1 && !saw_comma {
+            items.pop().unwrap_or(Value::Null)
+        } else {
+            Value::Array(items)
+        };
+        self.vals.push(v);
     }
 
     // ---------------------------------------------------------------- strings
@@ -811,7 +1124,13 @@ impl<'a> Parser<'a> {
         let (mut paren, mut square, mut curly) = (0i64, 0i64, 0i64);
         let mut dangling = false;
         let mut doubled_open = false;
+        // interrupt polls for very long strings (one per POLL_STRIDE bytes read)
+        let mut polled = i;
         loop {
+            if i >= polled + POLL_STRIDE {
+                crate::guard::tick_bytes(i - polled);
+                polled = i;
+            }
             if i >= n {
                 let i_prev = self.prev_non_ws(i.saturating_sub(1));
                 if !stop_at_delim && stop_at.is_none() && is_delimiter(at(b, i_prev)) {
@@ -1130,15 +1449,28 @@ impl<'a> Parser<'a> {
         k >= self.b.len() || is_delimiter(at(self.b, k))
     }
 
-    /// `"a" + "b"` → `"ab"`.
+    /// `"a" + "b"` → `"ab"`. One loop reads the whole chain: the strings inside it do not look
+    /// for a `+` themselves (that recursed once per operand: 20,000 operands overflowed the
+    /// stack).
     fn parse_concatenated(&mut self, out: &mut String) -> PResult<()> {
+        if self.in_concat {
+            return Ok(());
+        }
         let save = self.i;
         self.skip_ws(true);
         if self.c() != b'+' {
             self.i = save;
             return Ok(());
         }
+        self.in_concat = true;
+        let r = self.concatenation_chain(out);
+        self.in_concat = false;
+        r
+    }
+
+    fn concatenation_chain(&mut self, out: &mut String) -> PResult<()> {
         while self.c() == b'+' {
+            crate::guard::tick(VALUE_COST);
             self.fix("string_concatenation", self.i);
             self.i += 1;
             self.skip_ws(true);
@@ -1317,81 +1649,116 @@ impl<'a> Parser<'a> {
         None
     }
 
-    fn parse_unquoted_key(&mut self) -> PResult<Option<String>> {
+    fn parse_unquoted_key(&mut self) -> Option<String> {
         match self.parse_unquoted(true)? {
-            Some(Parsed::Unquoted(Value::String(s))) => Ok(Some(s)),
-            Some(Parsed::Unquoted(v)) | Some(Parsed::Value(v)) => Ok(Some(match v {
+            Parsed::Unquoted(Value::String(s)) => Some(s),
+            Parsed::Unquoted(v) | Parsed::Value(v) => Some(match v {
                 Value::String(s) => s,
                 Value::Null => "null".into(),
                 other => other.to_string(),
-            })),
-            None => Ok(None),
+            }),
         }
     }
 
-    /// Unquoted text: a symbol, a JSONP / MongoDB call, NaN/Infinity/undefined.
-    fn parse_unquoted(&mut self, is_key: bool) -> PResult<Option<Parsed>> {
+    /// End of an identifier at `i`, with MongoDB's `new ` before it (`new ObjectId`).
+    fn ident_end(&self, mut i: usize) -> usize {
         let b = self.b;
+        if b.get(i..i + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"new "))
+            && is_ident_start(at(b, self.peek_skip_ws(i + 4)))
+        {
+            i = self.peek_skip_ws(i + 4);
+        }
+        while is_ident(at(b, i)) {
+            i += 1;
+        }
+        i
+    }
+
+    /// `name(` at the cursor: (start of the name, position of the parenthesis).
+    fn call_start(&self) -> Option<(usize, usize)> {
+        if !is_ident_start(self.c()) {
+            return None;
+        }
+        let j = self.peek_skip_ws(self.ident_end(self.i));
+        (at(self.b, j) == b'(').then_some((self.i, j))
+    }
+
+    /// JSONP `callback({...});` or MongoDB `NumberLong("2")`: the argument is the value.
+    fn parse_call(&mut self, start: usize, open: usize) -> PResult<Option<Kind>> {
+        let fixes_len = self.fixes.len();
+        self.fix("function_call", start);
+        self.i = open + 1;
+        self.enter(b'(')?;
+        let kind = self.parse_value()?;
+        self.leave();
+        Ok(self.finish_call(start, open, fixes_len, kind))
+    }
+
+    #[inline(never)]
+    fn finish_call(
+        &mut self,
+        start: usize,
+        open: usize,
+        fixes_len: usize,
+        kind: Option<Kind>,
+    ) -> Option<Kind> {
+        let b = self.b;
+        let simple = kind != Some(Kind::Unquoted);
+        if simple && (self.c() == b')' || self.eof()) {
+            if self.c() == b')' {
+                self.i += 1;
+                if self.c() == b';' {
+                    self.i += 1;
+                }
+            }
+            if kind.is_none() {
+                self.vals.push(Value::Null);
+            }
+            return Some(Kind::Value);
+        }
+        self.drop_value(kind);
+        // `foo(1,2)`, `hello(world)`: the call text is a string
+        self.fixes.truncate(fixes_len);
+        let mut k = open + 1;
+        let mut depth = 1;
+        while k < b.len() && b[k] != b'\n' {
+            match b[k] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        if at(b, k) == b')' {
+            self.fix("unquoted_string", start);
+            self.i = k + 1;
+            let text = self.s.get(start..k + 1).unwrap_or("").to_string();
+            return Some(self.put(Parsed::Unquoted(Value::String(text))));
+        }
+        self.i = start;
+        let p = self.parse_symbol(false, start, start)?;
+        Some(self.put(p))
+    }
+
+    /// Unquoted text: a symbol, NaN/Infinity/undefined (function calls: `parse_call`).
+    fn parse_unquoted(&mut self, is_key: bool) -> Option<Parsed> {
         let start = self.i;
         let mut i = self.i;
-        if is_ident_start(at(b, i)) && !is_key {
-            // MongoDB `new ObjectId("…")`
-            if b.get(i..i + 4)
-                .is_some_and(|w| w.eq_ignore_ascii_case(b"new "))
-                && is_ident_start(at(b, self.peek_skip_ws(i + 4)))
-            {
-                i = self.peek_skip_ws(i + 4);
-            }
-            while is_ident(at(b, i)) {
-                i += 1;
-            }
-            let j = self.peek_skip_ws(i);
-            if at(b, j) == b'(' {
-                // JSONP `callback({...});` or MongoDB `NumberLong("2")`
-                let fixes_len = self.fixes.len();
-                self.fix("function_call", start);
-                self.i = j + 1;
-                self.enter(b'(')?;
-                let v = self.parse_value()?;
-                self.leave();
-                let simple = !matches!(v, Some(Parsed::Unquoted(_)));
-                if simple && (self.c() == b')' || self.eof()) {
-                    if self.c() == b')' {
-                        self.i += 1;
-                        if self.c() == b';' {
-                            self.i += 1;
-                        }
-                    }
-                    let v = v.map(Parsed::into_value).unwrap_or(Value::Null);
-                    return Ok(Some(Parsed::Value(v)));
-                }
-                // `foo(1,2)`, `hello(world)`: the call text is a string
-                self.fixes.truncate(fixes_len);
-                let mut k = j + 1;
-                let mut depth = 1;
-                while k < b.len() && b[k] != b'\n' {
-                    match b[k] {
-                        b'(' => depth += 1,
-                        b')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
-                if at(b, k) == b')' {
-                    self.fix("unquoted_string", start);
-                    self.i = k + 1;
-                    let text = self.s.get(start..k + 1).unwrap_or("").to_string();
-                    return Ok(Some(Parsed::Unquoted(Value::String(text))));
-                }
-                i = start;
-                self.i = start;
-            }
+        if is_ident_start(at(self.b, i)) && !is_key {
+            i = self.ident_end(i);
         }
+        self.parse_symbol(is_key, start, i)
+    }
+
+    /// The bare text from `start`, scanned on from `i`.
+    fn parse_symbol(&mut self, is_key: bool, start: usize, mut i: usize) -> Option<Parsed> {
+        let b = self.b;
         while i < b.len() {
             let c = b[i];
             if is_unquoted_delimiter(c)
@@ -1424,7 +1791,7 @@ impl<'a> Parser<'a> {
             }
         }
         if i <= start {
-            return Ok(None);
+            return None;
         }
         let mut end = i;
         while end > start && is_ws(at(b, end - 1)) {
@@ -1437,7 +1804,7 @@ impl<'a> Parser<'a> {
         let sym = self.s.get(start..end).unwrap_or("");
         self.i = end;
         if sym.is_empty() {
-            return Ok(None);
+            return None;
         }
         let lower = sym.to_ascii_lowercase();
         let at_eof = self.peek_skip_ws(end) >= b.len();
@@ -1492,7 +1859,7 @@ impl<'a> Parser<'a> {
                 self.doubt += 1;
             }
         }
-        Ok(Some(Parsed::Unquoted(v)))
+        Some(Parsed::Unquoted(v))
     }
 
     fn parse_regex(&mut self) -> Value {

@@ -90,6 +90,7 @@ impl<'a> Parser<'a> {
 
     /// Charge `n` bytes of look-ahead; false once the budget is spent.
     fn charge(&mut self, n: usize) -> bool {
+        crate::guard::tick_bytes(n);
         if self.py_budget < n {
             self.py_budget = 0;
             self.py_exhausted = true;
@@ -622,9 +623,14 @@ impl<'a> Parser<'a> {
     fn py_scan_body(&mut self, st: &mut State, ctx: Ctx) -> PResult<Option<char>> {
         let rq = st.rq;
         let mut ch = self.ch(self.py_i);
+        let mut polled = self.py_i;
         loop {
             if self.py_exhausted {
                 return Ok(ch);
+            }
+            if self.py_i >= polled + crate::parser::POLL_STRIDE {
+                crate::guard::tick_bytes(self.py_i - polled);
+                polled = self.py_i;
             }
             let Some(c) = ch else { return Ok(None) };
             if c == rq {
@@ -1073,46 +1079,65 @@ impl<'a> Parser<'a> {
     }
 
     /// `"```json {…}```"` — a fenced JSON block inside a string is the value it holds.
-    pub(crate) fn parse_fenced_in_string_py(&mut self) -> PResult<Option<serde_json::Value>> {
+    /// True when the value was parsed (and pushed on the value stack).
+    pub(crate) fn parse_fenced_in_string_py(&mut self) -> PResult<bool> {
+        let Some(fixes) = self.fenced_in_string_start() else {
+            return Ok(false);
+        };
+        let start = self.i;
+        // a fenced block in a string in a fenced block …: counts as nesting
+        self.check_depth()?;
+        self.i = start + 8;
+        let kind = self.parse_value();
+        self.depth -= 1;
+        let kind = kind?;
+        Ok(self.fenced_in_string_end(start, fixes, kind))
+    }
+
+    /// Is there a closing fence for the `"```json` at the cursor (and was this start not
+    /// abandoned before)? Returns the number of fixes so far.
+    #[inline(never)]
+    fn fenced_in_string_start(&mut self) -> Option<usize> {
         let start = self.i;
         if self.py_fence_failed.contains(&start) {
-            return Ok(None);
+            return None;
         }
         let close = self.py_skip_to(start + 8, &['`']);
         if self.b.get(close..close + 3) != Some(b"```") {
-            return Ok(None);
+            return None;
         }
-        let fixes = self.fixes.len();
-        self.i = start + 8;
-        // a fenced block in a string in a fenced block …: counts as nesting
-        self.depth += 1;
-        if self.depth > crate::MAX_DEPTH {
-            return Err(self.err(
-                start,
-                format!("nesting deeper than {} levels", crate::MAX_DEPTH),
-            ));
-        }
-        let v = self.parse_value();
-        self.depth -= 1;
-        let v = match v? {
-            Some(v) if self.b.get(self.i..self.i + 3) == Some(b"```") => v.into_value(),
+        Some(self.fixes.len())
+    }
+
+    #[inline(never)]
+    fn fenced_in_string_end(
+        &mut self,
+        start: usize,
+        fixes: usize,
+        kind: Option<crate::parser::Kind>,
+    ) -> bool {
+        match kind {
+            Some(_) if self.b.get(self.i..self.i + 3) == Some(b"```") => {}
             _ => {
+                if kind.is_some() {
+                    self.take();
+                }
                 // the attempt is abandoned: its work counts against the look-ahead budget and
                 // this start is not tried again (nested attempts would otherwise multiply)
                 self.charge(self.i.saturating_sub(start));
                 self.py_fence_failed.insert(start);
                 self.i = start;
                 self.fixes.truncate(fixes);
-                return Ok(None);
+                return false;
             }
-        };
+        }
         self.i += 3;
         let j = self.peek_ws(self.i);
         if at(self.b, j) == b'"' {
             self.i = j + 1;
         }
         self.fix("code_fence", start);
-        Ok(Some(v))
+        true
     }
 
     fn peek_ws(&self, mut j: usize) -> usize {

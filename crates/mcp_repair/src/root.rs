@@ -322,7 +322,7 @@ fn starts_with_fence(p: &Parser) -> bool {
 fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairError> {
     p.skip_ws(true);
     let first_pos = p.i;
-    let first = match p.parse_value_no_trailing_ws()? {
+    let first = match p.parse_root_value()? {
         Some(v) => v,
         None => {
             if p.eof() {
@@ -387,7 +387,7 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
                     let Value::Object(map) = std::mem::take(&mut values[0]) else {
                         unreachable!()
                     };
-                    values[0] = p.parse_object_body(map, true, first_pos)?;
+                    values[0] = p.continue_object(map, first_pos)?;
                     continue;
                 }
             }
@@ -418,7 +418,7 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
         }
         let vpos = p.i;
         let before = p.i;
-        match p.parse_value_no_trailing_ws()? {
+        match p.parse_root_value()? {
             Some(v) => {
                 p.fix("multiple_values", vpos);
                 values.push(v.into_value());
@@ -465,21 +465,35 @@ fn parse_root(p: &mut Parser, mode: RootMode) -> Result<(Value, bool), RepairErr
     Ok((v, closed_by_fence))
 }
 
-/// json_repair's `is_same_object`: same type, same keys, same array lengths, recursively.
+/// json_repair's `is_same_object`: same type, same keys, same array lengths, all the way down
+/// (an explicit work list, not recursion).
 fn same_shape(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+    let mut todo: Vec<(&Value, &Value)> = vec![(a, b)];
+    while let Some((a, b)) = todo.pop() {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                for (k, v) in x {
+                    match y.get(k) {
+                        Some(w) => todo.push((v, w)),
+                        None => return false,
+                    }
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                todo.extend(x.iter().zip(y));
+            }
+            (Value::Null, Value::Null) | (Value::Bool(_), Value::Bool(_)) => {}
+            (Value::Number(_), Value::Number(_)) | (Value::String(_), Value::String(_)) => {}
+            _ => return false,
         }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_shape(v, w))
-        }
-        (Value::Null, Value::Null) | (Value::Bool(_), Value::Bool(_)) => true,
-        (Value::Number(_), Value::Number(_)) | (Value::String(_), Value::String(_)) => true,
-        _ => false,
     }
+    true
 }
 
 fn is_empty_container(v: &Value) -> bool {

@@ -27,6 +27,12 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod complexity;
+pub use complexity::{
+    argument_size, Complexity, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_WORK, MAX_EVALUATIONS,
+    MAX_EVALUATION_DEPTH, MAX_SUBSCHEMAS, MIN_RECURSIVE_DEPTH,
+};
+
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, JsonType, ValidationError, Validator};
 use serde::Serialize;
@@ -34,8 +40,16 @@ use serde_json::{Map, Value};
 
 /// Internal keyword injected next to `"type": "integer"` to reject `25.0`.
 const STRICT_INT_KEYWORD: &str = "x-pg-mcp-strict-integer";
-/// Deepest schema nesting accepted by the registry.
-const MAX_SCHEMA_DEPTH: usize = 64;
+/// Deepest schema nesting accepted by the registry (the validator compiles recursively: in a
+/// debug build a level costs ~7 KB of stack).
+pub const MAX_SCHEMA_DEPTH: usize = 32;
+/// Schema problems that are about cost, not validity, start with this.
+pub const TOO_COMPLEX: &str = "too complex: ";
+/// At most this many errors are collected from one validation (the correction message shows
+/// `MAX_ERRORS_IN_MESSAGE`); failing evaluations cost the most.
+const MAX_COLLECTED_ERRORS: usize = 50;
+/// Backtracking steps one `pattern` match may take (fancy-regex; the default is 1,000,000).
+const REGEX_BACKTRACK_LIMIT: usize = 100_000;
 /// Longest excerpt of a value (or a name) echoed in a message.
 const MAX_ECHO_CHARS: usize = 100;
 /// At most this many errors are spelled out in a correction message.
@@ -109,29 +123,43 @@ pub struct ArgError {
 ///
 /// `Err` carries one precise message per problem (for an admin-facing `ERROR`).
 pub fn check_tool_schema(schema: &Value) -> Result<(), Vec<String>> {
-    let errors = check_rules(schema);
+    let (errors, _) = check_rules(schema);
     if !errors.is_empty() {
         return Err(errors);
     }
     build(schema).map(|_| ()).map_err(|e| vec![e])
 }
 
-/// Meta-schema validation and our own structural rules, without compiling.
-fn check_rules(schema: &Value) -> Vec<String> {
+fn draft_of(schema: &Value) -> Draft {
+    match schema.get("$schema").and_then(Value::as_str) {
+        Some(uri) => Draft::from_schema_uri(uri),
+        None => Draft::Draft202012,
+    }
+}
+
+/// Meta-schema validation, our own structural rules and the complexity bound, without
+/// compiling. The complexity profile when the schema passed.
+fn check_rules(schema: &Value) -> (Vec<String>, Option<Complexity>) {
     let mut errors = Vec::new();
     let Some(obj) = schema.as_object() else {
         errors.push(format!(
             "parameters must be a JSON object (a JSON Schema with \"type\": \"object\"), got {}",
             describe_value(schema)
         ));
-        return errors;
+        return (errors, None);
     };
 
-    // Nesting depth and references, walked over every subschema.
+    // Nesting depth and references, walked over every subschema (a schema far larger than
+    // the complexity bound allows is not walked to its end).
     let mut too_deep = false;
+    let mut walked = 0usize;
     walk_subschemas(schema, "", 0, &mut |node, ptr, depth| {
+        walked += 1;
         if depth > MAX_SCHEMA_DEPTH {
             too_deep = true;
+            return false;
+        }
+        if walked > 4 * MAX_SUBSCHEMAS {
             return false;
         }
         if let Some(map) = node.as_object() {
@@ -155,6 +183,15 @@ fn check_rules(schema: &Value) -> Vec<String> {
         ));
     }
 
+    // What validation can cost, before anything is compiled (see complexity.rs).
+    let mut profile = None;
+    if !too_deep && errors.is_empty() {
+        match Complexity::analyze(schema, draft_of(schema)) {
+            Ok(c) => profile = Some(c),
+            Err(e) => errors.push(format!("{TOO_COMPLEX}{e}")),
+        }
+    }
+
     // `$schema`: only the bundled drafts (nothing is ever fetched).
     let mut meta_ok = true;
     match obj.get("$schema") {
@@ -176,7 +213,7 @@ fn check_rules(schema: &Value) -> Vec<String> {
         }
     }
 
-    if meta_ok && !too_deep {
+    if meta_ok && !too_deep && profile.is_some() {
         errors.extend(meta_errors(schema));
     }
 
@@ -215,7 +252,7 @@ fn check_rules(schema: &Value) -> Vec<String> {
 
     let mut seen = std::collections::HashSet::new();
     errors.retain(|e| seen.insert(e.clone()));
-    errors
+    (errors, profile)
 }
 
 /// Meta-schema errors, one message each.
@@ -344,6 +381,7 @@ pub struct ToolSchema {
     schema: Value,
     hardened: Value,
     validator: Validator,
+    complexity: Complexity,
 }
 
 impl std::fmt::Debug for ToolSchema {
@@ -357,16 +395,44 @@ impl std::fmt::Debug for ToolSchema {
 impl ToolSchema {
     /// Check (like [`check_tool_schema`]) and compile. `Err` carries the admin-facing messages.
     pub fn compile(schema: &Value) -> Result<ToolSchema, Vec<String>> {
-        let errors = check_rules(schema);
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        let (errors, profile) = check_rules(schema);
+        let complexity = match profile {
+            Some(c) if errors.is_empty() => c,
+            _ => return Err(errors),
+        };
         let (hardened, validator) = build(schema).map_err(|e| vec![e])?;
         Ok(ToolSchema {
             schema: schema.clone(),
             hardened,
             validator,
+            complexity,
         })
+    }
+
+    /// Deepest argument nesting this schema accepts (recursive schemas may allow fewer than
+    /// [`MAX_ARGUMENT_DEPTH`] levels).
+    pub fn max_argument_depth(&self) -> usize {
+        self.complexity.max_depth
+    }
+
+    /// Arguments whose validation would cost too much: nested deeper than the schema allows,
+    /// or more values than the work budget allows at this schema's cost per value.
+    fn too_big(&self, args: &Value) -> Option<String> {
+        let max_depth = self.complexity.max_depth;
+        let (depth, values) = argument_size(args, MAX_ARGUMENT_WORK);
+        if depth > max_depth {
+            return Some(format!(
+                "arguments are nested more than {max_depth} levels deep, more than this tool accepts"
+            ));
+        }
+        let per_value = u64::from(self.complexity.cost_at(depth)).max(1);
+        let max_values = MAX_ARGUMENT_WORK / per_value;
+        if values > max_values {
+            return Some(format!(
+                "arguments are too large: more than {max_values} values (counting those inside arrays and objects) for this tool"
+            ));
+        }
+        None
     }
 
     /// The schema as registered.
@@ -386,9 +452,16 @@ impl ToolSchema {
                 ),
             }];
         }
+        if let Some(message) = self.too_big(args) {
+            return vec![ArgError {
+                parameter: String::new(),
+                kind: ArgErrorKind::Other,
+                message,
+            }];
+        }
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut out = Vec::new();
-            for err in self.validator.iter_errors(args) {
+            for err in self.validator.iter_errors(args).take(MAX_COLLECTED_ERRORS) {
                 map_error(&err, args, &self.hardened, &mut out);
             }
             out
@@ -410,16 +483,16 @@ impl ToolSchema {
 
 /// Harden a copy of the schema and compile it.
 fn build(schema: &Value) -> Result<(Value, Validator), String> {
-    let draft = match schema.get("$schema").and_then(Value::as_str) {
-        Some(uri) => Draft::from_schema_uri(uri),
-        None => Draft::Draft202012,
-    };
+    let draft = draft_of(schema);
     let mut hardened = schema.clone();
     harden(&mut hardened, schema, draft, true, true, 0);
     let built = catch_unwind(AssertUnwindSafe(|| {
         jsonschema::options()
             .with_draft(draft)
             .should_validate_formats(true)
+            .with_pattern_options(
+                jsonschema::PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT),
+            )
             .with_keyword(STRICT_INT_KEYWORD, |_, _, _| Ok(Box::new(StrictInteger)))
             .build(&hardened)
             .map_err(|e| {
@@ -474,8 +547,7 @@ fn harden(
             if modern {
                 // Composition (allOf/$ref …) is seen through by unevaluatedProperties, so close
                 // whenever something in it declares properties.
-                let composed_props =
-                    composed && declares_properties(&Value::Object(map.clone()), original, 0);
+                let composed_props = composed && declares_properties_in(map, original, 0);
                 if has_props || composed_props || root {
                     map.insert("unevaluatedProperties".into(), Value::Bool(false));
                 }
@@ -528,12 +600,16 @@ fn harden(
 /// Does `node` declare `properties`, directly or through `allOf`/`anyOf`/`oneOf` members or
 /// local `$ref`s (bounded depth)?
 fn declares_properties(node: &Value, root: &Value, depth: usize) -> bool {
+    match node.as_object() {
+        Some(map) => declares_properties_in(map, root, depth),
+        None => false,
+    }
+}
+
+fn declares_properties_in(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
     if depth > 8 {
         return false;
     }
-    let Some(map) = node.as_object() else {
-        return false;
-    };
     if map.get("properties").is_some_and(Value::is_object) {
         return true;
     }

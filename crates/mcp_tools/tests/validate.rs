@@ -692,7 +692,7 @@ fn deeply_nested_schema_refused() {
     }
     let e = refused(s);
     assert!(
-        e.iter().any(|m| m.contains("nested more than 64 levels")),
+        e.iter().any(|m| m.contains("nested more than 32 levels")),
         "{e:?}"
     );
 }

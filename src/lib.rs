@@ -11,6 +11,7 @@ mod chat;
 mod error;
 mod gucs;
 mod json_api;
+mod mcp_server;
 mod pg_util;
 mod registry;
 mod rows;
@@ -26,6 +27,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
+    mcp_server::init_gucs();
     gucs::init();
 }
 
@@ -33,6 +35,7 @@ pub extern "C-unwind" fn _PG_init() {
 #[pg_schema]
 mod tests {
     include!("../tests/pg/mod.rs");
+    include!("../tests/pg/mcp_server.rs");
 }
 
 /// Required by `cargo pgrx test`.

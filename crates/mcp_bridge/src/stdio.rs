@@ -1,0 +1,223 @@
+//! stdio transport: newline-delimited JSON-RPC on stdin/stdout, one database connection with
+//! the user's own credentials. Diagnostics go to stderr (stdout carries only MCP messages).
+
+use crate::db;
+use crate::Opts;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::mpsc;
+use tokio_postgres::{Client, Config, NoTls, Notification};
+
+struct Conn {
+    client: Client,
+    notes: mpsc::UnboundedReceiver<Notification>,
+    notes_open: bool,
+}
+
+/// Session state re-applied after a reconnect.
+#[derive(Default)]
+struct State {
+    app_name: Option<String>,
+    protocol_version: Option<String>,
+    initialized: bool,
+}
+
+async fn open(cfg: &Config, opts: &Opts, st: &State) -> Result<Conn, String> {
+    let (client, notes) = db::connect(cfg)
+        .await
+        .map_err(|e| format!("cannot connect to the database: {e}"))?;
+    let su = db::is_superuser(&client)
+        .await
+        .map_err(|e| format!("cannot check the login role: {e}"))?;
+    if su && !opts.allow_superuser {
+        return Err("refusing to serve MCP as a superuser (superusers bypass grants and row-level security); connect as an ordinary role, or pass --allow-superuser".into());
+    }
+    let settings = [
+        ("mcp.interface", opts.interface.clone()),
+        (
+            "application_name",
+            Some(
+                st.app_name
+                    .clone()
+                    .unwrap_or_else(|| db::application_name(None, None)),
+            ),
+        ),
+        ("mcp.protocol_version", st.protocol_version.clone()),
+    ];
+    for (name, value) in settings {
+        if let Some(v) = value {
+            client
+                .execute("SELECT pg_catalog.set_config($1, $2, false)", &[&name, &v])
+                .await
+                .map_err(|e| format!("cannot set {name}: {e}"))?;
+        }
+    }
+    client
+        .batch_execute(&format!("LISTEN {}", db::CHANNEL))
+        .await
+        .map_err(|e| format!("cannot LISTEN: {e}"))?;
+    Ok(Conn {
+        client,
+        notes,
+        notes_open: true,
+    })
+}
+
+async fn write_line(out: &mut tokio::io::Stdout, s: &str) -> bool {
+    let mut buf = Vec::with_capacity(s.len() + 1);
+    buf.extend_from_slice(s.as_bytes());
+    buf.push(b'\n');
+    out.write_all(&buf).await.is_ok() && out.flush().await.is_ok()
+}
+
+pub async fn run(cfg: Config, opts: Opts) -> u8 {
+    let mut st = State::default();
+    let mut conn = match open(&cfg, &opts, &st).await {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("pg_mcp_bridge: {e}");
+            return 1;
+        }
+    };
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        eprintln!("pg_mcp_bridge: cannot install signal handlers");
+        return 1;
+    };
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut out = tokio::io::stdout();
+    loop {
+        let notes_open = conn.as_ref().is_some_and(|c| c.notes_open);
+        tokio::select! {
+            line = lines.next_line() => match line {
+                Ok(Some(l)) => {
+                    if !handle_line(&cfg, &opts, &mut st, &mut conn, &mut out, &mut term, &l).await {
+                        return 0;
+                    }
+                }
+                Ok(None) => return 0, // the client closed stdin
+                Err(e) => {
+                    eprintln!("pg_mcp_bridge: reading stdin: {e}");
+                    return 1;
+                }
+            },
+            n = async { conn.as_mut().expect("notes_open").notes.recv().await }, if notes_open => {
+                match n {
+                    Some(n) if st.initialized => {
+                        if let Some(msg) = db::list_changed(n.payload()) {
+                            if !write_line(&mut out, &msg).await {
+                                return 0;
+                            }
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        // the connection ended; reconnect on the next request
+                        if let Some(c) = conn.as_mut() { c.notes_open = false; }
+                    }
+                }
+            },
+            _ = term.recv() => return 0,
+            _ = int.recv() => return 0,
+        }
+    }
+}
+
+/// Forward one line; false when the bridge should stop (stdout closed or SIGTERM).
+#[allow(clippy::too_many_arguments)]
+async fn handle_line(
+    cfg: &Config,
+    opts: &Opts,
+    st: &mut State,
+    conn: &mut Option<Conn>,
+    out: &mut tokio::io::Stdout,
+    term: &mut tokio::signal::unix::Signal,
+    line: &str,
+) -> bool {
+    let line = line.trim();
+    if line.is_empty() {
+        return true;
+    }
+    let msg: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(_) => {
+            return write_line(out, &db::rpc_error(&Value::Null, -32700, "Parse error")).await;
+        }
+    };
+    let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+    let id = msg.get("id").cloned();
+    if method == "initialize" {
+        let (name, version) = db::client_info(&msg);
+        st.app_name = Some(db::application_name(name.as_deref(), version.as_deref()));
+    }
+    let mut attempt = 0;
+    let answer = loop {
+        attempt += 1;
+        // (Re)connect when the connection is gone (e.g. after a database restart).
+        if conn.as_ref().is_none_or(|c| c.client.is_closed()) {
+            match open(cfg, opts, st).await {
+                Ok(c) => *conn = Some(c),
+                Err(e) => {
+                    eprintln!("pg_mcp_bridge: {e}");
+                    *conn = None;
+                    break id
+                        .as_ref()
+                        .map(|i| db::rpc_error(i, -32603, "Database unavailable; retry"));
+                }
+            }
+        }
+        let c = conn.as_ref().expect("connected above");
+        if method == "initialize" {
+            if let Some(a) = &st.app_name {
+                let _ = c
+                    .client
+                    .execute(
+                        "SELECT pg_catalog.set_config('application_name', $1, false)",
+                        &[a],
+                    )
+                    .await;
+            }
+        }
+        let cancel = c.client.cancel_token();
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&line];
+        let result = tokio::select! {
+            r = c.client.query_one(db::HANDLE_SQL, &params) => r,
+            _ = term.recv() => {
+                // SIGTERM while a request runs: cancel it in the database, then stop.
+                let _ = cancel.cancel_query(NoTls).await;
+                return false;
+            }
+        };
+        match result {
+            Ok(row) => break row.get::<_, Option<String>>(0),
+            // A lost connection before the answer: retry once, except a tool call (it may
+            // have run; the client decides).
+            Err(e) if e.is_closed() && attempt == 1 && method != "tools/call" => continue,
+            Err(e) => {
+                if !e.is_closed() {
+                    eprintln!("pg_mcp_bridge: {method}: {e}");
+                }
+                break id.as_ref().map(|i| db::db_failure(i, &e));
+            }
+        }
+    };
+    if method == "initialize" {
+        if let Some(v) = answer
+            .as_deref()
+            .and_then(|a| serde_json::from_str::<Value>(a).ok())
+            .and_then(|v| v["result"]["protocolVersion"].as_str().map(str::to_string))
+        {
+            st.protocol_version = Some(v);
+        }
+    }
+    if method == "notifications/initialized" {
+        st.initialized = true;
+    }
+    match answer {
+        Some(a) => write_line(out, &a).await,
+        None => true,
+    }
+}

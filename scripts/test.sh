@@ -54,6 +54,9 @@ step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 # 5. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"
 
+# 6. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
+step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
+
 echo
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

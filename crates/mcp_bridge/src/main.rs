@@ -149,6 +149,8 @@ fn main() -> ExitCode {
             _ => stdio::run(cfg, opts).await,
         }
     });
+    // Do not wait for the blocking stdin reader (it only ends when the client closes stdin).
+    rt.shutdown_background();
     ExitCode::from(code)
 }
 

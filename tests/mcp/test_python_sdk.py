@@ -172,7 +172,7 @@ async def test_stdio_list_changed_and_reconnect():
             assert apps == "1", apps
 
 
-def test_stdio_raw_protocol_errors_and_sigterm():
+def test_stdio_raw_protocol_errors_cancel_and_sigterm():
     p = subprocess.Popen([BRIDGE], env=bridge_env("mcp_t_alice"), stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
 
@@ -212,6 +212,16 @@ def test_stdio_raw_protocol_errors_and_sigterm():
     send('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"find_titel","arguments":{"id":1}}}')
     r = recv()
     assert "structuredContent" not in r["result"] and not r["result"]["isError"], r
+    # notifications/cancelled for a running request: cancelled in the database, no response
+    t0 = time.monotonic()
+    send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sql_query","arguments":{"query":"SELECT pg_sleep(30)"}}}')
+    time.sleep(0.3)
+    send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}')
+    send('{"jsonrpc":"2.0","id":8,"method":"ping"}')
+    r = recv()
+    assert r["id"] == 8 and time.monotonic() - t0 < 5, (r, time.monotonic() - t0)
+    busy = psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND state = 'active' AND pid <> pg_backend_pid()")
+    assert busy == "0", busy
     p.send_signal(signal.SIGTERM)
     code = p.wait(timeout=5)
     assert code == 0, code
@@ -369,7 +379,7 @@ TESTS = [
     test_stdio_client_auto_mode,
     test_stdio_session_full_surface_and_application_name,
     test_stdio_list_changed_and_reconnect,
-    test_stdio_raw_protocol_errors_and_sigterm,
+    test_stdio_raw_protocol_errors_cancel_and_sigterm,
     test_superuser_refused_unless_allowed,
     test_http_full_surface_as_analyst,
     test_http_roles_see_different_tools,

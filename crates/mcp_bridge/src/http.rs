@@ -223,6 +223,12 @@ fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
         .map_err(|e| unauthorized(e.0))
 }
 
+/// Origin check, then the token: the role a request runs as.
+fn admit(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
+    check_origin(s, headers)?;
+    authenticate(s, headers)
+}
+
 fn check_version_header(headers: &HeaderMap) -> Result<(), Response> {
     match headers.get("mcp-protocol-version") {
         Some(v) if !SUPPORTED_VERSIONS.contains(&v.to_str().unwrap_or("")) => Err(rpc_status(
@@ -338,10 +344,7 @@ async fn forward(
 }
 
 async fn post_mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(r) = check_origin(&s, &headers) {
-        return r;
-    }
-    let role = match authenticate(&s, &headers) {
+    let role = match admit(&s, &headers) {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -417,10 +420,7 @@ async fn post_mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> R
 }
 
 async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_origin(&s, &headers) {
-        return r;
-    }
-    let role = match authenticate(&s, &headers) {
+    let role = match admit(&s, &headers) {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -447,10 +447,7 @@ async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
 }
 
 async fn delete_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_origin(&s, &headers) {
-        return r;
-    }
-    let role = match authenticate(&s, &headers) {
+    let role = match admit(&s, &headers) {
         Ok(r) => r,
         Err(r) => return r,
     };

@@ -4,8 +4,9 @@
 use crate::db;
 use crate::Opts;
 use serde_json::Value;
+use std::collections::VecDeque;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::signal::unix::{signal, SignalKind};
+use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls, Notification};
 
@@ -71,6 +72,17 @@ async fn write_line(out: &mut tokio::io::Stdout, s: &str) -> bool {
     out.write_all(&buf).await.is_ok() && out.flush().await.is_ok()
 }
 
+/// stdin lines (read by their own task, so a cancellation can arrive while a request runs),
+/// lines that arrived during a request, and the signals.
+struct Io {
+    input: mpsc::UnboundedReceiver<String>,
+    pending: VecDeque<String>,
+    eof: bool,
+    out: tokio::io::Stdout,
+    term: Signal,
+    int: Signal,
+}
+
 pub async fn run(cfg: Config, opts: Opts) -> u8 {
     let mut st = State::default();
     let mut conn = match open(&cfg, &opts, &st).await {
@@ -80,35 +92,52 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
             return 1;
         }
     };
-    let (Ok(mut term), Ok(mut int)) = (
+    let (Ok(term), Ok(int)) = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
     ) else {
         eprintln!("pg_mcp_bridge: cannot install signal handlers");
         return 1;
     };
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
-    let mut out = tokio::io::stdout();
+    let (tx, input) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(tokio::io::stdin()).lines();
+        while let Ok(Some(l)) = lines.next_line().await {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+        // dropping tx tells the main loop that stdin is closed
+    });
+    let mut io = Io {
+        input,
+        pending: VecDeque::new(),
+        eof: false,
+        out: tokio::io::stdout(),
+        term,
+        int,
+    };
     loop {
+        if let Some(l) = io.pending.pop_front() {
+            if !handle_line(&cfg, &opts, &mut st, &mut conn, &mut io, &l).await {
+                return 0;
+            }
+            continue;
+        }
+        if io.eof {
+            return 0; // the client closed stdin
+        }
         let notes_open = conn.as_ref().is_some_and(|c| c.notes_open);
         tokio::select! {
-            line = lines.next_line() => match line {
-                Ok(Some(l)) => {
-                    if !handle_line(&cfg, &opts, &mut st, &mut conn, &mut out, &mut term, &l).await {
-                        return 0;
-                    }
-                }
-                Ok(None) => return 0, // the client closed stdin
-                Err(e) => {
-                    eprintln!("pg_mcp_bridge: reading stdin: {e}");
-                    return 1;
-                }
+            line = io.input.recv() => match line {
+                Some(l) => io.pending.push_back(l),
+                None => io.eof = true,
             },
             n = async { conn.as_mut().expect("notes_open").notes.recv().await }, if notes_open => {
                 match n {
                     Some(n) if st.initialized => {
                         if let Some(msg) = db::list_changed(n.payload()) {
-                            if !write_line(&mut out, &msg).await {
+                            if !write_line(&mut io.out, &msg).await {
                                 return 0;
                             }
                         }
@@ -120,21 +149,25 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
                     }
                 }
             },
-            _ = term.recv() => return 0,
-            _ = int.recv() => return 0,
+            _ = io.term.recv() => return 0,
+            _ = io.int.recv() => return 0,
         }
     }
 }
 
+/// Whether `line` is a notifications/cancelled for request `id`.
+fn cancels(line: &str, id: &Value) -> bool {
+    serde_json::from_str::<Value>(line)
+        .is_ok_and(|m| m["method"] == "notifications/cancelled" && m["params"]["requestId"] == *id)
+}
+
 /// Forward one line; false when the bridge should stop (stdout closed or SIGTERM).
-#[allow(clippy::too_many_arguments)]
 async fn handle_line(
     cfg: &Config,
     opts: &Opts,
     st: &mut State,
     conn: &mut Option<Conn>,
-    out: &mut tokio::io::Stdout,
-    term: &mut tokio::signal::unix::Signal,
+    io: &mut Io,
     line: &str,
 ) -> bool {
     let line = line.trim();
@@ -144,7 +177,11 @@ async fn handle_line(
     let msg: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(_) => {
-            return write_line(out, &db::rpc_error(&Value::Null, -32700, "Parse error")).await;
+            return write_line(
+                &mut io.out,
+                &db::rpc_error(&Value::Null, -32700, "Parse error"),
+            )
+            .await;
         }
     };
     let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
@@ -183,12 +220,27 @@ async fn handle_line(
         }
         let cancel = c.client.cancel_token();
         let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&line];
-        let result = tokio::select! {
-            r = c.client.query_one(db::HANDLE_SQL, &params) => r,
-            _ = term.recv() => {
-                // SIGTERM while a request runs: cancel it in the database, then stop.
-                let _ = cancel.cancel_query(NoTls).await;
-                return false;
+        let query = c.client.query_one(db::HANDLE_SQL, &params);
+        tokio::pin!(query);
+        let result = loop {
+            tokio::select! {
+                r = &mut query => break r,
+                l = io.input.recv(), if !io.eof => match l {
+                    // the client cancels this request: cancel it in the database; MCP sends
+                    // no response to a cancelled request
+                    Some(l) if id.as_ref().is_some_and(|i| cancels(&l, i)) => {
+                        let _ = cancel.cancel_query(NoTls).await;
+                        let _ = (&mut query).await;
+                        return true;
+                    }
+                    Some(l) => io.pending.push_back(l),
+                    None => io.eof = true,
+                },
+                _ = io.term.recv() => {
+                    // SIGTERM while a request runs: cancel it in the database, then stop.
+                    let _ = cancel.cancel_query(NoTls).await;
+                    return false;
+                }
             }
         };
         match result {
@@ -217,7 +269,7 @@ async fn handle_line(
         st.initialized = true;
     }
     match answer {
-        Some(a) => write_line(out, &a).await,
+        Some(a) => write_line(&mut io.out, &a).await,
         None => true,
     }
 }

@@ -2,6 +2,7 @@
 every server): spawn -> initialize -> tools/list, and tools/call round trips.
 
   python3 bench.py LABEL TOOL ARGS_JSON SPAWNS CALLS -- COMMAND [ARGS...]
+  python3 bench.py --table RESULTS_FILE      (the JSON lines as a markdown table)
 
 Prints one JSON object: spawn_ms (p50, p95 over SPAWNS spawns) and call_ms (p50, p95, mean over
 CALLS calls after 20 warm-up calls).
@@ -61,7 +62,18 @@ class Server:
             self.p.wait()
 
 
+def table(path):
+    print("| server | tools/call p50 | p95 | mean | spawn -> initialize -> tools/list p50 | p95 |")
+    print("|---|---|---|---|---|---|")
+    for line in open(path):
+        r = json.loads(line)
+        c, s = r["call_ms"], r["spawn_ms"]
+        print(f"| {r['server']} | {c['p50']} ms | {c['p95']} ms | {c['mean']} ms | {s['p50']} ms | {s['p95']} ms |")
+
+
 def main():
+    if sys.argv[1] == "--table":
+        return table(sys.argv[2])
     label, tool, args, spawns, calls = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
     cmd = sys.argv[sys.argv.index("--") + 1:]
     spawn_ms = []

@@ -59,6 +59,11 @@ run() { python3 "$ROOT/benches/mcp_bridge/bench.py" "$@" >>"$out" || log "FAILED
 log "pg_mcp_bridge"
 PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=bench_mcp PGDATABASE="$DB" \
   run pg_mcp_bridge sql_query "{\"query\": \"$Q\"}" "$SPAWNS" "$CALLS" -- "$BRIDGE"
+# Each call commits its audit row (mcp.tool_call): with synchronous_commit on that is a WAL
+# flush per call; the reference servers write nothing. The same with the flush deferred:
+log "pg_mcp_bridge, synchronous_commit=off"
+PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=bench_mcp PGDATABASE="$DB" PGOPTIONS="-c synchronous_commit=off" \
+  run "pg_mcp_bridge (synchronous_commit=off)" sql_query "{\"query\": \"$Q\"}" "$SPAWNS" "$CALLS" -- "$BRIDGE"
 if [ -f "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" ]; then
   log "@modelcontextprotocol/server-postgres"
   run server-postgres query "{\"sql\": \"$Q\"}" "$SPAWNS" "$CALLS" -- node "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" "$URI"
@@ -69,12 +74,4 @@ if [ -x "$BASE/py312/bin/postgres-mcp" ]; then
 else log "postgres-mcp did not install: skipped"; fi
 
 echo
-echo "| server | tools/call p50 | p95 | mean | spawn→initialize→tools/list p50 | p95 |"
-echo "|---|---|---|---|---|---|"
-python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    c, s = r["call_ms"], r["spawn_ms"]
-    print(f"| {r[\"server\"]} | {c[\"p50\"]} ms | {c[\"p95\"]} ms | {c[\"mean\"]} ms | {s[\"p50\"]} ms | {s[\"p95\"]} ms |")
-' "$out"
+python3 "$ROOT/benches/mcp_bridge/bench.py" --table "$out"

@@ -107,3 +107,14 @@ SELECT count(*) AS leaks FROM (VALUES
   (mcp.handle('{"jsonrpc":"2.0","id":71,"method":"resources/read","params":{"uri":"pgmcp://items/y"}}'))) v(r)
  WHERE r::text LIKE '%secret internal%' OR r::text LIKE '%invalid input syntax%';
 ROLLBACK;
+-- opaque bearer tokens of the HTTP bridge: only the SHA-256 is stored, owner-only
+BEGIN;
+CREATE TEMP TABLE tok AS SELECT mcp.create_bridge_token('postgres', 'golden test', now() + interval '1 day') AS t;
+SELECT t ~ '^pgmcp_[0-9a-f]{64}$' AS token_format FROM tok;
+SELECT b.role_name, b.description, b.token_hash = sha256(convert_to(tok.t, 'UTF8')) AS hash_matches,
+       position(tok.t IN b::text) = 0 AS no_plaintext
+  FROM mcp.bridge_token b, tok;
+SELECT mcp.create_bridge_token('no_such_role');
+ROLLBACK;
+SELECT has_table_privilege('public', 'mcp.bridge_token', 'SELECT') AS public_reads_tokens,
+       has_function_privilege('public', 'mcp.create_bridge_token(name, text, timestamptz)', 'EXECUTE') AS public_creates_tokens;

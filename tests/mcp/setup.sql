@@ -14,6 +14,8 @@ CREATE ROLE mcp_t_stranger NOLOGIN;
 CREATE ROLE mcp_t_auth LOGIN NOINHERIT;
 GRANT mcp_t_analyst, mcp_t_guest TO mcp_t_auth;
 GRANT mcp_t_analyst TO mcp_t_alice;
+-- opaque tokens: the authenticator looks their hashes up
+GRANT SELECT ON mcp.bridge_token TO mcp_t_auth;
 
 CREATE TABLE public.t (id int PRIMARY KEY, titel text);
 INSERT INTO public.t SELECT g, 'Titel ' || g FROM generate_series(1, 40) g;

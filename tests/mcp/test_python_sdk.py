@@ -341,6 +341,27 @@ def test_http_tokens_cannot_act_as_another_role():
     assert "mcp_t_analyst" in r.text and "mcp_t_auth" in r.text, r.text
 
 
+def test_http_opaque_tokens():
+    tok = psql("SELECT mcp.create_bridge_token('mcp_t_analyst', 'sdk test')")
+    assert tok.startswith("pgmcp_") and len(tok) > 60, tok
+    # only the hash is stored
+    assert psql(f"SELECT count(*) FROM mcp.bridge_token WHERE token_hash = sha256(convert_to('{tok}', 'UTF8'))") == "1"
+    assert psql(f"SELECT count(*) FROM mcp.bridge_token t WHERE t::text LIKE '%{tok[6:]}%'") == "0"
+    sa = init_http(tok)
+    r = post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, tok, sa)
+    assert "find_titel" in [t["name"] for t in r.json()["result"]["tools"]], r.text
+    # another role's opaque token cannot use this session
+    guest = psql("SELECT mcp.create_bridge_token('mcp_t_guest')")
+    assert post({"jsonrpc": "2.0", "id": 3, "method": "ping"}, guest, sa).status_code == 404
+    # unknown, expired and revoked tokens
+    assert post({"jsonrpc": "2.0", "id": 4, "method": "ping"}, "pgmcp_unknown", sa).status_code == 401
+    old = psql("SELECT mcp.create_bridge_token('mcp_t_analyst', 'expired', now() - interval '1 minute')")
+    r = post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}, old)
+    assert r.status_code == 401, r.status_code
+    psql(f"DELETE FROM mcp.bridge_token WHERE token_hash = sha256(convert_to('{tok}', 'UTF8'))")
+    assert post({"jsonrpc": "2.0", "id": 5, "method": "ping"}, tok, sa).status_code == 401
+
+
 def test_http_raw_protocol_errors():
     analyst = token("mcp_t_analyst")
     sa = init_http(analyst)
@@ -385,6 +406,7 @@ TESTS = [
     test_http_roles_see_different_tools,
     test_http_list_changed_over_sse,
     test_http_tokens_cannot_act_as_another_role,
+    test_http_opaque_tokens,
     test_http_raw_protocol_errors,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]

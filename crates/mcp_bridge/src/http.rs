@@ -199,8 +199,9 @@ fn check_origin(s: &Inner, headers: &HeaderMap) -> Result<(), Response> {
     }
 }
 
-/// The role of a valid bearer token, or a 401.
-fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
+/// The role of a valid bearer token, or a 401: a JWT (three dot-separated parts) is verified
+/// with the key; any other token is looked up by its SHA-256 in mcp.bridge_token.
+async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
     let unauthorized = |why: &str| {
         let mut r = rpc_status(
             StatusCode::UNAUTHORIZED,
@@ -218,15 +219,73 @@ fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .ok_or_else(|| unauthorized("a bearer token is required"))?;
-    jwt::verify(token.trim(), &s.key, crate::now_secs())
-        .map(|c| c.role)
-        .map_err(|e| unauthorized(e.0))
+    let token = token.trim();
+    if jwt::looks_like_jwt(token) {
+        return jwt::verify(token, &s.key, crate::now_secs())
+            .map(|c| c.role)
+            .map_err(|e| unauthorized(e.0));
+    }
+    match opaque_token_role(s, token).await {
+        Ok(Some(role)) => Ok(role),
+        Ok(None) => Err(unauthorized("unknown or expired token")),
+        Err(e) => {
+            eprintln!("pg_mcp_bridge: token lookup failed (does the authenticator have SELECT on mcp.bridge_token?): {e}");
+            Err(unauthorized("token could not be checked"))
+        }
+    }
+}
+
+/// The role of an opaque token (by its SHA-256 in mcp.bridge_token, as the authenticator).
+async fn opaque_token_role(
+    s: &Inner,
+    token: &str,
+) -> Result<Option<String>, tokio_postgres::Error> {
+    if token.is_empty() || token.len() > 512 {
+        return Ok(None);
+    }
+    let hash = jwt::opaque_token_hash(token);
+    let _permit = s.permits.acquire().await;
+    let client = checkout(s).await?;
+    let row = client
+        .query_opt(
+            "SELECT role_name::text FROM mcp.bridge_token
+              WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > pg_catalog.now())",
+            &[&hash],
+        )
+        .await;
+    checkin(s, client).await;
+    Ok(row?.map(|r| r.get(0)))
+}
+
+/// A pooled connection of the authenticator (a new one when none is idle).
+async fn checkout(s: &Inner) -> Result<Client, tokio_postgres::Error> {
+    let pooled = {
+        let mut pool = s.pool.lock().await;
+        let mut found = None;
+        while let Some(c) = pool.pop() {
+            if !c.is_closed() {
+                found = Some(c);
+                break;
+            }
+        }
+        found
+    };
+    match pooled {
+        Some(c) => Ok(c),
+        None => Ok(db::connect(&s.cfg).await?.0),
+    }
+}
+
+async fn checkin(s: &Inner, c: Client) {
+    if !c.is_closed() {
+        s.pool.lock().await.push(c);
+    }
 }
 
 /// Origin check, then the token: the role a request runs as.
-fn admit(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
+async fn admit(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
     check_origin(s, headers)?;
-    authenticate(s, headers)
+    authenticate(s, headers).await
 }
 
 fn check_version_header(headers: &HeaderMap) -> Result<(), Response> {
@@ -295,21 +354,7 @@ async fn forward(
         .acquire()
         .await
         .map_err(|_| Failure::RoleRefused)?;
-    let pooled = {
-        let mut pool = s.pool.lock().await;
-        let mut found = None;
-        while let Some(c) = pool.pop() {
-            if !c.is_closed() {
-                found = Some(c);
-                break;
-            }
-        }
-        found
-    };
-    let mut client = match pooled {
-        Some(c) => c,
-        None => db::connect(&s.cfg).await.map_err(Failure::Db)?.0,
-    };
+    let mut client = checkout(s).await.map_err(Failure::Db)?;
     let result = async {
         let tx = client.transaction().await.map_err(Failure::Db)?;
         tx.execute("SELECT pg_catalog.set_config('role', $1, true)", &[&role])
@@ -337,14 +382,12 @@ async fn forward(
         Ok(answer)
     }
     .await;
-    if !client.is_closed() {
-        s.pool.lock().await.push(client);
-    }
+    checkin(s, client).await;
     result
 }
 
 async fn post_mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
-    let role = match admit(&s, &headers) {
+    let role = match admit(&s, &headers).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -420,7 +463,7 @@ async fn post_mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> R
 }
 
 async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    let role = match admit(&s, &headers) {
+    let role = match admit(&s, &headers).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -447,7 +490,7 @@ async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
 }
 
 async fn delete_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    let role = match admit(&s, &headers) {
+    let role = match admit(&s, &headers).await {
         Ok(r) => r,
         Err(r) => return r,
     };

@@ -72,6 +72,17 @@ pub fn verify(token: &str, key: &[u8], now: u64) -> Result<Claims, TokenError> {
     })
 }
 
+/// A JWT has three dot-separated parts; anything else is an opaque token.
+pub fn looks_like_jwt(token: &str) -> bool {
+    token.split('.').count() == 3
+}
+
+/// What mcp.bridge_token stores for an opaque token: `sha256(convert_to(token, 'UTF8'))`.
+pub fn opaque_token_hash(token: &str) -> Vec<u8> {
+    use sha2::Digest;
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
 fn decode_json(part: &str) -> Result<Value, TokenError> {
     let bytes = URL_SAFE_NO_PAD
         .decode(part)
@@ -129,6 +140,21 @@ mod tests {
         assert!(verify("a.b", KEY, 0).is_err());
         assert!(verify("a.b.c.d", KEY, 0).is_err());
         assert!(verify(&"x".repeat(10_000), KEY, 0).is_err());
+    }
+
+    #[test]
+    fn opaque_tokens_are_told_apart_and_hashed_like_sql_sha256() {
+        assert!(looks_like_jwt(&sign(&json!({"role": "a"}), KEY)));
+        assert!(!looks_like_jwt("pgmcp_0123abcd"));
+        // SELECT encode(sha256('abc'), 'hex')
+        let hex: String = opaque_token_hash("abc")
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            hex,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Connection settings the way libpq finds them: a connection string (key=value or URI), then
-//! the PG* environment variables, then `~/.pgpass` (or PGPASSFILE) for the password.
+//! the PG* environment variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGOPTIONS,
+//! PGCONNECT_TIMEOUT), then `~/.pgpass` (or PGPASSFILE) for the password.
 //! tokio-postgres reads none of the environment itself.
 
 use std::path::{Path, PathBuf};
@@ -72,6 +73,11 @@ pub fn build_config(
             if let Some(p) = pgpass_lookup(file, &host, &port, &db, &user) {
                 cfg.password(p);
             }
+        }
+    }
+    if cfg.get_options().is_none() {
+        if let Some(o) = env("PGOPTIONS") {
+            cfg.options(&o);
         }
     }
     if cfg.get_connect_timeout().is_none() {
@@ -163,6 +169,7 @@ mod tests {
             ("PGPORT", "5999"),
             ("PGUSER", "alice"),
             ("PGPASSWORD", "pw"),
+            ("PGOPTIONS", "-c synchronous_commit=off"),
         ]);
         let c = build_config(None, &env, None).unwrap();
         assert_eq!(c.get_hosts(), &[Host::Tcp("127.0.0.1".into())]);
@@ -170,6 +177,7 @@ mod tests {
         assert_eq!(c.get_user(), Some("alice"));
         assert_eq!(c.get_dbname(), Some("alice"));
         assert_eq!(c.get_password(), Some(&b"pw"[..]));
+        assert_eq!(c.get_options(), Some("-c synchronous_commit=off"));
         let c = build_config(
             Some("host=db.local port=6000 user=bob dbname=x"),
             &env,

@@ -5,13 +5,15 @@ use crate::db;
 use crate::Opts;
 use serde_json::Value;
 use std::collections::VecDeque;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::sync::mpsc;
-use tokio_postgres::{Client, Config, NoTls, Notification};
+use tokio_postgres::{Client, Config, NoTls, Notification, Statement};
 
 struct Conn {
     client: Client,
+    /// `db::HANDLE_SQL`, prepared once per connection (one round trip per request, not two).
+    handle: Statement,
     notes: mpsc::UnboundedReceiver<Notification>,
     notes_open: bool,
 }
@@ -58,18 +60,39 @@ async fn open(cfg: &Config, opts: &Opts, st: &State) -> Result<Conn, String> {
         .batch_execute(&format!("LISTEN {}", db::CHANNEL))
         .await
         .map_err(|e| format!("cannot LISTEN: {e}"))?;
+    let handle = client
+        .prepare(db::HANDLE_SQL)
+        .await
+        .map_err(|e| format!("cannot prepare the call of mcp.handle: {e}"))?;
     Ok(Conn {
         client,
+        handle,
         notes,
         notes_open: true,
     })
 }
 
-async fn write_line(out: &mut tokio::io::Stdout, s: &str) -> bool {
+/// stdin as an event-driven pipe when it is one (what MCP clients give a server), else tokio's
+/// stdin (a blocking thread). The pipe saves a thread hand-off per message.
+fn stdin_reader() -> Box<dyn tokio::io::AsyncRead + Unpin + Send> {
+    use std::os::fd::AsFd;
+    if let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() {
+        if let Ok(pipe) = tokio::net::unix::pipe::Receiver::from_owned_fd(fd) {
+            return Box::new(pipe);
+        }
+    }
+    Box::new(tokio::io::stdin())
+}
+
+/// One message and a newline to stdout. Written directly (not through tokio's blocking-thread
+/// stdout): a message is small and MCP clients read their server's stdout continuously.
+async fn write_line(out: &mut std::io::Stdout, s: &str) -> bool {
+    use std::io::Write;
     let mut buf = Vec::with_capacity(s.len() + 1);
     buf.extend_from_slice(s.as_bytes());
     buf.push(b'\n');
-    out.write_all(&buf).await.is_ok() && out.flush().await.is_ok()
+    let mut lock = out.lock();
+    lock.write_all(&buf).is_ok() && lock.flush().is_ok()
 }
 
 /// stdin lines (read by their own task, so a cancellation can arrive while a request runs),
@@ -78,7 +101,7 @@ struct Io {
     input: mpsc::UnboundedReceiver<String>,
     pending: VecDeque<String>,
     eof: bool,
-    out: tokio::io::Stdout,
+    out: std::io::Stdout,
     term: Signal,
     int: Signal,
 }
@@ -101,7 +124,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     };
     let (tx, input) = mpsc::unbounded_channel();
     tokio::spawn(async move {
-        let mut lines = BufReader::new(tokio::io::stdin()).lines();
+        let mut lines = BufReader::new(stdin_reader()).lines();
         while let Ok(Some(l)) = lines.next_line().await {
             if tx.send(l).is_err() {
                 break;
@@ -113,7 +136,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         input,
         pending: VecDeque::new(),
         eof: false,
-        out: tokio::io::stdout(),
+        out: std::io::stdout(),
         term,
         int,
     };
@@ -220,7 +243,7 @@ async fn handle_line(
         }
         let cancel = c.client.cancel_token();
         let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&line];
-        let query = c.client.query_one(db::HANDLE_SQL, &params);
+        let query = c.client.query_one(&c.handle, &params);
         tokio::pin!(query);
         let result = loop {
             tokio::select! {

@@ -2,10 +2,18 @@
 -- Objects added here (for the 0.1.0 -> 0.2.0 upgrade script): function mcp.handle(jsonb),
 -- function mcp.notify_registry_changed(), triggers registry_changed on mcp.tool,
 -- mcp.interface, mcp.interface_tool, mcp.resource, mcp.prompt; table mcp.bridge_token and
--- function mcp.create_bridge_token(name, text, timestamptz).
+-- function mcp.create_bridge_token(name, text, timestamptz); column mcp.tool.output_schema.
 
 COMMENT ON FUNCTION mcp.handle(jsonb) IS
   'MCP JSON-RPC 2.0 over the registry: initialize, ping, tools/list, tools/call (same pipeline as mcp.call_tool), resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, logging/setLevel. Tools are those of the interface in mcp.interface, run as the calling role. Returns the response object; NULL for notifications. Faults are JSON-RPC error objects, never an SQL ERROR (except query cancel and statement_timeout).';
+
+-- Output schemas (MCP 2025-06-18+): advertised as outputSchema; mcp.handle checks a tool's
+-- structuredContent against it before answering.
+ALTER TABLE mcp.tool ADD COLUMN output_schema jsonb
+    CONSTRAINT tool_output_schema_object
+    CHECK (output_schema IS NULL OR (jsonb_typeof(output_schema) = 'object' AND output_schema ->> 'type' = 'object'));
+COMMENT ON COLUMN mcp.tool.output_schema IS
+  'Optional JSON Schema (type object) of the tool''s structured result. MCP clients see it as outputSchema; mcp.handle answers a result that lacks structuredContent or does not match it (checked strictly, like arguments) as a tool error.';
 
 -- A statement-level trigger tells listeners (the bridge) which MCP list changed, so it can
 -- send notifications/tools/list_changed (resources, prompts). NOTIFY is transactional: the

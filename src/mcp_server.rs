@@ -206,8 +206,74 @@ fn tools_list(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let (page, next) = mcp_protocol::paginate(&all, |t| t.name.as_str(), cursor, page_size())?;
     let page: Vec<tools::ToolInfo> = page.into_iter().cloned().collect();
     let rendered = tools::tools_json(&page, "mcp").map_err(from_mcp)?;
-    let items = rendered.as_array().cloned().unwrap_or_default();
+    let mut items = rendered.as_array().cloned().unwrap_or_default();
+    if mcp_protocol::has_structured_content(&negotiated_version()) {
+        let schemas = output_schemas()?;
+        for item in &mut items {
+            let schema = item["name"].as_str().and_then(|n| schemas.get(n)).cloned();
+            if let (Some(o), Some(schema)) = (item.as_object_mut(), schema) {
+                o.insert("outputSchema".into(), schema);
+            }
+        }
+    }
     Ok(page_result("tools", items, next))
+}
+
+/// Output schemas of the tools that declare one.
+fn output_schemas() -> Result<std::collections::HashMap<String, Value>, RpcError> {
+    select_kept(
+        "SELECT name, output_schema FROM mcp.tool WHERE output_schema IS NOT NULL",
+        &[],
+        |t| {
+            let mut out = std::collections::HashMap::new();
+            for row in t {
+                if let (Some(n), Some(s)) = (row.get::<String>(1)?, row.get::<JsonB>(2)?) {
+                    out.insert(n, s.0);
+                }
+            }
+            Ok(out)
+        },
+    )
+    .map_err(from_spi)
+}
+
+/// A successful result of a tool with an output schema must carry matching structuredContent
+/// (MCP: "servers MUST provide structured results that conform to this schema"); otherwise it
+/// is answered as a tool error.
+fn check_output(tool: &str, outcome: &mut tools::ToolOutcome) -> Result<(), RpcError> {
+    if outcome.is_error {
+        return Ok(());
+    }
+    let schema = first_row(
+        "SELECT output_schema FROM mcp.tool WHERE name = $1",
+        &[tool.into()],
+        |t| t.get::<JsonB>(1),
+    )
+    .map_err(from_spi)?
+    .flatten();
+    let Some(schema) = schema.map(|j| j.0) else {
+        return Ok(());
+    };
+    let problem = match &outcome.structured {
+        None => Some("it returned no structured result".to_string()),
+        Some(v) => {
+            let errors = tools::validate_against(&format!("{tool} (output)"), &schema, v);
+            (!errors.is_empty()).then(|| {
+                errors
+                    .iter()
+                    .map(|e| e.message.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+        }
+    };
+    if let Some(p) = problem {
+        outcome.text =
+            format!("Tool '{tool}' returned a result that does not match its output schema: {p}.");
+        outcome.structured = None;
+        outcome.is_error = true;
+    }
+    Ok(())
 }
 
 fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
@@ -223,9 +289,10 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
             name.chars().take(64).collect::<String>()
         )));
     }
-    let (outcome, _) =
+    let (mut outcome, _) =
         tools::execute_tool(name, &Value::Object(arguments), &iface, None, None, None)
             .map_err(from_mcp)?;
+    check_output(name, &mut outcome)?;
     let mut result = outcome.to_json();
     if !mcp_protocol::has_structured_content(&negotiated_version()) {
         if let Some(o) = result.as_object_mut() {

@@ -118,3 +118,17 @@ SELECT mcp.create_bridge_token('no_such_role');
 ROLLBACK;
 SELECT has_table_privilege('public', 'mcp.bridge_token', 'SELECT') AS public_reads_tokens,
        has_function_privilege('public', 'mcp.create_bridge_token(name, text, timestamptz)', 'EXECUTE') AS public_creates_tokens;
+-- output schemas: advertised, and a result must match them
+BEGIN;
+CREATE FUNCTION public.h_pair(a int) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$ SELECT jsonb_build_object('a', a, 'b', a * 2) $$;
+INSERT INTO mcp.interface (name) VALUES ('chatbot');
+INSERT INTO mcp.tool (name, description, parameters, function, output_schema) VALUES
+  ('pair', 'a and 2a', '{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}', 'public.h_pair(integer)',
+   '{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}');
+INSERT INTO mcp.interface_tool VALUES ('chatbot', 'pair');
+SELECT mcp.handle('{"jsonrpc":"2.0","id":1,"method":"tools/list"}') #> '{result,tools,0,outputSchema}' AS output_schema;
+SELECT mcp.handle('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pair","arguments":{"a":2}}}') -> 'result' AS matches;
+UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"a":{"type":"string"},"c":{"type":"integer"}},"required":["a","c"]}' WHERE name = 'pair';
+SELECT mcp.handle('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pair","arguments":{"a":2}}}') -> 'result' AS does_not_match;
+UPDATE mcp.tool SET output_schema = '{"type":"string"}' WHERE name = 'pair';
+ROLLBACK;

@@ -39,3 +39,6 @@ INSERT INTO mcp.resource (uri, name, description, query) VALUES
   ('pgmcp://t/count', 'Row count of t', 'How many rows t has', 'SELECT count(*)::text FROM public.t');
 INSERT INTO mcp.prompt (name, role, template, variables, description) VALUES
   ('titel_summary', 'user', 'Summarize title {{id}} in {{lang}}.', '{id,lang}', 'Summary of one title');
+-- the SDK clients validate structuredContent against an advertised outputSchema
+UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"id":{"type":"integer"},"titel":{"type":"string"}},"required":["id","titel"]}'
+ WHERE name = 'find_titel';

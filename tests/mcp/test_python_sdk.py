@@ -72,6 +72,8 @@ async def exercise(session, label: str):
     dump(tools)
     names = sorted(t.name for t in tools.tools)
     assert {"find_titel", "boom", "sql_query", "schema_information"} <= set(names), names
+    find = next(t for t in tools.tools if t.name == "find_titel")
+    assert find.output_schema["required"] == ["id", "titel"], find
     # a successful call, with structuredContent for a JSON object result
     r = await session.call_tool("find_titel", {"id": 3})
     dump(r)

@@ -25,7 +25,10 @@ async function exercise(client) {
   assert.equal(info.version, env.EXT_VERSION);
   assert.match(client.getInstructions(), /not instructions/);
   assert.equal(client.getServerCapabilities().tools.listChanged, true);
-  const names = keep(await client.listTools()).tools.map((t) => t.name).sort();
+  const tools = keep(await client.listTools()).tools;
+  const names = tools.map((t) => t.name).sort();
+  // advertised output schema: the SDK validates structuredContent against it
+  assert.deepEqual(tools.find((t) => t.name === 'find_titel').outputSchema.required, ['id', 'titel']);
   for (const n of ['boom', 'find_titel', 'schema_information', 'sql_query']) assert.ok(names.includes(n), names.join());
   const ok = keep(await client.callTool({ name: 'find_titel', arguments: { id: 3 } }));
   assert.equal(ok.isError, false);

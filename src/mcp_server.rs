@@ -317,31 +317,73 @@ struct ResourceRow {
 
 /// Enabled resources the caller could read (EXECUTE on a reader function), ordered by URI.
 fn resources() -> Result<Vec<ResourceRow>, RpcError> {
-    select_kept(
-        "SELECT r.uri, r.name, r.description, r.mime_type, r.function::oid, r.query
+    // The reader function as text: a signature (main stores text since issue 15; a
+    // regprocedure prints as one), resolved below with the caller's search_path.
+    let rows = select_kept(
+        "SELECT r.uri, r.name, r.description, r.mime_type, r.function::text, r.query
            FROM mcp.resource r
           WHERE r.enabled
-            AND (r.function IS NULL
-                 OR (EXISTS (SELECT 1 FROM pg_catalog.pg_proc p WHERE p.oid = r.function)
-                     AND pg_catalog.has_function_privilege(r.function, 'EXECUTE')))
           ORDER BY r.uri COLLATE \"C\"",
         &[],
         |t| {
             let mut out = Vec::new();
             for row in t {
-                out.push(ResourceRow {
-                    uri: row.get::<String>(1)?.unwrap_or_default(),
-                    name: row.get::<String>(2)?.unwrap_or_default(),
-                    description: row.get::<String>(3)?,
-                    mime_type: row.get::<String>(4)?.unwrap_or_else(|| "text/plain".into()),
-                    function: row.get::<pg_sys::Oid>(5)?,
-                    query: row.get::<String>(6)?,
-                });
+                out.push((
+                    ResourceRow {
+                        uri: row.get::<String>(1)?.unwrap_or_default(),
+                        name: row.get::<String>(2)?.unwrap_or_default(),
+                        description: row.get::<String>(3)?,
+                        mime_type: row.get::<String>(4)?.unwrap_or_else(|| "text/plain".into()),
+                        function: None,
+                        query: row.get::<String>(6)?,
+                    },
+                    row.get::<String>(5)?,
+                ));
             }
             Ok(out)
         },
     )
-    .map_err(from_spi)
+    .map_err(from_spi)?;
+    // Resolved after the scan (a resolution may run a subtransaction). A function the caller
+    // may not execute, or that no longer resolves, hides its resource.
+    let mut out = Vec::new();
+    for (mut r, signature) in rows {
+        match signature {
+            None => out.push(r),
+            Some(sig) => {
+                if let Some(oid) = resolve_signature(&sig).filter(|o| may_execute(*o)) {
+                    r.function = Some(oid);
+                    out.push(r);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The function a stored signature names now (`to_regprocedure` with the caller's
+/// search_path); `None` also where `to_regprocedure` raises (a type that no longer exists).
+/// The same as `registry::resolve_function` on main (issue 15), without its cache.
+fn resolve_signature(signature: &str) -> Option<pg_sys::Oid> {
+    in_subtransaction(false, || unsafe {
+        pgrx::direct_function_call::<pg_sys::Oid>(
+            pg_sys::to_regprocedure,
+            &[signature.into_datum()],
+        )
+    })
+    .ok()
+    .flatten()
+}
+
+/// Whether the calling role has EXECUTE on a function.
+fn may_execute(oid: pg_sys::Oid) -> bool {
+    unsafe {
+        pgrx::direct_function_call::<bool>(
+            pg_sys::has_function_privilege_id,
+            &[oid.into_datum(), "EXECUTE".into_datum()],
+        )
+    }
+    .unwrap_or(false)
 }
 
 fn resources_list(params: &Map<String, Value>, templates: bool) -> Result<Value, RpcError> {

@@ -93,3 +93,27 @@ fn handle_lets_statement_timeout_propagate() {
     assert!(e.starts_with("57014"), "{e}");
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
 }
+
+#[pg_test]
+fn handle_hides_resources_whose_reader_the_caller_may_not_run() {
+    run("CREATE FUNCTION public.h_secret_doc(id text) RETURNS text LANGUAGE sql AS $$ SELECT 'doc ' || id $$");
+    run("REVOKE EXECUTE ON FUNCTION public.h_secret_doc(text) FROM PUBLIC");
+    run("INSERT INTO mcp.resource (uri, name, function) VALUES ('doc://{id}', 'doc', 'public.h_secret_doc(text)')");
+    run("CREATE ROLE mcp_h_reader");
+    run("CREATE ROLE mcp_h_outsider");
+    run("GRANT EXECUTE ON FUNCTION public.h_secret_doc(text) TO mcp_h_reader");
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"resources/templates/list"}"#;
+    let read = r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"doc://7"}}"#;
+    run("SET LOCAL ROLE mcp_h_reader");
+    let l1 = handle(list);
+    let r1 = handle(read);
+    run("RESET ROLE");
+    run("SET LOCAL ROLE mcp_h_outsider");
+    let l2 = handle(list);
+    let r2 = handle(read);
+    run("RESET ROLE");
+    assert_eq!(l1["result"]["resourceTemplates"][0]["uriTemplate"], "doc://{id}", "{l1}");
+    assert_eq!(r1["result"]["contents"][0]["text"], "doc 7", "{r1}");
+    assert_eq!(l2["result"]["resourceTemplates"], json!([]), "{l2}");
+    assert_eq!(r2["error"]["code"], -32002, "{r2}");
+}

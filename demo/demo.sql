@@ -46,8 +46,10 @@ $$;
 COMMENT ON FUNCTION demo.get_tarifvertrag(text, text, text[]) IS
   'Tool getTarifVertrag: agreements of a region and industry, optionally filtered by search terms.';
 
-INSERT INTO mcp.interface (name, description) VALUES
- ('chatbot', 'Demo chatbot over collective agreements');
+-- A new interface is closed (only superusers and roles that manage interfaces may use it) until
+-- access_role names a role whose members may use it, or 'public' opens it to every role.
+INSERT INTO mcp.interface (name, description, access_role) VALUES
+ ('chatbot', 'Demo chatbot over collective agreements', 'public');
 
 INSERT INTO mcp.tool (name, description, parameters, function) VALUES
  ('getTarifVertrag',
@@ -81,7 +83,16 @@ UPDATE mcp.interface SET provider = 'demo-replay' WHERE name = 'chatbot';
 -- A second interface for ad-hoc analysis: the built-in read-only SQL tool, the schema overview
 -- and a report tool (reviewed SQL, typed parameters = properties in alphabetical order).
 -- sql_query refuses superusers, so the demo runs it as the ordinary role demo_analyst.
-INSERT INTO mcp.interface (name, description) VALUES ('analysis', 'Ad-hoc read-only analysis');
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'demo_analyst') THEN
+    CREATE ROLE demo_analyst NOLOGIN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'demo_guest') THEN
+    CREATE ROLE demo_guest NOLOGIN;
+  END IF;
+END $$;
+-- only demo_analyst (and roles it is granted to) may use it
+INSERT INTO mcp.interface (name, description, access_role) VALUES ('analysis', 'Ad-hoc read-only analysis', 'demo_analyst');
 INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES
  ('tarif_by_region', 'Tarifverträge eines Tarifgebiets ab einem Datum',
   '{"type": "object", "properties": {"region": {"type": "string"}, "since": {"type": "string", "format": "date"}},
@@ -91,10 +102,5 @@ INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES
     WHERE tarifgebiet = $1 AND ($2 IS NULL OR gueltig_ab >= $2) ORDER BY gueltig_ab');
 INSERT INTO mcp.interface_tool (interface, tool) VALUES
  ('analysis', 'sql_query'), ('analysis', 'schema_information'), ('analysis', 'tarif_by_region');
-DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'demo_analyst') THEN
-    CREATE ROLE demo_analyst NOLOGIN;
-  END IF;
-END $$;
 GRANT USAGE ON SCHEMA demo TO demo_analyst;
 GRANT SELECT ON demo.tarifvertrag TO demo_analyst;

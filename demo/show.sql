@@ -25,6 +25,19 @@ SELECT mcp.call_tool('tarif_by_region', '{"region": "Bayern"}', 'analysis')->'co
 SELECT mcp.call_tool('schema_information', '{"schema": "demo"}', 'analysis')->'content'->0->>'text' AS schema_information;
 RESET ROLE;
 \echo
+\echo '== Access control: which interfaces a role may use (mcp.interface.access_role) =='
+SET ROLE demo_analyst;
+SELECT current_user AS role, name AS interface, coalesce(access_role, '(closed)') AS access_role,
+       mcp.may_use_interface(name) AS may_use
+  FROM mcp.interface ORDER BY name;
+SET ROLE demo_guest;
+SELECT current_user AS role, name AS interface, coalesce(access_role, '(closed)') AS access_role,
+       mcp.may_use_interface(name) AS may_use
+  FROM mcp.interface ORDER BY name;
+SELECT mcp.list_tools('analysis') AS "tools demo_guest sees in analysis",
+       mcp.call_tool('sql_query', '{"query": "SELECT 1"}', 'analysis')->'content'->0->>'text' AS "its call";
+RESET ROLE;
+\echo
 \echo '== Audit: tool calls (mcp.tool_call) =='
 SELECT call_id, tool, status, role_name, round(latency_ms::numeric, 2) AS ms, left(result_preview, 50) AS preview
   FROM mcp.tool_call ORDER BY call_id;

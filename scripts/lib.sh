@@ -19,7 +19,27 @@ install_extension() {
   (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null)
 }
 
-# start_cluster DIR PORT: a private cluster owned by postgres, on 127.0.0.1 only.
+# server_key_for DIR: the server key file of the cluster in DIR (mcp.server_key_file). It sits
+# next to the data directory, not in it, so copies of the data do not carry the key.
+server_key_for() { echo "$(dirname "$1")/pg_mcp_server.key"; }
+
+# ensure_server_key DIR: create the cluster's server key once (64 random hex digits, 0600, owned
+# by postgres) and name it in postgresql.conf. Prints "changed" when the setting was added.
+ensure_server_key() {
+  local dir="$1" key; key="$(server_key_for "$1")"
+  if ! as_root test -s "$key"; then
+    as_root sh -c "umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > '$key' && echo >> '$key'"
+  fi
+  as_root chown postgres: "$key"
+  as_root chmod 600 "$key"
+  if ! as_pg grep -q "^mcp.server_key_file" "$dir/postgresql.conf"; then
+    echo "mcp.server_key_file = '$key'" | as_pg tee -a "$dir/postgresql.conf" >/dev/null
+    echo changed
+  fi
+}
+
+# start_cluster DIR PORT: a private cluster owned by postgres, on 127.0.0.1 only, with a server
+# key for API keys at rest.
 start_cluster() {
   local dir="$1" port="$2"
   as_root mkdir -p "$(dirname "$dir")"
@@ -35,8 +55,11 @@ unix_socket_directories = '$dir'
 max_connections = 40
 CONF
   fi
+  local key_changed; key_changed="$(ensure_server_key "$dir")"
   if ! as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
     as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
+  elif [ -n "$key_changed" ]; then
+    as_pg "$PG_BIN/pg_ctl" -D "$dir" reload >/dev/null
   fi
 }
 

@@ -51,10 +51,21 @@ step "pg_regress (pg_test/)" run_regress
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 
-# 5. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
+# 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
+step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"
+
+# 6. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"
 
-# 6. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
+# 7. Cancelling a running tool from another session / by statement_timeout: 57014 without a Rust
+#    backtrace or source path for the client, even with RUST_BACKTRACE set for the server.
+step "tool cancel (tests/attack/cancel_tool.sh)" bash "$ROOT/tests/attack/cancel_tool.sh"
+
+# 8. The life cycle: update from the released 0.1.0 (schema identical to a fresh install),
+#    pg_upgrade --check, pg_dump and restore; on a private cluster of its own.
+step "life cycle (tests/upgrade/run.sh)" bash "$ROOT/tests/upgrade/run.sh"
+
+# 9. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
 step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
 
 echo

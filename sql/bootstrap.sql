@@ -51,18 +51,28 @@ COMMENT ON COLUMN mcp.provider.timeout_ms IS 'Per-request timeout; NULL = mcp.ht
 COMMENT ON COLUMN mcp.provider.description IS 'Free text for admins.';
 COMMENT ON COLUMN mcp.provider.created_at IS 'When the row was created.';
 
--- Secrets: no grant to anybody but the extension owner. The Rust code reads this table as the
--- owner (never as the calling role), so a key is usable by mcp.chat but readable by nobody else.
+-- Secrets: no grant to anybody but the extension owner, and encrypted at rest. The Rust code
+-- reads this table as the owner (never as the calling role) and opens a key with the server key
+-- (mcp.server_key_file), a file outside the database: pg_read_all_data members and pg_dump see
+-- ciphertext only.
 CREATE TABLE mcp.provider_secret (
-    provider    text PRIMARY KEY REFERENCES mcp.provider (name) ON UPDATE CASCADE ON DELETE CASCADE,
-    api_key     text NOT NULL CONSTRAINT provider_secret_not_empty CHECK (length(api_key) > 0),
+    -- The key is sealed to the provider's name (associated data): renaming a provider that has a
+    -- key is refused instead of leaving a key that no longer opens.
+    provider    text PRIMARY KEY
+                CONSTRAINT provider_secret_sealed_to_provider_name
+                REFERENCES mcp.provider (name) ON UPDATE RESTRICT ON DELETE CASCADE,
+    key_id      text NOT NULL CONSTRAINT provider_secret_key_id_format CHECK (key_id ~ '^[0-9a-f]{16}$'),
+    nonce       bytea NOT NULL CONSTRAINT provider_secret_nonce_length CHECK (length(nonce) = 24),
+    ciphertext  bytea NOT NULL CONSTRAINT provider_secret_ciphertext_length CHECK (length(ciphertext) > 16),
     updated_at  timestamptz NOT NULL DEFAULT now(),
     updated_by  name NOT NULL DEFAULT session_user
 );
 COMMENT ON TABLE mcp.provider_secret IS
-  'API keys per provider. Not readable by PUBLIC; written only through mcp.set_api_key(). Keys never appear in logs, errors or audit rows.';
-COMMENT ON COLUMN mcp.provider_secret.provider IS 'The provider the key belongs to.';
-COMMENT ON COLUMN mcp.provider_secret.api_key IS 'The secret. Sent as Authorization: Bearer (openai), api-key (azure) or x-api-key (anthropic).';
+  'API keys per provider, encrypted with the server key (mcp.server_key_file). Not readable by PUBLIC; written only through mcp.set_api_key(). Keys never appear in logs, errors or audit rows.';
+COMMENT ON COLUMN mcp.provider_secret.provider IS 'The provider the key belongs to; the key is sealed to this name, so the provider cannot be renamed while it has a key.';
+COMMENT ON COLUMN mcp.provider_secret.key_id IS 'Id of the server key that sealed the key (16 hex digits of a SHA-256 over the server key); another key file gives a clear error naming both ids.';
+COMMENT ON COLUMN mcp.provider_secret.nonce IS 'Random 24-byte XChaCha20-Poly1305 nonce of this ciphertext.';
+COMMENT ON COLUMN mcp.provider_secret.ciphertext IS 'The API key encrypted with XChaCha20-Poly1305 (provider name as associated data) and its 16-byte tag. Sent, once opened, as Authorization: Bearer (openai), api-key (azure) or x-api-key (anthropic).';
 COMMENT ON COLUMN mcp.provider_secret.updated_at IS 'When the key was last set.';
 COMMENT ON COLUMN mcp.provider_secret.updated_by IS 'Session user who set it.';
 
@@ -83,7 +93,10 @@ CREATE TABLE mcp.interface (
                     CONSTRAINT interface_max_total_tokens_positive CHECK (max_total_tokens IS NULL OR max_total_tokens > 0),
     system_prompt   text NOT NULL DEFAULT 'system',
     enabled         boolean NOT NULL DEFAULT true,
-    created_at      timestamptz NOT NULL DEFAULT now()
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    -- text, not regrole: the role is named like pg_hba.conf names it; checked on write (trigger
+    -- in finalize.sql) and with pg_has_role semantics at use
+    access_role     text
 );
 COMMENT ON TABLE mcp.interface IS
   'An application surface (chatbot, document analysis, ontology …) with its own tool set, provider and chat defaults.';
@@ -95,6 +108,7 @@ COMMENT ON COLUMN mcp.interface.max_iterations IS 'LLM round trips per chat befo
 COMMENT ON COLUMN mcp.interface.max_total_tokens IS 'Token budget per chat run (prompt + completion over all requests); NULL = no budget.';
 COMMENT ON COLUMN mcp.interface.system_prompt IS 'Name of the active mcp.prompt used as system prompt.';
 COMMENT ON COLUMN mcp.interface.enabled IS 'A disabled interface lists no tools and refuses chats.';
+COMMENT ON COLUMN mcp.interface.access_role IS 'Who may use the interface (mcp.chat, mcp.list_tools, mcp.call_tool): roles with the privileges of this role (members that inherit it, as for a GRANT), ''public'' = every role, NULL (the default) = closed: only superusers and roles with UPDATE on mcp.interface.';
 COMMENT ON COLUMN mcp.interface.created_at IS 'When the row was created.';
 
 ------------------------------------------------------------------------------------------------
@@ -106,7 +120,7 @@ CREATE TABLE mcp.tool (
     description     text NOT NULL
                     CONSTRAINT tool_description_not_empty CHECK (length(btrim(description)) > 0),
     parameters      jsonb NOT NULL DEFAULT '{"type": "object", "properties": {}}',
-    function        regprocedure,
+    function        text,
     kind            text NOT NULL DEFAULT 'function'
                     CONSTRAINT tool_kind_known CHECK (kind IN ('function', 'builtin', 'report')),
     body            text,
@@ -124,7 +138,7 @@ COMMENT ON TABLE mcp.tool IS
 COMMENT ON COLUMN mcp.tool.name IS 'Tool name as the model sees it (^[a-zA-Z0-9_-]{1,64}$).';
 COMMENT ON COLUMN mcp.tool.description IS 'What the tool does and when to use it: written for the model.';
 COMMENT ON COLUMN mcp.tool.parameters IS 'JSON Schema (type object) of the arguments; checked against the meta-schema on insert/update.';
-COMMENT ON COLUMN mcp.tool.function IS 'Implementing SQL function; each schema property maps to the function argument of the same name. NULL for report tools and the built-ins sql_query and schema_information.';
+COMMENT ON COLUMN mcp.tool.function IS 'Signature of the implementing SQL function, e.g. demo.get_tarifvertrag(text, text, text[]); each schema property maps to the function argument of the same name. Checked with to_regprocedure on write and stored schema-qualified (mcp.function_signature), resolved again at every call: a function renamed or dropped later makes the tool fail with an error naming the signature (see mcp.unresolved_functions). Text, not regprocedure, so that pg_upgrade can carry the cluster. NULL for report tools and the built-ins sql_query and schema_information.';
 COMMENT ON COLUMN mcp.tool.kind IS 'function = admin-registered SQL function; builtin = shipped with pg_mcp; report = reviewed parameterized SQL in body.';
 COMMENT ON COLUMN mcp.tool.body IS 'Report tools only: one reviewed read-only query; $1..$n are the properties of parameters in alphabetical order of their names, bound as typed values (integer → bigint, number → numeric, string → text or date/timestamptz/time/uuid by format, arrays → text[]/bigint[]/…, objects → jsonb). Runs read-only, as the calling role, always rolled back.';
 COMMENT ON COLUMN mcp.tool.enabled IS 'A disabled tool is never listed and never called.';
@@ -151,7 +165,7 @@ CREATE TABLE mcp.resource (
     name        text NOT NULL,
     description text,
     mime_type   text NOT NULL DEFAULT 'text/plain',
-    function    regprocedure,
+    function    text,
     query       text,
     enabled     boolean NOT NULL DEFAULT true,
     created_at  timestamptz NOT NULL DEFAULT now(),
@@ -162,7 +176,7 @@ COMMENT ON COLUMN mcp.resource.uri IS 'Resource URI, e.g. pgmcp://tarif/metall-b
 COMMENT ON COLUMN mcp.resource.name IS 'Human-readable name.';
 COMMENT ON COLUMN mcp.resource.description IS 'What the resource holds.';
 COMMENT ON COLUMN mcp.resource.mime_type IS 'MIME type of the content.';
-COMMENT ON COLUMN mcp.resource.function IS 'Function returning the content (text or jsonb); exactly one of function and query is set.';
+COMMENT ON COLUMN mcp.resource.function IS 'Signature of the function returning the content (text or jsonb), e.g. demo.tarif_text(integer); checked and stored schema-qualified like mcp.tool.function. Exactly one of function and query is set.';
 COMMENT ON COLUMN mcp.resource.query IS 'Reviewed SELECT returning the content in its first column.';
 COMMENT ON COLUMN mcp.resource.enabled IS 'A disabled resource is not listed.';
 COMMENT ON COLUMN mcp.resource.created_at IS 'When the row was created.';
@@ -204,11 +218,14 @@ CREATE TABLE mcp.run (
     status      text NOT NULL DEFAULT 'running',
     answer      text,
     iterations  integer NOT NULL DEFAULT 0,
-    prompt_tokens integer NOT NULL DEFAULT 0,
-    completion_tokens integer NOT NULL DEFAULT 0,
+    prompt_tokens bigint NOT NULL DEFAULT 0
+                CONSTRAINT run_prompt_tokens_not_negative CHECK (prompt_tokens >= 0),
+    completion_tokens bigint NOT NULL DEFAULT 0
+                CONSTRAINT run_completion_tokens_not_negative CHECK (completion_tokens >= 0),
     error       jsonb,
     started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-    finished_at timestamptz
+    finished_at timestamptz,
+    clipped     jsonb
 );
 COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
 COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
@@ -216,15 +233,16 @@ COMMENT ON COLUMN mcp.run.session_id IS 'Conversation the run belongs to.';
 COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
 COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
 COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
-COMMENT ON COLUMN mcp.run.question IS 'The user question.';
+COMMENT ON COLUMN mcp.run.question IS 'The user question (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
-COMMENT ON COLUMN mcp.run.answer IS 'Final answer text.';
+COMMENT ON COLUMN mcp.run.answer IS 'Final answer text (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
-COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider.';
-COMMENT ON COLUMN mcp.run.completion_tokens IS 'Completion tokens over all requests.';
+COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated); summed without overflow and clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.run.completion_tokens IS 'Completion tokens over all requests; clamped to 0 .. 2^53-1 like prompt_tokens.';
 COMMENT ON COLUMN mcp.run.error IS 'Normalized error when the run failed.';
 COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
 COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
+COMMENT ON COLUMN mcp.run.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
 
 CREATE TABLE mcp.tool_call (
     call_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -238,32 +256,35 @@ CREATE TABLE mcp.tool_call (
     validation_errors jsonb,
     status          text NOT NULL
                     CONSTRAINT tool_call_status_known CHECK (status IN ('ok', 'error', 'invalid', 'denied', 'skipped')),
-    result_size     integer,
+    result_size     bigint
+                    CONSTRAINT tool_call_result_size_not_negative CHECK (result_size >= 0),
     result_preview  text,
     latency_ms      double precision,
     error_sqlstate  text,
     error_message   text,
-    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    clipped         jsonb
 );
 CREATE INDEX tool_call_run_idx ON mcp.tool_call (run_id);
 CREATE INDEX tool_call_created_idx ON mcp.tool_call (created_at);
 COMMENT ON TABLE mcp.tool_call IS 'Every tool execution (chat or direct mcp.call_tool), with the operator-only error detail the model and caller never see.';
 COMMENT ON COLUMN mcp.tool_call.call_id IS 'Identifier of the call (shown to the caller on errors so an operator can find the detail).';
 COMMENT ON COLUMN mcp.tool_call.run_id IS 'Chat run, NULL for a direct mcp.call_tool().';
-COMMENT ON COLUMN mcp.tool_call.tool_call_id IS 'The model''s tool_call id.';
-COMMENT ON COLUMN mcp.tool_call.tool IS 'Tool name as requested.';
+COMMENT ON COLUMN mcp.tool_call.tool_call_id IS 'The model''s tool_call id (cut to mcp.audit_max_value_bytes).';
+COMMENT ON COLUMN mcp.tool_call.tool IS 'Tool name as requested (cut to mcp.audit_max_value_bytes: a caller or model may send anything).';
 COMMENT ON COLUMN mcp.tool_call.interface IS 'Interface the call went through.';
 COMMENT ON COLUMN mcp.tool_call.role_name IS 'Role the tool ran as.';
-COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair).';
-COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments.';
-COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid).';
+COMMENT ON COLUMN mcp.tool_call.arguments_raw IS 'Arguments exactly as received from the model (before repair), cut to mcp.audit_max_value_bytes.';
+COMMENT ON COLUMN mcp.tool_call.arguments IS 'Parsed arguments, cut to mcp.audit_max_value_bytes with their structure kept (long strings cut, long arrays keep their first and last items).';
+COMMENT ON COLUMN mcp.tool_call.validation_errors IS 'Schema validation errors (status invalid), cut to mcp.audit_max_value_bytes.';
 COMMENT ON COLUMN mcp.tool_call.status IS 'ok, error (the tool raised), invalid (arguments refused or incomplete), denied (not allowed for the role/interface, unknown, or tool_choice none), skipped (not executed because the chat run stopped: iteration cap, token budget, loop, cancel).';
-COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the result text in bytes.';
-COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result.';
+COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the whole result text in bytes.';
+COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result; a longer result''s sha256 is in clipped.';
 COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';
 COMMENT ON COLUMN mcp.tool_call.error_sqlstate IS 'Operator-only: SQLSTATE of the error the tool raised.';
-COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised.';
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised (cut to mcp.audit_max_value_bytes).';
 COMMENT ON COLUMN mcp.tool_call.created_at IS 'When the call ran.';
+COMMENT ON COLUMN mcp.tool_call.clipped IS 'Values of this row that were cut (to mcp.audit_max_value_bytes, or the 500-character result preview): {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
 
 CREATE TABLE mcp.llm_request (
     request_id      bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
@@ -278,13 +299,16 @@ CREATE TABLE mcp.llm_request (
     http_status     integer,
     latency_ms      double precision,
     attempts        integer,
-    prompt_tokens   integer,
-    completion_tokens integer,
+    prompt_tokens   bigint
+                    CONSTRAINT llm_request_prompt_tokens_not_negative CHECK (prompt_tokens >= 0),
+    completion_tokens bigint
+                    CONSTRAINT llm_request_completion_tokens_not_negative CHECK (completion_tokens >= 0),
     finish_reason   text,
     repaired        boolean NOT NULL DEFAULT false,
     fixes           jsonb,
     error           jsonb,
-    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    clipped         jsonb
 );
 CREATE INDEX llm_request_run_idx ON mcp.llm_request (run_id);
 COMMENT ON TABLE mcp.llm_request IS 'Every LLM request of a chat run (operator-only). Bodies hold no secrets: keys travel in headers only.';
@@ -295,18 +319,19 @@ COMMENT ON COLUMN mcp.llm_request.purpose IS 'chat or summary (context-window su
 COMMENT ON COLUMN mcp.llm_request.provider IS 'Provider name.';
 COMMENT ON COLUMN mcp.llm_request.model IS 'Model requested.';
 COMMENT ON COLUMN mcp.llm_request.url IS 'Endpoint, without query string.';
-COMMENT ON COLUMN mcp.llm_request.request_body IS 'Request body as sent.';
-COMMENT ON COLUMN mcp.llm_request.response_raw IS 'Raw response body as received (before repair); replay providers answer from these.';
+COMMENT ON COLUMN mcp.llm_request.request_body IS 'Request body as sent (credentials scrubbed), cut to mcp.audit_max_value_bytes with its structure kept; when cut, clipped holds the size and sha256 of the exact text sent.';
+COMMENT ON COLUMN mcp.llm_request.response_raw IS 'Raw response body as received (before repair, credentials scrubbed), cut to mcp.audit_max_value_bytes; replay providers answer from these.';
 COMMENT ON COLUMN mcp.llm_request.http_status IS 'HTTP status of the final attempt.';
 COMMENT ON COLUMN mcp.llm_request.latency_ms IS 'Wall time including retries.';
 COMMENT ON COLUMN mcp.llm_request.attempts IS 'HTTP attempts (1 + retries).';
-COMMENT ON COLUMN mcp.llm_request.prompt_tokens IS 'Prompt tokens reported (or estimated).';
-COMMENT ON COLUMN mcp.llm_request.completion_tokens IS 'Completion tokens reported (or estimated).';
+COMMENT ON COLUMN mcp.llm_request.prompt_tokens IS 'Prompt tokens reported (or estimated), clamped to 0 .. 2^53-1.';
+COMMENT ON COLUMN mcp.llm_request.completion_tokens IS 'Completion tokens reported (or estimated), clamped to 0 .. 2^53-1.';
 COMMENT ON COLUMN mcp.llm_request.finish_reason IS 'Normalized finish reason.';
 COMMENT ON COLUMN mcp.llm_request.repaired IS 'The response needed the repair engine.';
 COMMENT ON COLUMN mcp.llm_request.fixes IS 'Repairs applied.';
 COMMENT ON COLUMN mcp.llm_request.error IS 'Normalized provider error {kind, http_status, message, retry_after_s}.';
 COMMENT ON COLUMN mcp.llm_request.created_at IS 'When the request finished.';
+COMMENT ON COLUMN mcp.llm_request.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Bodies are hashed as the exact text, jsonb values as their canonical text (mcp.audit_digest).';
 
 CREATE TABLE mcp.message (
     session_id  uuid NOT NULL,
@@ -315,6 +340,7 @@ CREATE TABLE mcp.message (
     role        text NOT NULL,
     message     jsonb NOT NULL,
     created_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+    clipped     jsonb,
     PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX message_session_idx ON mcp.message (session_id);
@@ -323,5 +349,6 @@ COMMENT ON COLUMN mcp.message.session_id IS 'The conversation.';
 COMMENT ON COLUMN mcp.message.run_id IS 'The run that stored this state of the conversation.';
 COMMENT ON COLUMN mcp.message.seq IS 'Position in the conversation.';
 COMMENT ON COLUMN mcp.message.role IS 'user, assistant or tool.';
-COMMENT ON COLUMN mcp.message.message IS 'The typed message (role, content, tool_calls, tool_call_id).';
+COMMENT ON COLUMN mcp.message.message IS 'The typed message (role, content, tool_calls, tool_call_id), cut to mcp.audit_max_value_bytes with its structure kept (a continued session sees the cut content).';
 COMMENT ON COLUMN mcp.message.created_at IS 'When it was stored.';
+COMMENT ON COLUMN mcp.message.clipped IS '{"message": {"bytes": original size, "sha256": hex digest of its canonical text (mcp.audit_digest)}} when the message was cut; NULL otherwise.';

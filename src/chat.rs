@@ -2,7 +2,7 @@
 //! this file implements its `Host` with SQL (tools, audit rows, interrupts) and loads the
 //! interface, provider, prompt and session from the registry.
 
-use crate::error::{McpError, McpResult};
+use crate::error::{required, McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{as_extension_owner, first_row, run_kept};
 use crate::tools::{calling_role, execute_tool, visible_tools};
@@ -30,11 +30,12 @@ struct InterfaceRow {
     max_total_tokens: Option<i32>,
     system_prompt: String,
     enabled: bool,
+    access_role: Option<String>,
 }
 
 fn interface_row(name: &str) -> McpResult<InterfaceRow> {
     first_row(
-        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled
+        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role
            FROM mcp.interface WHERE name = $1",
         &[name.into()],
         |t| {
@@ -45,6 +46,7 @@ fn interface_row(name: &str) -> McpResult<InterfaceRow> {
                 max_total_tokens: t.get(4)?,
                 system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
                 enabled: t.get(6)?.unwrap_or(false),
+                access_role: t.get(7)?,
             })
         },
     )?
@@ -144,7 +146,9 @@ fn active_prompt(name: &str) -> McpResult<Option<String>> {
     .flatten())
 }
 
-/// Messages of a session's latest run; the session must belong to the calling role.
+/// Messages of a session's latest run. A session is visible only to the role that started it:
+/// an id that another role's chat returned and an id that was never returned give the same
+/// error, so a caller learns nothing about other roles' sessions.
 fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
     let (owner, rows) = as_extension_owner(|| {
         Spi::connect(|c| -> McpResult<(Option<String>, Vec<Value>)> {
@@ -175,12 +179,12 @@ fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
             Ok((owner, out))
         })
     })?;
-    if let Some(o) = owner {
-        if o != role {
-            return Err(McpError::Privilege(format!(
-                "chat session {session} belongs to another role"
-            )));
-        }
+    if owner.as_deref() != Some(role) {
+        return Err(
+            McpError::UndefinedObject(format!("chat session {session} does not exist")).with_hint(
+                "Pass a session_id that mcp.chat returned to this role, or NULL to start a new session.",
+            ),
+        );
     }
     Ok(rows
         .into_iter()
@@ -282,11 +286,26 @@ impl Host for SqlHost {
     }
 
     fn on_llm_exchange(&mut self, x: &LlmExchange) {
+        // Bodies (already scrubbed by the engine) and other model-supplied values are cut to
+        // mcp.audit_max_value_bytes; size and sha256 of what was cut go to `clipped`.
+        let mut cuts = crate::audit::row_cuts();
         // The body as sent, handed to PostgreSQL as text and cast to jsonb there (one parse
         // instead of serde parse + serialize + jsonb parse); checked first so a cast cannot fail.
-        let body: Option<String> = serde_json::from_str::<serde::de::IgnoredAny>(&x.request_body)
-            .is_ok()
-            .then(|| x.request_body.clone());
+        let body: Option<String> = match cuts.json_text("request_body", &x.request_body) {
+            mcp_audit::JsonText::Clipped(v) => Some(v.to_string()),
+            mcp_audit::JsonText::Whole => {
+                serde_json::from_str::<serde::de::IgnoredAny>(&x.request_body)
+                    .is_ok()
+                    .then(|| x.request_body.clone())
+            }
+        };
+        let response = cuts.opt_text("response_raw", x.response_body.as_deref());
+        let fixes = serde_json::to_value(&x.fixes).unwrap_or(Value::Null);
+        let fixes = JsonB(cuts.json("fixes", &fixes).into_owned());
+        let error = x
+            .error
+            .as_ref()
+            .map(|e| JsonB(cuts.json("error", &e.to_json()).into_owned()));
         let args: Vec<DatumWithOid> = vec![
             self.run_id.into(),
             (x.iteration as i32).into(),
@@ -300,26 +319,28 @@ impl Host for SqlHost {
             x.model.clone().into(),
             x.url.clone().into(),
             body.into(),
-            x.response_body.clone().into(),
+            response.into(),
             x.http_status.map(i32::from).into(),
             x.latency_ms().into(),
-            (x.attempts as i32).into(),
-            (x.usage.prompt_tokens as i32).into(),
-            (x.usage.completion_tokens as i32).into(),
+            (x.attempts.min(i32::MAX as u32) as i32).into(),
+            // Provider-reported: bigint, clamped (never wraps, never negative).
+            mcp_audit::clamp_count(x.usage.prompt_tokens).into(),
+            mcp_audit::clamp_count(x.usage.completion_tokens).into(),
             x.finish_reason
                 .and_then(|f| serde_json::to_value(f).ok())
                 .and_then(|v| v.as_str().map(str::to_string))
                 .into(),
             x.repaired.into(),
-            JsonB(serde_json::to_value(&x.fixes).unwrap_or(Value::Null)).into(),
-            x.error.as_ref().map(|e| JsonB(e.to_json())).into(),
+            fixes.into(),
+            error.into(),
+            cuts.into_json().map(JsonB).into(),
         ];
         let _ = as_extension_owner(|| {
             run_kept(
                 "INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
                      response_raw, http_status, latency_ms, attempts, prompt_tokens, completion_tokens,
-                     finish_reason, repaired, fixes, error)
-                 VALUES ($1,$2,$3,$4,$5,$6,$7::pg_catalog.jsonb,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)",
+                     finish_reason, repaired, fixes, error, clipped)
+                 VALUES ($1,$2,$3,$4,$5,$6,$7::pg_catalog.jsonb,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)",
                 &args,
             )
         });
@@ -361,10 +382,13 @@ fn store_run_start(
     question: &str,
     role: &str,
 ) {
+    let mut cuts = crate::audit::row_cuts();
+    let question = cuts.text("question", question).into_owned();
+    let clipped = cuts.into_json().map(JsonB);
     let _ = as_extension_owner(|| {
         run_kept(
-            "INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
             &[
                 run_id.into(),
                 session.into(),
@@ -372,37 +396,62 @@ fn store_run_start(
                 provider.into(),
                 role.into(),
                 question.into(),
+                clipped.into(),
             ],
         )
     });
 }
 
 fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
-    let error = out.error.as_ref().map(|e| JsonB(e.to_json()));
+    let mut cuts = crate::audit::row_cuts();
+    let limit = cuts.limit();
+    let answer = cuts.opt_text("answer", out.answer.as_deref());
+    let error = out
+        .error
+        .as_ref()
+        .map(|e| JsonB(cuts.json("error", &e.to_json()).into_owned()));
+    let clipped = cuts.into_json().map(JsonB);
+    // Each message is cut on its own (structure kept: a continued session still loads it); the
+    // cuts travel as a parallel array, NULL where nothing was cut.
+    let mut messages = Vec::with_capacity(out.messages.len());
+    let mut message_cuts = Vec::with_capacity(out.messages.len());
+    if let Value::Array(items) = out.messages_json() {
+        for m in items {
+            let (m, cut) = mcp_audit::clip_json_owned(m, limit);
+            messages.push(m);
+            message_cuts.push(cut.map_or(Value::Null, |c| json!({"message": c.to_json()})));
+        }
+    }
     let _ = as_extension_owner(|| -> Result<(), pgrx::spi::SpiError> {
         run_kept(
             "UPDATE mcp.run SET status = $2, answer = $3, iterations = $4, prompt_tokens = $5,
-                    completion_tokens = $6, error = $7, finished_at = pg_catalog.clock_timestamp()
+                    completion_tokens = $6, error = $7, finished_at = pg_catalog.clock_timestamp(),
+                    clipped = CASE WHEN $8::pg_catalog.jsonb IS NULL THEN clipped
+                                   ELSE coalesce(clipped, '{}'::pg_catalog.jsonb) || $8 END
               WHERE run_id = $1",
             &[
                 run_id.into(),
                 out.status.as_str().into(),
-                out.answer.clone().into(),
+                answer.into(),
                 (out.iterations as i32).into(),
-                (out.usage.prompt_tokens as i32).into(),
-                (out.usage.completion_tokens as i32).into(),
+                // Provider-reported sums: bigint, clamped (never wraps, never negative).
+                mcp_audit::clamp_count(out.usage.prompt_tokens).into(),
+                mcp_audit::clamp_count(out.usage.completion_tokens).into(),
                 error.into(),
+                clipped.into(),
             ],
         )?;
         // The whole conversation in one statement, not one INSERT per message.
         run_kept(
-            "INSERT INTO mcp.message (session_id, run_id, seq, role, message)
-             SELECT $1, $2, (m.ord - 1)::int, coalesce(m.msg->>'role', ''), m.msg
+            "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
+             SELECT $1, $2, (m.ord - 1)::int, coalesce(m.msg->>'role', ''), m.msg,
+                    NULLIF($4 -> (m.ord - 1)::int, 'null'::pg_catalog.jsonb)
                FROM pg_catalog.jsonb_array_elements($3) WITH ORDINALITY AS m(msg, ord)",
             &[
                 session.into(),
                 run_id.into(),
-                JsonB(out.messages_json()).into(),
+                JsonB(Value::Array(messages)).into(),
+                JsonB(Value::Array(message_cuts)).into(),
             ],
         )
     });
@@ -453,16 +502,62 @@ fn chat_options(v: &Value) -> McpResult<ChatOptions> {
     Ok(out)
 }
 
+/// Options may only tighten the interface: `max_iterations` and `max_total_tokens` at most the
+/// interface's, `tool_choice` the interface's own or `none`. Raising them needs what changing the
+/// interface row needs (UPDATE on mcp.interface), as choosing another provider needs UPDATE on
+/// mcp.provider.
+fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -> McpResult<()> {
+    let mut raised = Vec::new();
+    if let Some(n) = o.max_iterations {
+        if i64::from(n) > i64::from(iface.max_iterations) {
+            raised.push(format!(
+                "max_iterations {n} (the interface allows {})",
+                iface.max_iterations
+            ));
+        }
+    }
+    if let (Some(n), Some(cap)) = (o.max_total_tokens, iface.max_total_tokens) {
+        if n > cap.max(0) as u64 {
+            raised.push(format!("max_total_tokens {n} (the interface allows {cap})"));
+        }
+    }
+    if let Some(tc) = &o.tool_choice {
+        if tc != &iface.tool_choice && tc != "none" {
+            raised.push(format!(
+                "tool_choice \"{}\" (the interface's is \"{}\")",
+                tc.chars().take(80).collect::<String>(),
+                iface.tool_choice
+            ));
+        }
+    }
+    if raised.is_empty() || crate::registry::may_manage_interfaces() {
+        return Ok(());
+    }
+    Err(McpError::Privilege(format!(
+        "permission denied to raise the limits of interface \"{interface}\": {}",
+        raised.join(", ")
+    ))
+    .with_hint("Options may only lower an interface's limits (max_iterations and max_total_tokens at most the interface's, tool_choice the interface's own or 'none'); raising them needs UPDATE on mcp.interface."))
+}
+
 /// `mcp.chat`: one user turn through the agent loop.
 #[pg_extern(name = "chat", volatile)]
 fn chat(
-    question: &str,
-    interface: default!(&str, "'chatbot'"),
+    question: Option<&str>,
+    interface: default!(Option<&str>, "'chatbot'"),
     session: default!(Option<Uuid>, "NULL"),
     options: default!(Option<JsonB>, "'{}'"),
 ) -> Result<JsonB, ErrorReport> {
+    // A tool cannot start a chat (it would spend the provider's key outside the interface
+    // mapping and the audit): refused whichever way it is reached (crate::sandbox).
+    crate::sandbox::refuse_nested("mcp.chat")?;
+    let question = required(question, "chat", "question")?;
+    let interface = required(interface, "chat", "interface")?;
     let options = chat_options(&options.map(|j| j.0).unwrap_or_else(|| json!({})))?;
     let iface = interface_row(interface)?;
+    if !crate::tools::may_use_interface_role(iface.access_role.as_deref()) {
+        return Err(crate::tools::interface_denied(interface).into());
+    }
     if !iface.enabled {
         return Err(
             McpError::InvalidParameter(format!("interface \"{interface}\" is disabled")).into(),
@@ -479,6 +574,7 @@ fn chat(
             .into());
         }
     }
+    check_option_limits(&options, &iface, interface)?;
     let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
         McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
     })?;

@@ -18,8 +18,16 @@ pub enum McpError {
     Privilege(String),
     /// A registry row breaks a rule (23514 check_violation).
     CheckViolation(String),
+    /// A required argument is NULL (22004 null_value_not_allowed).
+    NullValue(String),
+    /// Something must be set up first, e.g. the server key (55000 object_not_in_prerequisite_state).
+    NotReady(String),
+    /// A file named by a setting is unusable, e.g. a group-readable key file (F0000 config_file_error).
+    ConfigFile(String),
     /// A bug or an unexpected state (XX000).
     Internal(String),
+    /// Any of the above with a HINT that says how to fix it.
+    WithHint(Box<McpError>, String),
 }
 
 impl McpError {
@@ -30,7 +38,11 @@ impl McpError {
             McpError::UndefinedObject(_) => PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
             McpError::Privilege(_) => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             McpError::CheckViolation(_) => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            McpError::NullValue(_) => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            McpError::NotReady(_) => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            McpError::ConfigFile(_) => PgSqlErrorCode::ERRCODE_CONFIG_FILE_ERROR,
             McpError::Internal(_) => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+            McpError::WithHint(e, _) => e.sqlstate(),
         }
     }
 
@@ -41,14 +53,30 @@ impl McpError {
             | McpError::UndefinedObject(m)
             | McpError::Privilege(m)
             | McpError::CheckViolation(m)
+            | McpError::NullValue(m)
+            | McpError::NotReady(m)
+            | McpError::ConfigFile(m)
             | McpError::Internal(m) => m,
+            McpError::WithHint(e, _) => e.message(),
         }
+    }
+
+    /// The HINT, if any.
+    pub fn hint(&self) -> Option<&str> {
+        match self {
+            McpError::WithHint(_, h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The same error with a HINT.
+    pub fn with_hint(self, hint: impl Into<String>) -> Self {
+        McpError::WithHint(Box::new(self), hint.into())
     }
 
     /// Raise as a PostgreSQL ERROR (does not return).
     pub fn raise(self) -> ! {
-        ErrorReport::new(self.sqlstate(), self.message().to_string(), "pg_mcp")
-            .report(pgrx::PgLogLevel::ERROR);
+        ErrorReport::from(self).report(pgrx::PgLogLevel::ERROR);
         unreachable!("ERROR does not return")
     }
 }
@@ -69,8 +97,22 @@ impl From<pgrx::spi::SpiError> for McpError {
 
 impl From<McpError> for ErrorReport {
     fn from(e: McpError) -> Self {
-        ErrorReport::new(e.sqlstate(), e.message().to_string(), "pg_mcp")
+        let report = ErrorReport::new(e.sqlstate(), e.message().to_string(), "pg_mcp");
+        match e.hint() {
+            Some(h) => report.set_hint(h),
+            None => report,
+        }
     }
+}
+
+/// A required argument of a SQL function: NULL gives 22004 naming the parameter (instead of
+/// pgrx's "argument 0 must not be null" panic for functions that are not STRICT).
+pub fn required<T>(value: Option<T>, function: &str, parameter: &str) -> McpResult<T> {
+    value.ok_or_else(|| {
+        McpError::NullValue(format!(
+            "parameter \"{parameter}\" of mcp.{function} must not be NULL"
+        ))
+    })
 }
 
 pub type McpResult<T> = Result<T, McpError>;

@@ -1,6 +1,7 @@
 //! Settings under the reserved prefix `mcp.`.
 
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
+use std::ffi::CString;
 
 /// Default row cap of tools that return rows (sql_query, report and set-returning tools).
 pub static DEFAULT_ROWS: GucSetting<i32> = GucSetting::<i32>::new(25);
@@ -16,8 +17,24 @@ pub static HTTP_TIMEOUT_MS: GucSetting<i32> = GucSetting::<i32>::new(120_000);
 pub static MAX_RESPONSE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024 * 1024);
 /// Retries of an LLM request on 429/5xx/network errors.
 pub static HTTP_RETRIES: GucSetting<i32> = GucSetting::<i32>::new(2);
+/// Largest value an audit column stores (text or jsonb); larger ones are cut, with their size
+/// and sha256 kept in the row's `clipped` column.
+pub static AUDIT_MAX_VALUE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 1024);
+/// Total size of one tool result (rendered bytes).
+pub static MAX_RESULT_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 1024);
 /// Allow the SQL tool for superusers (who bypass RLS and grants).
 pub static ALLOW_SUPERUSER_SQL: GucSetting<bool> = GucSetting::<bool>::new(false);
+
+/// File holding the server key that seals API keys in mcp.provider_secret.
+pub static SERVER_KEY_FILE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+/// The configured server key file, if any (an empty setting counts as none).
+pub fn server_key_file() -> Option<String> {
+    SERVER_KEY_FILE
+        .get()
+        .map(|c| c.to_string_lossy().into_owned())
+        .filter(|s| !s.trim().is_empty())
+}
 
 pub fn init() {
     GucRegistry::define_int_guc(
@@ -49,6 +66,16 @@ pub fn init() {
         100_000,
         GucContext::Userset,
         GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_result_bytes",
+        c"Largest total size of one tool result, in bytes; rows beyond it are not fetched.",
+        c"Values larger than this are not read at all and appear as a placeholder.",
+        &MAX_RESULT_BYTES,
+        1024,
+        1024 * 1024 * 1024,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
     );
     GucRegistry::define_int_guc(
         c"mcp.tool_timeout_ms",
@@ -90,6 +117,16 @@ pub fn init() {
         GucContext::Userset,
         GucFlags::default(),
     );
+    GucRegistry::define_int_guc(
+        c"mcp.audit_max_value_bytes",
+        c"Largest value, in bytes, that one audit column stores (questions, answers, arguments, messages, LLM bodies, error texts).",
+        c"A longer value is cut (text keeps its beginning, jsonb its structure); the row's clipped column keeps the original size and sha256.",
+        &AUDIT_MAX_VALUE_BYTES,
+        1024,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
+    );
     GucRegistry::define_bool_guc(
         c"mcp.allow_superuser_sql",
         c"Let the sql_query tool run for superuser roles.",
@@ -97,6 +134,14 @@ pub fn init() {
         &ALLOW_SUPERUSER_SQL,
         GucContext::Suset,
         GucFlags::default(),
+    );
+    GucRegistry::define_string_guc(
+        c"mcp.server_key_file",
+        c"File with the server key (64 hex digits) that encrypts the API keys in mcp.provider_secret.",
+        c"Readable only by the server's OS user (0600, or 0640 owned by root), like ssl_key_file; a relative path is relative to the data directory. Keep it outside the data directory so backups of the data do not carry the key. Without it, mcp.set_api_key refuses to store keys.",
+        &SERVER_KEY_FILE,
+        GucContext::Sighup,
+        GucFlags::SUPERUSER_ONLY,
     );
     unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"mcp".as_ptr()) };
 }

@@ -7,6 +7,7 @@ use pgrx::prelude::*;
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod audit;
 mod chat;
 mod error;
 mod gucs;
@@ -15,6 +16,7 @@ mod mcp_server;
 mod pg_util;
 mod registry;
 mod rows;
+mod sandbox;
 mod sql_tool;
 mod tools;
 
@@ -29,6 +31,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 pub extern "C-unwind" fn _PG_init() {
     mcp_server::init_gucs();
     gucs::init();
+    sandbox::init();
 }
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -64,6 +67,63 @@ pub mod pg_test {
         })
     }
 
+    static KEY_CONF: OnceLock<String> = OnceLock::new();
+
+    /// The test cluster's server key (mcp.server_key_file): 64 random hex digits in a file next
+    /// to the cluster's data directory (outside it, as the README advises), mode 0600, owned by
+    /// the OS user the cluster runs as (`--runas`). Made once and kept across runs.
+    fn server_key_file() -> std::path::PathBuf {
+        use std::io::{Read, Write};
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        // the cluster's user (pgrx's --runas), as "uid:gid", when the runner is another user
+        let owner = std::env::var("CARGO_PGRX_TEST_RUNAS").ok().map(|user| {
+            let id = |flag: &str| -> u32 {
+                let out = std::process::Command::new("id")
+                    .args([flag, &user])
+                    .output()
+                    .expect("id");
+                String::from_utf8_lossy(&out.stdout)
+                    .trim()
+                    .parse()
+                    .expect("numeric id")
+            };
+            (id("-u"), id("-g"))
+        });
+        let give_to_owner = |p: &std::path::Path| {
+            if let Some((uid, gid)) = owner {
+                std::os::unix::fs::chown(p, Some(uid), Some(gid))
+                    .expect("chown to the cluster's user");
+            }
+        };
+        let dir = std::env::var_os("CARGO_PGRX_TEST_PGDATA")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(std::env::temp_dir);
+        if !dir.exists() {
+            // pgrx creates the cluster's data directory below it as the cluster's user
+            std::fs::create_dir_all(&dir).expect("directory for the server key");
+            give_to_owner(&dir);
+        }
+        let path = dir.join("pg_mcp_server.key");
+        if !path.exists() {
+            let mut key = [0u8; 32];
+            std::fs::File::open("/dev/urandom")
+                .and_then(|mut f| f.read_exact(&mut key))
+                .expect("random bytes for the server key");
+            let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+                .and_then(|mut f| writeln!(f, "{hex}"))
+                .expect("write the server key file");
+        }
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .expect("chmod 600 the server key file");
+        give_to_owner(&path);
+        path
+    }
+
     pub fn setup(_options: Vec<&str>) {
         mock();
     }
@@ -71,6 +131,12 @@ pub mod pg_test {
     #[must_use]
     pub fn postgresql_conf_options() -> Vec<&'static str> {
         let conf = CONF.get_or_init(|| format!("pg_mcp_test.mock_url = '{}'", mock().url()));
-        vec![conf.as_str()]
+        let key = KEY_CONF.get_or_init(|| {
+            format!(
+                "mcp.server_key_file = '{}'",
+                server_key_file().display().to_string().replace('\'', "''")
+            )
+        });
+        vec![conf.as_str(), key.as_str()]
     }
 }

@@ -475,7 +475,8 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
         (None, None) => return Err(RpcError::internal("The resource has no reader")),
     };
     let result = with_tool_timeout(gucs::TOOL_TIMEOUT_MS.get(), || {
-        sql_tool::run_read_only(&sql, &params, 1)
+        // one value, kept whole up to the tool result budget (mcp.max_result_bytes)
+        sql_tool::run_read_only(&sql, &params, &crate::tools::collect_options(1, true, true))
     });
     let rows = match result {
         Ok(q) => q.rows,

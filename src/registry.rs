@@ -1,6 +1,6 @@
 //! Registry rules that a CHECK constraint cannot express, and the API-key store.
 
-use crate::error::{McpError, McpResult};
+use crate::error::{required, McpError, McpResult};
 use crate::pg_util::{as_extension_owner, first_row};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
@@ -33,14 +33,32 @@ thread_local! {
     /// Signatures per (function, search_path): formatted type names depend on the search_path.
     static SIGNATURES: RefCell<HashMap<(pg_sys::Oid, String), FunctionSignature>> =
         RefCell::new(HashMap::new());
+    /// Stored function signatures (`mcp.tool.function`, `mcp.resource.function`) resolved per
+    /// (text, search_path, role): the function's OID, or `None` when none exists. The role is
+    /// part of the key because a search_path may name `"$user"`.
+    static RESOLVED: RefCell<HashMap<(String, String, pg_sys::Oid), Option<pg_sys::Oid>>> =
+        RefCell::new(HashMap::new());
     /// Bumped by the syscache callback when pg_proc, pg_type or pg_namespace change.
     static CATALOG_GENERATION: Cell<u64> = const { Cell::new(0) };
     static SEEN_GENERATION: Cell<u64> = const { Cell::new(0) };
     static CALLBACKS_REGISTERED: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Entries a cache may hold before it is emptied: the keys include text a caller chooses
+/// (`mcp.resolve_function`'s argument, the search_path), so without a bound one session could
+/// grow its backend's memory without end.
+const CACHE_MAX_ENTRIES: usize = 10_000;
+
+fn insert_bounded<K: std::hash::Hash + Eq, V>(cache: &mut HashMap<K, V>, key: K, value: V) {
+    if cache.len() >= CACHE_MAX_ENTRIES {
+        cache.clear();
+    }
+    cache.insert(key, value);
+}
+
 /// Syscache invalidation callback: runs while PostgreSQL processes invalidation messages, so it
-/// only bumps a counter (no allocation, no borrow).
+/// only bumps a counter (no allocation, no borrow). Guarded like every callback C calls.
+#[pg_guard]
 unsafe extern "C-unwind" fn catalog_changed(_arg: pg_sys::Datum, _cacheid: c_int, _hash: u32) {
     CATALOG_GENERATION.with(|g| g.set(g.get().wrapping_add(1)));
 }
@@ -64,29 +82,93 @@ fn register_catalog_callbacks() {
     }
 }
 
-/// A function's signature, from a per-backend cache that is dropped whenever pg_proc, pg_type
-/// or pg_namespace change (syscache invalidation), so CREATE OR REPLACE, renames and drops are
-/// seen at once. `None` when the OID no longer exists.
-pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
+/// The current catalog generation, after processing pending invalidations (so a change
+/// committed by another session counts); both caches are emptied when it moved. Cache an entry
+/// computed after this call only if the generation is still the same afterwards: computing it
+/// may itself have processed invalidations.
+fn catalog_generation() -> u64 {
     register_catalog_callbacks();
-    // Process pending invalidations first, so a change committed by another session counts.
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let generation = CATALOG_GENERATION.with(|g| g.get());
     if SEEN_GENERATION.with(|s| s.replace(generation)) != generation {
         SIGNATURES.with(|m| m.borrow_mut().clear());
+        RESOLVED.with(|m| m.borrow_mut().clear());
     }
+    generation
+}
+
+/// A function's signature, from a per-backend cache that is dropped whenever pg_proc, pg_type
+/// or pg_namespace change (syscache invalidation), so CREATE OR REPLACE, renames and drops are
+/// seen at once. `None` when the OID no longer exists.
+pub fn function_signature(oid: pg_sys::Oid) -> McpResult<Option<FunctionSignature>> {
+    let generation = catalog_generation();
     let key = (oid, crate::pg_util::guc_value(c"search_path"));
     if let Some(sig) = SIGNATURES.with(|m| m.borrow().get(&key).cloned()) {
         return Ok(Some(sig));
     }
     let sig = load_function_signature(oid)?;
     if let Some(sig) = &sig {
-        // Loading may itself have processed invalidations; cache only if none arrived.
         if CATALOG_GENERATION.with(|g| g.get()) == generation {
-            SIGNATURES.with(|m| m.borrow_mut().insert(key, sig.clone()));
+            SIGNATURES.with(|m| insert_bounded(&mut m.borrow_mut(), key, sig.clone()));
         }
     }
     Ok(sig)
+}
+
+/// The function a stored signature such as `demo.get_tv(text,text,text[])` names now, resolved
+/// like `to_regprocedure` with the caller's search_path, from a per-backend cache with the same
+/// invalidation as [`function_signature`] (a rename, drop or new function is seen at once).
+/// `None` when no such function exists, also when a type in it no longer exists or the text is
+/// not a signature at all (where `to_regprocedure` raises): a registry row must never make
+/// listing or calling the other tools fail.
+pub fn resolve_function(signature: &str) -> Option<pg_sys::Oid> {
+    let generation = catalog_generation();
+    let key = (
+        signature.to_string(),
+        crate::pg_util::guc_value(c"search_path"),
+        unsafe { pg_sys::GetUserId() },
+    );
+    if let Some(resolved) = RESOLVED.with(|m| m.borrow().get(&key).copied()) {
+        return resolved;
+    }
+    // A subtransaction only on a cache miss: to_regprocedure raises for unknown types and
+    // malformed text. Cancel and statement_timeout still propagate.
+    let resolved = crate::pg_util::in_subtransaction(false, || unsafe {
+        pgrx::direct_function_call::<pg_sys::Oid>(
+            pg_sys::to_regprocedure,
+            &[signature.into_datum()],
+        )
+    })
+    .ok()
+    .flatten();
+    if CATALOG_GENERATION.with(|g| g.get()) == generation {
+        RESOLVED.with(|m| insert_bounded(&mut m.borrow_mut(), key, resolved));
+    }
+    resolved
+}
+
+/// Entries in the resolved-signature cache (for the test of its bound).
+#[cfg(any(test, feature = "pg_test"))]
+pub fn resolved_cache_len() -> usize {
+    RESOLVED.with(|m| m.borrow().len())
+}
+
+/// Whether the calling role has EXECUTE on a function (false when it no longer exists).
+pub fn may_execute_function(oid: pg_sys::Oid) -> bool {
+    unsafe {
+        pgrx::direct_function_call::<bool>(
+            pg_sys::has_function_privilege_id,
+            &[oid.into_datum(), "EXECUTE".into_datum()],
+        )
+    }
+    .unwrap_or(false)
+}
+
+/// `mcp.resolve_function`: [`resolve_function`] for SQL (the registry triggers and the view
+/// `mcp.unresolved_functions`).
+#[pg_extern(name = "resolve_function", stable, strict)]
+fn resolve_function_sql(signature: &str) -> Option<pg_sys::Oid> {
+    resolve_function(signature)
 }
 
 /// Read a function's signature from the catalog. `None` when the OID no longer exists.
@@ -276,12 +358,15 @@ fn report_body_problem(body: &str, parameters: &Value) -> Option<String> {
 /// function.
 #[pg_extern(name = "check_tool_definition")]
 fn check_tool_definition(
-    name: &str,
-    kind: &str,
-    parameters: pgrx::JsonB,
+    name: Option<&str>,
+    kind: Option<&str>,
+    parameters: Option<pgrx::JsonB>,
     function: Option<pg_sys::Oid>,
     body: default!(Option<&str>, "NULL"),
 ) -> Result<(), ErrorReport> {
+    let f = "check_tool_definition";
+    let (name, kind) = (required(name, f, "name")?, required(kind, f, "kind")?);
+    let parameters = required(parameters, f, "parameters")?;
     let problems = tool_definition_problems(name, kind, &parameters.0, function, body)?;
     if problems.is_empty() {
         Ok(())
@@ -293,72 +378,183 @@ fn check_tool_definition(
     }
 }
 
-/// Whether the calling role manages providers (UPDATE on mcp.provider): it may set their keys
-/// and point a chat at any provider (and so at its key).
+/// Whether the calling role holds UPDATE on the registry table `mcp.<table>` (table-level, as
+/// `has_table_privilege` checks it). Superusers always do. No SPI: syscache lookups only.
+fn may_update_registry_table(table: &std::ffi::CStr) -> bool {
+    unsafe {
+        let ns = pg_sys::get_namespace_oid(c"mcp".as_ptr(), true);
+        if ns == pg_sys::Oid::INVALID {
+            return false;
+        }
+        let rel = pg_sys::get_relname_relid(table.as_ptr(), ns);
+        rel != pg_sys::Oid::INVALID
+            && pg_sys::pg_class_aclcheck(rel, pg_sys::GetUserId(), pg_sys::ACL_UPDATE as _)
+                == pg_sys::AclResult::ACLCHECK_OK
+    }
+}
+
+/// Whether the calling role manages providers (UPDATE on mcp.provider): it may set their keys,
+/// see which have one, and point a chat at any provider (and so at its key).
 pub fn may_manage_providers() -> McpResult<bool> {
-    Ok(first_row(
-        "SELECT pg_catalog.has_table_privilege('mcp.provider', 'UPDATE')",
-        &[],
+    Ok(may_update_registry_table(c"provider"))
+}
+
+/// Whether the calling role manages interfaces (UPDATE on mcp.interface): it could change any
+/// interface's limits, provider and access_role, so it may lift them per chat with `options`,
+/// and it may use every interface.
+pub fn may_manage_interfaces() -> bool {
+    may_update_registry_table(c"interface")
+}
+
+fn providers_privilege_error(what: &str) -> McpError {
+    McpError::Privilege(format!(
+        "permission denied to {what}: UPDATE on mcp.provider is required"
+    ))
+}
+
+/// The server key named by `mcp.server_key_file`; 55000 when none is configured, F0000 when the
+/// file is unusable (unreadable, group/world-accessible, not a key).
+fn server_key() -> McpResult<mcp_keys::ServerKey> {
+    let Some(path) = crate::gucs::server_key_file() else {
+        return Err(McpError::NotReady(
+            "no server key is configured (mcp.server_key_file is not set): pg_mcp stores API keys only encrypted".into(),
+        )
+        .with_hint(format!(
+            "As the PostgreSQL OS user, create a key file outside the data directory ({}), set mcp.server_key_file = 'FILE' in postgresql.conf (or ALTER SYSTEM) and reload with SELECT pg_reload_conf().",
+            mcp_keys::MAKE_KEY_HINT
+        )));
+    };
+    mcp_keys::ServerKey::load(std::path::Path::new(&path), mcp_keys::server_uid())
+        .map_err(|e| McpError::ConfigFile(e.message()).with_hint(e.hint()))
+}
+
+/// A fresh nonce from PostgreSQL's cryptographic random source.
+fn random_nonce() -> McpResult<[u8; mcp_keys::NONCE_LEN]> {
+    let mut nonce = [0u8; mcp_keys::NONCE_LEN];
+    if unsafe { pg_sys::pg_strong_random(nonce.as_mut_ptr().cast(), nonce.len()) } {
+        Ok(nonce)
+    } else {
+        Err(McpError::Internal(
+            "could not generate random bytes for the API key's nonce".into(),
+        ))
+    }
+}
+
+/// Store (or with `None`, remove) the API key of a provider, sealed with the server key.
+pub fn store_api_key(provider: &str, key: Option<&str>) -> McpResult<()> {
+    if !may_manage_providers()? {
+        return Err(providers_privilege_error("set an API key"));
+    }
+    let exists = first_row(
+        "SELECT EXISTS (SELECT 1 FROM mcp.provider WHERE name = $1)",
+        &[provider.into()],
         |t| t.get::<bool>(1),
     )?
     .flatten()
-    .unwrap_or(false))
-}
-
-/// Store (or replace) the API key of a provider where PUBLIC cannot read it.
-#[pg_extern(name = "set_api_key")]
-fn set_api_key(provider: &str, key: Option<&str>) -> Result<(), ErrorReport> {
-    if !may_manage_providers()? {
-        return Err(McpError::Privilege(
-            "permission denied to set an API key: UPDATE on mcp.provider is required".into(),
-        )
-        .into());
-    }
-    let exists = Spi::get_one_with_args::<bool>(
-        "SELECT EXISTS (SELECT 1 FROM mcp.provider WHERE name = $1)",
-        &[provider.into()],
-    )
-    .map_err(McpError::from)?
     .unwrap_or(false);
     if !exists {
-        return Err(
-            McpError::UndefinedObject(format!("provider \"{provider}\" does not exist")).into(),
-        );
+        return Err(McpError::UndefinedObject(format!(
+            "provider \"{provider}\" does not exist"
+        )));
     }
-    let key = key.map(str::trim).filter(|k| !k.is_empty());
-    as_extension_owner(|| match key {
-        Some(k) => Spi::run_with_args(
-            "INSERT INTO mcp.provider_secret (provider, api_key, updated_at, updated_by)
-             VALUES ($1, $2, pg_catalog.now(), session_user)
-             ON CONFLICT (provider) DO UPDATE
-               SET api_key = EXCLUDED.api_key, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
-            &[provider.into(), k.into()],
-        ),
-        None => Spi::run_with_args("DELETE FROM mcp.provider_secret WHERE provider = $1", &[provider.into()]),
+    let stored = match key.map(str::trim).filter(|k| !k.is_empty()) {
+        Some(k) => {
+            let sealed = server_key()?
+                .seal(provider, k, random_nonce()?)
+                .map_err(|_| {
+                    McpError::InvalidParameter(format!(
+                        "an API key is at most {} bytes",
+                        mcp_keys::MAX_SECRET_BYTES
+                    ))
+                })?;
+            as_extension_owner(|| {
+                Spi::run_with_args(
+                    "INSERT INTO mcp.provider_secret (provider, key_id, nonce, ciphertext, updated_at, updated_by)
+                     VALUES ($1, $2, $3, $4, pg_catalog.now(), session_user)
+                     ON CONFLICT (provider) DO UPDATE
+                       SET key_id = EXCLUDED.key_id, nonce = EXCLUDED.nonce, ciphertext = EXCLUDED.ciphertext,
+                           updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
+                    &[
+                        provider.into(),
+                        sealed.key_id.into(),
+                        sealed.nonce.into(),
+                        sealed.ciphertext.into(),
+                    ],
+                )
+            })
+        }
+        None => as_extension_owner(|| {
+            Spi::run_with_args(
+                "DELETE FROM mcp.provider_secret WHERE provider = $1",
+                &[provider.into()],
+            )
+        }),
+    };
+    stored.map_err(|_| {
+        McpError::Internal(format!(
+            "could not store the API key of provider \"{provider}\""
+        ))
     })
-    .map_err(|_| McpError::Internal(format!("could not store the API key of provider \"{provider}\"")))?;
-    Ok(())
 }
 
-/// Whether a provider has a key (never the key itself).
+/// Store (or replace) the API key of a provider, encrypted with the server key.
+#[pg_extern(name = "set_api_key")]
+fn set_api_key(provider: Option<&str>, key: Option<&str>) -> Result<(), ErrorReport> {
+    let provider = required(provider, "set_api_key", "provider")?;
+    Ok(store_api_key(provider, key)?)
+}
+
+/// Whether a provider has a key (never the key itself); only for roles that manage providers.
 #[pg_extern(name = "has_api_key")]
-fn has_api_key(provider: &str) -> Result<bool, ErrorReport> {
-    Ok(api_key(provider)?.is_some())
+fn has_api_key(provider: Option<&str>) -> Result<bool, ErrorReport> {
+    let provider = required(provider, "has_api_key", "provider")?;
+    if !may_manage_providers()? {
+        return Err(providers_privilege_error("see which providers have API keys").into());
+    }
+    Ok(sealed_api_key(provider)?.is_some())
 }
 
-/// The API key of a provider, read as the extension owner. Only for building the HTTP request.
-pub fn api_key(provider: &str) -> McpResult<Option<String>> {
+/// The sealed key of a provider, read as the extension owner.
+fn sealed_api_key(provider: &str) -> McpResult<Option<mcp_keys::Sealed>> {
     as_extension_owner(|| {
         first_row(
-            "SELECT api_key FROM mcp.provider_secret WHERE provider = $1",
+            "SELECT key_id, nonce, ciphertext FROM mcp.provider_secret WHERE provider = $1",
             &[provider.into()],
-            |t| t.get::<String>(1),
+            |t| {
+                Ok(mcp_keys::Sealed {
+                    key_id: t.get::<String>(1)?.unwrap_or_default(),
+                    nonce: t.get::<Vec<u8>>(2)?.unwrap_or_default(),
+                    ciphertext: t.get::<Vec<u8>>(3)?.unwrap_or_default(),
+                })
+            },
         )
     })
-    .map(Option::flatten)
     .map_err(|_| {
         McpError::Internal(format!(
             "could not read the API key of provider \"{provider}\""
         ))
     })
+}
+
+/// The API key of a provider, opened with the server key. Only for building the HTTP request.
+pub fn api_key(provider: &str) -> McpResult<Option<String>> {
+    let Some(sealed) = sealed_api_key(provider)? else {
+        return Ok(None);
+    };
+    let again = "Store the key again with mcp.set_api_key().";
+    server_key()?
+        .open(provider, &sealed)
+        .map(Some)
+        .map_err(|e| match e {
+            mcp_keys::OpenError::OtherKey { stored, configured } => McpError::NotReady(format!(
+                "the API key of provider \"{provider}\" was encrypted with server key {stored}, but mcp.server_key_file holds server key {configured}"
+            ))
+            .with_hint(format!("Configure the key file it was stored with, or {}", again.to_lowercase())),
+            mcp_keys::OpenError::NotAuthentic | mcp_keys::OpenError::Malformed => {
+                McpError::NotReady(format!(
+                    "the stored API key of provider \"{provider}\" does not decrypt: it was altered or belongs to another provider"
+                ))
+                .with_hint(again)
+            }
+        })
 }

@@ -5,23 +5,25 @@
 //! 1. PostgreSQL's own parser: exactly one statement, and it must be a query (SELECT, VALUES,
 //!    TABLE, WITH … SELECT, or EXPLAIN without ANALYZE); no SELECT INTO, no FOR UPDATE/SHARE,
 //!    no data-modifying WITH.
-//! 2. Parse analysis + rewrite (views expanded): every function the query calls directly is
-//!    checked against a short list of functions whose effects outlive a rolled-back
-//!    subtransaction (session advisory locks, dblink connections, signalling other backends …).
+//! 2. Parse analysis + rewrite (views expanded): every function the query calls directly
+//!    (functions, operators, aggregates, window functions, casts) is checked against the
+//!    sandbox's denied classes ([`mcp_tools::sandbox`]), for a refusal that names it. The
+//!    executor hook of [`crate::sandbox`] refuses the same classes again where PostgreSQL
+//!    executes them, which also covers dynamic SQL and PL functions.
 //! 3. Execution in a subtransaction with `transaction_read_only = on` (the executor refuses every
-//!    write, `nextval`, large-object writes …), under the tool's own time limit, as the calling
-//!    role (grants and row-level security apply), and **always rolled back** after the rows were
-//!    copied out, which also undoes `set_config(…, false)`, `pg_notify` and temp-table writes.
+//!    table write and `nextval`/`setval`; large-object writes are refused by the sandbox), under
+//!    the tool's own time limit, as the calling role (grants and row-level security apply) in a
+//!    security-restricted operation, and **always rolled back** after the rows were copied out,
+//!    which also undoes `set_config(…, false)` and temp-table writes.
 
 use crate::gucs;
 use crate::pg_util::{in_subtransaction, set_guc, PgErrorInfo};
 use crate::rows;
+use crate::sandbox::{self, GuardLevel};
 use pgrx::datum::DatumWithOid;
 use pgrx::pg_sys;
 use pgrx::prelude::*;
 use pgrx::PgList;
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString};
 
 /// Why a read-only query produced no rows.
@@ -34,101 +36,8 @@ pub enum QueryFault {
     Failed(PgErrorInfo),
 }
 
-/// Rows copied out of a read-only query, plus how many were fetched (limit + 1 at most).
-pub struct QueryRows {
-    pub rows: rows::Rows,
-    pub fetched: usize,
-}
-
-/// Functions in pg_catalog whose effects survive the rollback of the tool's subtransaction or
-/// reach other sessions, so a query may not call them directly.
-const DENIED_CATALOG_FUNCTIONS: &[&str] = &[
-    // session-level advisory locks outlive the subtransaction; unlocking could release the
-    // caller's own locks
-    "pg_advisory_lock",
-    "pg_advisory_lock_shared",
-    "pg_try_advisory_lock",
-    "pg_try_advisory_lock_shared",
-    "pg_advisory_unlock",
-    "pg_advisory_unlock_shared",
-    "pg_advisory_unlock_all",
-    // other sessions
-    "pg_cancel_backend",
-    "pg_terminate_backend",
-    "pg_notify",
-    // server state, WAL and replication (non-transactional)
-    "pg_reload_conf",
-    "pg_rotate_logfile",
-    "pg_switch_wal",
-    "pg_create_restore_point",
-    "pg_logical_emit_message",
-    "pg_create_physical_replication_slot",
-    "pg_create_logical_replication_slot",
-    "pg_drop_replication_slot",
-    "pg_copy_physical_replication_slot",
-    "pg_copy_logical_replication_slot",
-    "pg_replication_slot_advance",
-    "pg_replication_origin_create",
-    "pg_replication_origin_drop",
-    "pg_replication_origin_advance",
-    "pg_replication_origin_session_setup",
-    "pg_promote",
-    "pg_backup_start",
-    "pg_backup_stop",
-    "pg_start_backup",
-    "pg_stop_backup",
-    "pg_stat_reset",
-    "pg_stat_reset_shared",
-    "pg_stat_reset_single_table_counters",
-    "pg_stat_reset_single_function_counters",
-    "pg_stat_reset_slru",
-    "pg_stat_reset_replication_slot",
-    "pg_stat_reset_subscription_stats",
-    // server files (privilege-checked too; refused here even for roles that hold them)
-    "lo_import",
-    "lo_export",
-];
-
-/// Extensions whose functions open connections that are not bound by this transaction's
-/// read-only mode (a dblink connection writes through a separate session).
-const DENIED_EXTENSIONS: &[&str] = &["dblink"];
-
-thread_local! {
-    /// funcid → denied name (or None), per backend.
-    static DENIED: RefCell<HashMap<pg_sys::Oid, Option<String>>> = RefCell::new(HashMap::new());
-}
-
 unsafe fn cstr_owned(p: *const std::ffi::c_char) -> Option<String> {
     (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned())
-}
-
-/// The name to report when `funcid` may not be called from the SQL tool.
-fn denied_function(funcid: pg_sys::Oid) -> Option<String> {
-    if let Some(hit) = DENIED.with(|d| d.borrow().get(&funcid).cloned()) {
-        return hit;
-    }
-    let verdict = unsafe {
-        let name = cstr_owned(pg_sys::get_func_name(funcid)).unwrap_or_default();
-        if pg_sys::get_func_namespace(funcid) == pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE) {
-            DENIED_CATALOG_FUNCTIONS
-                .contains(&name.as_str())
-                .then(|| name.clone())
-        } else if funcid.to_u32() >= pg_sys::FirstNormalObjectId {
-            let ext = pg_sys::getExtensionOfObject(pg_sys::ProcedureRelationId, funcid);
-            if ext == pg_sys::Oid::INVALID {
-                None
-            } else {
-                let extname = cstr_owned(pg_sys::get_extension_name(ext)).unwrap_or_default();
-                DENIED_EXTENSIONS
-                    .contains(&extname.as_str())
-                    .then(|| format!("{name} (extension {extname})"))
-            }
-        } else {
-            None
-        }
-    };
-    DENIED.with(|d| d.borrow_mut().insert(funcid, verdict.clone()));
-    verdict
 }
 
 /// Refusal for row locks, found in the raw tree (top level) or the analyzed one (subqueries).
@@ -140,38 +49,52 @@ struct Walk {
     refusal: Option<String>,
 }
 
+/// Record a refusal in the walk's context (no reference is held across the C walkers).
+unsafe fn refuse(ctx: *mut c_void, why: String) -> bool {
+    (*(ctx as *mut Walk)).refusal = Some(why);
+    true
+}
+
+/// The walk over the analyzed and rewritten query. C (query_tree_walker,
+/// expression_tree_walker) calls it back, so it is guarded: an ERROR inside (PostgreSQL's
+/// "stack depth limit exceeded" on a deep tree) travels as an ordinary ERROR through the C
+/// frames instead of a Rust panic that cannot unwind there.
+#[pg_guard]
 unsafe extern "C-unwind" fn walker(node: *mut pg_sys::Node, ctx: *mut c_void) -> bool {
     if node.is_null() {
         return false;
     }
-    let w = &mut *(ctx as *mut Walk);
-    match (*node).type_ {
-        pg_sys::NodeTag::T_Query => {
-            let q = node as *mut pg_sys::Query;
-            if (*q).commandType != pg_sys::CmdType::CMD_SELECT
-                || !(*q).utilityStmt.is_null()
-                || (*q).hasModifyingCTE
-            {
-                w.refusal = Some("The query contains a statement that changes data.".into());
-                return true;
-            }
-            if !(*q).rowMarks.is_null() {
-                w.refusal = Some(LOCKING_REFUSAL.into());
-                return true;
-            }
-            pg_sys::query_tree_walker(q, Some(walker), ctx, 0)
+    pg_sys::check_stack_depth();
+    if (*node).type_ == pg_sys::NodeTag::T_Query {
+        let q = node as *mut pg_sys::Query;
+        if (*q).commandType != pg_sys::CmdType::CMD_SELECT
+            || !(*q).utilityStmt.is_null()
+            || (*q).hasModifyingCTE
+        {
+            return refuse(
+                ctx,
+                "The query contains a statement that changes data.".into(),
+            );
         }
-        pg_sys::NodeTag::T_FuncExpr => {
-            let f = node as *mut pg_sys::FuncExpr;
-            if let Some(name) = denied_function((*f).funcid) {
-                w.refusal = Some(format!(
-                    "The function {name} is not allowed in this tool: its effects would outlive the read-only query."
-                ));
-                return true;
-            }
-            pg_sys::expression_tree_walker(node, Some(walker), ctx)
+        if !(*q).rowMarks.is_null() {
+            return refuse(ctx, LOCKING_REFUSAL.into());
         }
-        _ => pg_sys::expression_tree_walker(node, Some(walker), ctx),
+        return pg_sys::query_tree_walker(q, Some(walker), ctx, 0);
+    }
+    // Every function the node calls: functions, operators, aggregates, window functions,
+    // casts through I/O, row comparisons (PostgreSQL's own list, check_functions_in_node).
+    if pg_sys::check_functions_in_node(node, Some(function_checker), ctx) {
+        return true;
+    }
+    pg_sys::expression_tree_walker(node, Some(walker), ctx)
+}
+
+/// Called by check_functions_in_node for each function a node calls.
+#[pg_guard]
+unsafe extern "C-unwind" fn function_checker(funcid: pg_sys::Oid, ctx: *mut c_void) -> bool {
+    match sandbox::refusal_for(funcid, GuardLevel::ReadOnly) {
+        Some(why) => refuse(ctx, why),
+        None => false,
     }
 }
 
@@ -294,9 +217,12 @@ pub fn check_statement(sql: &str, param_types: &[pg_sys::Oid]) -> Result<(), Str
         }
         let queries = PgList::<pg_sys::Query>::from_pg(analyze(raw, &c_sql, param_types));
         let mut walk = Walk { refusal: None };
+        let ctx: *mut c_void = (&mut walk as *mut Walk).cast();
         for i in 0..queries.len() {
             if let Some(q) = queries.get_ptr(i) {
-                walker(q.cast(), (&mut walk as *mut Walk).cast());
+                // walker is a C callback: called from Rust, it needs the FFI boundary that
+                // turns its ERROR into a Rust panic the caller's subtransaction catches.
+                pg_sys::ffi::pg_guard_ffi_boundary(|| walker(q.cast(), ctx));
                 if let Some(r) = walk.refusal.take() {
                     return Err(r);
                 }
@@ -315,16 +241,16 @@ enum Inner {
 }
 
 /// Run one query in the read-only context: check it, bind `params` through their types' input
-/// functions, execute it as the calling role, copy out up to `limit` rows (fetching
-/// `limit + 1`), and roll everything back. The caller arms the time limit
-/// ([`crate::pg_util::with_tool_timeout`]).
+/// functions, execute it as the calling role through a cursor, copy out the rows `collect`
+/// allows (see [`rows::fetch`]), and roll everything back. The caller arms the time limit
+/// ([`crate::pg_util::with_tool_timeout`]) and the sandbox ([`crate::sandbox::run_sandboxed`]).
 pub fn run_read_only(
     sql: &str,
     params: &[ParamText],
-    limit: usize,
-) -> Result<QueryRows, QueryFault> {
+    collect: &rows::CollectOptions,
+) -> Result<rows::Fetched, QueryFault> {
     let types: Vec<pg_sys::Oid> = params.iter().map(|p| p.1).collect();
-    let outcome = in_subtransaction(true, || -> Result<QueryRows, Inner> {
+    let outcome = in_subtransaction(true, || -> Result<rows::Fetched, Inner> {
         // read-only for this subtransaction; reverted when it is rolled back
         set_guc(c"transaction_read_only", "on");
         check_statement(sql, &types).map_err(Inner::Refused)?;
@@ -332,15 +258,7 @@ pub fn run_read_only(
             .iter()
             .map(|(t, oid)| typed_datum(t.as_deref(), *oid))
             .collect();
-        Spi::connect_mut(|c| -> pgrx::spi::SpiResult<QueryRows> {
-            let t = c.update(sql, Some((limit + 1) as _), &datums)?;
-            let fetched = t.len();
-            Ok(QueryRows {
-                rows: rows::collect(t, limit)?,
-                fetched,
-            })
-        })
-        .map_err(|e| Inner::Spi(e.to_string()))
+        rows::fetch(sql, &datums, collect).map_err(|e| Inner::Spi(e.to_string()))
     });
     match outcome {
         Ok(Ok(r)) => Ok(r),

@@ -1,13 +1,16 @@
 //! Tool discovery (M2), argument validation (M6) and execution (`mcp.call_tool`).
 
-use crate::error::{McpError, McpResult};
+use crate::error::{required, McpError, McpResult};
 use crate::gucs;
 use crate::pg_util::{
     as_extension_owner, first_row, in_subtransaction, select_kept, with_application_name,
     with_tool_timeout, write_kept, PgErrorInfo,
 };
-use crate::registry::{function_signature, FunctionSignature};
+use crate::registry::{
+    function_signature, may_execute_function, resolve_function, FunctionSignature,
+};
 use crate::rows;
+use crate::sandbox::{self, GuardLevel};
 use crate::sql_tool;
 use mcp_tools::{ResultMeta, RowCap, ShapeOptions, ToolSchema};
 use pgrx::datum::DatumWithOid;
@@ -28,52 +31,97 @@ pub struct ToolInfo {
     pub read_only: bool,
 }
 
-/// SQL predicate "the calling role may run tool `t`": no function (report/built-in bodies), or
-/// the function still exists and the role has EXECUTE on it. One definition for listing and
-/// calling, so a tool is callable exactly when it is listed.
-macro_rules! runnable_sql {
-    () => {
-        "CASE WHEN t.function IS NULL THEN true
-              WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_proc p WHERE p.oid = t.function) THEN false
-              ELSE pg_catalog.has_function_privilege(t.function, 'EXECUTE') END"
-    };
+/// "The calling role may run a tool whose `function` column is `signature`": no function
+/// (report/built-in bodies), or the signature resolves (per-backend cache) and the role has
+/// EXECUTE on the function. One definition for listing and calling, so a tool is callable
+/// exactly when it is listed. The queries read the column as `t.function::text`, which is also
+/// right for 0.1.0's regprocedure column while a new library runs before ALTER EXTENSION UPDATE.
+fn may_run(signature: Option<&str>) -> bool {
+    signature.is_none_or(|s| resolve_function(s).is_some_and(may_execute_function))
 }
 
 fn no_interface(interface: &str) -> McpError {
     McpError::UndefinedObject(format!("interface \"{interface}\" does not exist"))
 }
 
-/// Fail with 42704 unless the interface exists; returns whether it is enabled.
-pub fn interface_enabled(interface: &str) -> McpResult<bool> {
-    first_row(
-        "SELECT enabled FROM mcp.interface WHERE name = $1",
-        &[interface.into()],
-        |t| t.get::<bool>(1),
-    )?
-    .map(|e| e.unwrap_or(false))
-    .ok_or_else(|| no_interface(interface))
+/// Whether the calling role may use an interface whose `access_role` column holds
+/// `access_role`: the one privilege check of mcp.chat, mcp.list_tools, mcp.call_tool (and
+/// mcp.handle). Superusers may; `'public'` opens the interface to every role; otherwise the
+/// caller needs the privileges of the named role (`pg_has_role(…, 'USAGE')`: a member that
+/// inherits it, directly or through other roles, as for a GRANT to that role). NULL is closed.
+/// Roles that manage interfaces (UPDATE on mcp.interface) may use every interface: they could
+/// set access_role themselves. A role that no longer exists admits nobody.
+pub fn may_use_interface_role(access_role: Option<&str>) -> bool {
+    let me = unsafe { pg_sys::GetUserId() };
+    if unsafe { pg_sys::superuser_arg(me) } {
+        return true;
+    }
+    let member = match access_role {
+        Some("public") => true,
+        Some(role) => match std::ffi::CString::new(role) {
+            Ok(name) => unsafe {
+                let oid = pg_sys::get_role_oid(name.as_ptr(), true);
+                oid != pg_sys::Oid::INVALID && pg_sys::has_privs_of_role(me, oid)
+            },
+            Err(_) => false,
+        },
+        None => false,
+    };
+    member || crate::registry::may_manage_interfaces()
 }
 
-/// The tools of `interface` the calling role may run: enabled, mapped, and EXECUTE on the
-/// function. Ordered by name.
+/// An interface as the access check sees it.
+pub struct InterfaceAccess {
+    pub enabled: bool,
+    /// The calling role may use it (see `may_use_interface_role`).
+    pub usable: bool,
+}
+
+/// 42704 unless the interface exists; whether it is enabled and usable by the calling role.
+pub fn interface_access(interface: &str) -> McpResult<InterfaceAccess> {
+    let (enabled, role) = first_row(
+        "SELECT enabled, access_role FROM mcp.interface WHERE name = $1",
+        &[interface.into()],
+        |t| Ok((t.get::<bool>(1)?.unwrap_or(false), t.get::<String>(2)?)),
+    )?
+    .ok_or_else(|| no_interface(interface))?;
+    Ok(InterfaceAccess {
+        enabled,
+        usable: may_use_interface_role(role.as_deref()),
+    })
+}
+
+/// The 42501 of a role that may not use an interface.
+pub fn interface_denied(interface: &str) -> McpError {
+    McpError::Privilege(format!("permission denied for interface \"{interface}\""))
+        .with_hint("A role may use an interface when it has the privileges of the interface's access_role (GRANT that role to it), when access_role is 'public', or when it has UPDATE on mcp.interface.")
+}
+
+/// `mcp.may_use_interface`: whether the calling role may use an interface (42704 if unknown).
+#[pg_extern(name = "may_use_interface", stable)]
+fn may_use_interface(interface: Option<&str>) -> Result<bool, ErrorReport> {
+    let interface = required(interface, "may_use_interface", "interface")?;
+    Ok(interface_access(interface)?.usable)
+}
+
+/// The tools of `interface` the calling role may run: the interface is enabled and usable by
+/// the role, the tool enabled, mapped, and EXECUTE on the function. Ordered by name.
 pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
-    if !interface_enabled(interface)? {
+    let access = interface_access(interface)?;
+    if !(access.enabled && access.usable) {
         return Ok(Vec::new());
     }
     let tools = select_kept(
-        concat!(
-            "SELECT t.name, t.description, t.parameters, t.read_only
-                   FROM mcp.interface_tool it
-                   JOIN mcp.tool t ON t.name = it.tool
-                  WHERE it.interface = $1 AND t.enabled AND ",
-            runnable_sql!(),
-            " ORDER BY t.name"
-        ),
+        "SELECT t.name, t.description, t.parameters, t.read_only, t.function::text
+           FROM mcp.interface_tool it
+           JOIN mcp.tool t ON t.name = it.tool
+          WHERE it.interface = $1 AND t.enabled
+          ORDER BY t.name",
         &[interface.into()],
         |t| {
             let mut out = Vec::new();
             for row in t {
-                out.push(ToolInfo {
+                let info = ToolInfo {
                     name: row.get::<String>(1)?.unwrap_or_default(),
                     description: row.get::<String>(2)?.unwrap_or_default(),
                     parameters: row
@@ -81,12 +129,18 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolInfo>> {
                         .map(|j| j.0)
                         .unwrap_or_else(|| json!({"type": "object"})),
                     read_only: row.get::<bool>(4)?.unwrap_or(true),
-                });
+                };
+                out.push((info, row.get::<String>(5)?));
             }
             Ok(out)
         },
     )?;
-    Ok(tools)
+    // Resolved after the scan: a cache miss may run a subtransaction.
+    Ok(tools
+        .into_iter()
+        .filter(|(_, signature)| may_run(signature.as_deref()))
+        .map(|(info, _)| info)
+        .collect())
 }
 
 /// Render tools in one of the wire formats.
@@ -124,9 +178,11 @@ pub fn tools_json(tools: &[ToolInfo], format: &str) -> McpResult<Value> {
 /// `mcp.list_tools`: the tools array for the LLM request (or an MCP client).
 #[pg_extern(name = "list_tools", stable, parallel_safe)]
 fn list_tools(
-    interface: default!(&str, "'chatbot'"),
-    format: default!(&str, "'openai'"),
+    interface: default!(Option<&str>, "'chatbot'"),
+    format: default!(Option<&str>, "'openai'"),
 ) -> Result<JsonB, ErrorReport> {
+    let interface = required(interface, "list_tools", "interface")?;
+    let format = required(format, "list_tools", "format")?;
     // Check the format first so a bad format is reported even for an empty interface.
     tools_json(&[], format)?;
     let tools = visible_tools(interface)?;
@@ -175,7 +231,8 @@ pub fn validate_against(tool: &str, schema: &Value, args: &Value) -> Vec<mcp_too
 
 /// `mcp.validate_arguments`: `[]` when the arguments fit the tool's schema, else the errors.
 #[pg_extern(name = "validate_arguments", stable)]
-fn validate_arguments(tool: &str, arguments: Option<JsonB>) -> Result<JsonB, ErrorReport> {
+fn validate_arguments(tool: Option<&str>, arguments: Option<JsonB>) -> Result<JsonB, ErrorReport> {
+    let tool = required(tool, "validate_arguments", "tool")?;
     let schema = first_row(
         "SELECT parameters FROM mcp.tool WHERE name = $1",
         &[tool.into()],
@@ -197,6 +254,8 @@ fn validate_arguments(tool: &str, arguments: Option<JsonB>) -> Result<JsonB, Err
 /// Everything `call_tool` needs to know about a tool row.
 struct ToolRow {
     kind: String,
+    /// The stored signature and the function it names now (`None`: renamed or dropped).
+    signature: Option<String>,
     function: Option<pg_sys::Oid>,
     parameters: Value,
     body: Option<String>,
@@ -204,20 +263,18 @@ struct ToolRow {
     enabled: bool,
     mapped: bool,
     may_execute: bool,
+    read_only: bool,
 }
 
-/// The interface's `enabled` flag and the tool row, in one query (hot path of every call).
-/// 42704 when the interface does not exist; `None` for an unknown tool.
+/// Whether the interface is enabled and usable by the calling role, and the tool row, in one
+/// query (hot path of every call). 42704 when the interface does not exist; `None` for an
+/// unknown tool.
 fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
-    first_row(
-        concat!(
-            "SELECT i.enabled, t.kind, t.function::oid, t.parameters, t.enabled,
-                    EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
-                    ",
-            runnable_sql!(),
-            ", t.body, t.timeout_ms
-               FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
-        ),
+    let (enabled, access_role, mut row) = first_row(
+        "SELECT i.enabled, t.kind, t.function::text, t.parameters, t.enabled,
+                EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
+                t.body, t.timeout_ms, i.access_role, t.read_only
+           FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2",
         &[tool.into(), interface.into()],
         |t| {
             let enabled = t.get::<bool>(1)?.unwrap_or(false);
@@ -225,19 +282,29 @@ fn tool_row(tool: &str, interface: &str) -> McpResult<(bool, Option<ToolRow>)> {
                 None => None,
                 Some(kind) => Some(ToolRow {
                     kind,
-                    function: t.get::<pg_sys::Oid>(3)?,
+                    signature: t.get::<String>(3)?,
+                    function: None,
                     parameters: t.get::<JsonB>(4)?.map(|j| j.0).unwrap_or_else(|| json!({})),
                     enabled: t.get::<bool>(5)?.unwrap_or(false),
                     mapped: t.get::<bool>(6)?.unwrap_or(false),
-                    may_execute: t.get::<bool>(7)?.unwrap_or(false),
-                    body: t.get::<String>(8)?,
-                    timeout_ms: t.get::<i32>(9)?,
+                    may_execute: false,
+                    body: t.get::<String>(7)?,
+                    timeout_ms: t.get::<i32>(8)?,
+                    read_only: t.get::<bool>(10)?.unwrap_or(true),
                 }),
             };
-            Ok((enabled, row))
+            Ok((enabled, t.get::<String>(9)?, row))
         },
     )?
-    .ok_or_else(|| no_interface(interface))
+    .ok_or_else(|| no_interface(interface))?;
+    if let Some(r) = row.as_mut() {
+        r.function = r.signature.as_deref().and_then(resolve_function);
+        r.may_execute = r.signature.is_none() || r.function.is_some_and(may_execute_function);
+    }
+    Ok((
+        enabled && may_use_interface_role(access_role.as_deref()),
+        row,
+    ))
 }
 
 /// One audit row of `mcp.tool_call`.
@@ -308,38 +375,63 @@ pub fn record_call(r: &CallRecord) -> i64 {
         );
         return 0;
     }
-    let preview = r
+    // Caller- and model-supplied values are cut to mcp.audit_max_value_bytes (size and sha256
+    // of what was cut go to `clipped`): a call with a 48 MB argument must not write 48 MB.
+    let mut cuts = crate::audit::row_cuts();
+    let preview = r.result_text.as_deref().map(|t| {
+        let (p, cut) = mcp_tools::clip_chars(t, 500);
+        if cut {
+            cuts.note(
+                "result_preview",
+                Some(mcp_audit::Cut::of_bytes(t.as_bytes())),
+            );
+        }
+        p
+    });
+    let size = r
         .result_text
-        .as_deref()
-        .map(|t| mcp_tools::clip_chars(t, 500).0);
-    let size = r.result_text.as_ref().map(|t| t.len() as i32);
+        .as_ref()
+        .map(|t| mcp_audit::clamp_count(t.len() as u64));
     let role = calling_role();
     let args: Vec<DatumWithOid> = vec![
         role.into(),
         r.run_id.into(),
-        r.tool_call_id.clone().into(),
-        r.tool.clone().into(),
-        r.interface.clone().into(),
-        r.arguments_raw.clone().into(),
-        r.arguments.clone().map(JsonB).into(),
-        r.validation_errors.clone().map(JsonB).into(),
+        cuts.opt_text("tool_call_id", r.tool_call_id.as_deref())
+            .into(),
+        cuts.text("tool", &r.tool).into_owned().into(),
+        cuts.text("interface", &r.interface).into_owned().into(),
+        cuts.opt_text("arguments_raw", r.arguments_raw.as_deref())
+            .into(),
+        r.arguments
+            .as_ref()
+            .map(|a| JsonB(cuts.json("arguments", a).into_owned()))
+            .into(),
+        r.validation_errors
+            .as_ref()
+            .map(|v| JsonB(cuts.json("validation_errors", v).into_owned()))
+            .into(),
         r.status.into(),
         size.into(),
         preview.into(),
         r.latency_ms.into(),
         r.error.as_ref().map(|e| e.sqlstate.clone()).into(),
-        r.error.as_ref().map(|e| e.message.clone()).into(),
+        cuts.opt_text(
+            "error_message",
+            r.error.as_ref().map(|e| e.message.as_str()),
+        )
+        .into(),
         r.call_id.into(),
+        cuts.into_json().map(JsonB).into(),
     ];
     as_extension_owner(|| {
         write_kept::<i64>(
             "INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
                                         arguments_raw, arguments, validation_errors, status,
                                         result_size, result_preview, latency_ms, error_sqlstate,
-                                        error_message)
+                                        error_message, clipped)
              OVERRIDING SYSTEM VALUE
              VALUES (COALESCE($15, pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))),
-                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16)
              RETURNING call_id",
             &args,
         )
@@ -456,14 +548,15 @@ const MAX_SINGLE_VALUE_CHARS: usize = 20_000;
 /// Shape fetched rows for the model. `always_table`: the SQL, report and schema tools always
 /// render the markdown table; function tools return a single value (or JSON document) as is.
 fn shape_rows(
-    r: rows::Rows,
+    f: rows::Fetched,
     limit: mcp_tools::RowLimit,
-    fetched: usize,
     elapsed_ms: f64,
     always_table: bool,
 ) -> (String, Option<Value>) {
+    let r = f.rows;
+    let lone = r.rows.len() == 1 && !f.more_rows;
     if !always_table {
-        if let Some(v) = r.single_json().filter(|_| fetched == 1) {
+        if let Some(v) = r.single_json().filter(|_| lone) {
             let text = serde_json::to_string(&v).unwrap_or_default();
             let text = mcp_tools::clip_chars(&text, MAX_SINGLE_VALUE_CHARS).0;
             let structured = if v.is_object() {
@@ -473,7 +566,7 @@ fn shape_rows(
             };
             return (text, Some(structured));
         }
-        if fetched == 1 && r.columns.len() == 1 {
+        if lone && r.columns.len() == 1 {
             let cell = &r.rows[0][0];
             let text = match cell {
                 mcp_tools::Cell::Null => "(no result)".to_string(),
@@ -490,9 +583,14 @@ fn shape_rows(
             return (text, None);
         }
     }
-    let mut meta = ResultMeta::from_fetch(fetched, limit.limit, elapsed_ms);
-    meta.max_rows = Some(row_cap().effective_max());
-    meta.clipped_limit = limit.clipped;
+    let meta = ResultMeta {
+        rows_shown: r.rows.len(),
+        more_rows: f.more_rows,
+        elapsed_ms,
+        clipped_limit: limit.clipped,
+        max_rows: Some(row_cap().effective_max()),
+        budget_reached: f.budget_reached.then(max_result_bytes),
+    };
     let opts = shape_options();
     let md = mcp_tools::render_markdown(&r.columns, &r.rows, &meta, &opts);
     let js = mcp_tools::render_json(&r.columns, &r.rows, &meta, &opts);
@@ -503,6 +601,25 @@ pub fn shape_options() -> ShapeOptions {
     ShapeOptions {
         max_cell_chars: gucs::MAX_CELL_CHARS.get().max(16) as usize,
         ..ShapeOptions::default()
+    }
+}
+
+/// The result budget of one tool call in bytes (`mcp.max_result_bytes`).
+fn max_result_bytes() -> usize {
+    gucs::MAX_RESULT_BYTES.get().max(1024) as usize
+}
+
+/// How a tool's rows are collected: `limit` rows shown, text kept as far as a cell shows it
+/// (a function tool's lone value up to [`MAX_SINGLE_VALUE_CHARS`]), within the result budget.
+pub fn collect_options(limit: usize, single_value: bool, json_whole: bool) -> rows::CollectOptions {
+    let shape = shape_options();
+    rows::CollectOptions {
+        limit,
+        keep_chars: shape.max_cell_chars.max(shape.max_json_chars),
+        single_value_chars: single_value.then_some(MAX_SINGLE_VALUE_CHARS),
+        json_whole,
+        max_bytes: max_result_bytes(),
+        shape,
     }
 }
 
@@ -524,7 +641,8 @@ pub fn row_cap() -> RowCap {
 
 /// Execute a tool for the calling role. Never raises for tool faults: they become
 /// `is_error` outcomes (with the detail in the audit row and the server log); only a bad
-/// interface, query cancel or statement_timeout raise.
+/// interface, query cancel or statement_timeout raise — and an attempt to start a tool from
+/// inside a running tool (42501, which becomes that tool's error result).
 pub fn execute_tool(
     tool: &str,
     arguments: &Value,
@@ -533,6 +651,7 @@ pub fn execute_tool(
     tool_call_id: Option<&str>,
     arguments_raw: Option<&str>,
 ) -> McpResult<(ToolOutcome, i64)> {
+    sandbox::refuse_nested("mcp.call_tool")?;
     let (interface_ok, row) = tool_row(tool, interface)?;
     let started = Instant::now();
     let mut rec = CallRecord {
@@ -545,6 +664,18 @@ pub fn execute_tool(
         ..Default::default()
     };
     let outcome = match row {
+        Some(r)
+            if interface_ok
+                && r.enabled
+                && r.mapped
+                && r.function.is_none()
+                && r.signature.is_some() =>
+        {
+            // Renamed or dropped after registration: say which signature no longer resolves
+            // (the registry is readable by everybody); mcp.unresolved_functions lists them all.
+            let sig = r.signature.as_deref().unwrap_or_default();
+            unresolved_function(tool, sig, &mut rec)
+        }
         Some(r) if interface_ok && r.enabled && r.mapped && r.may_execute => {
             // Tag the backend while the tool runs (pg_stat_activity.application_name) with the
             // run and the call id, so an operator can match a busy backend to its audit row.
@@ -556,8 +687,17 @@ pub fn execute_tool(
                 (None, None) => format!("mcp:tool:{}", display_name(tool)),
             };
             let timeout_ms = r.timeout_ms.unwrap_or_else(|| gucs::TOOL_TIMEOUT_MS.get());
+            // Query tools are read-only whatever the row says; a function tool is as its
+            // read_only flag declares (see crate::sandbox and the README's security section).
+            let level = if r.function.is_some() && !r.read_only {
+                GuardLevel::Writing
+            } else {
+                GuardLevel::ReadOnly
+            };
             with_application_name(&tag, || {
-                with_tool_timeout(timeout_ms, || run_tool(tool, &r, arguments, &mut rec))
+                with_tool_timeout(timeout_ms, || {
+                    sandbox::run_sandboxed(level, || run_tool(tool, &r, arguments, &mut rec))
+                })
             })?
         }
         _ => ToolOutcome::error(
@@ -601,7 +741,9 @@ fn ok_outcome((text, structured): (String, Option<Value>)) -> ToolOutcome {
     }
 }
 
-/// The outcome of a failed query: refusals are explained, failures get one sentence.
+/// The outcome of a failed query: refusals are explained, failures get one sentence. A
+/// refusal of the sandbox's executor hook (42501 raised while the tool ran) is explained like
+/// a refusal before execution, with its SQLSTATE in the audit row.
 fn query_fault(
     tool: &str,
     fault: sql_tool::QueryFault,
@@ -611,6 +753,12 @@ fn query_fault(
     match fault {
         sql_tool::QueryFault::Refused(why) => ToolOutcome::error("denied", why),
         sql_tool::QueryFault::Failed(info) => {
+            if info.sqlstate == "42501" {
+                if let Some(why) = sandbox::take_refusal() {
+                    rec.error = Some(info);
+                    return ToolOutcome::error("denied", why);
+                }
+            }
             let text = if sql_sentence || info.sqlstate == "57014" {
                 mcp_tools::report::sql_error_sentence(&info.sqlstate)
             } else {
@@ -642,7 +790,7 @@ fn run_tool(
     let empty = Map::new();
     let args = arguments.as_object().unwrap_or(&empty);
     match (r.kind.as_str(), r.function) {
-        (_, Some(oid)) => run_function_tool(tool, oid, args, rec),
+        (_, Some(oid)) => run_function_tool(tool, r, oid, args, rec),
         ("report", None) => Ok(run_report(tool, r, args, rec)),
         ("builtin", None) if tool == SQL_QUERY => Ok(run_sql_query(args, rec)),
         ("builtin", None) if tool == SCHEMA_INFORMATION => Ok(run_schema_information(args, rec)),
@@ -653,33 +801,44 @@ fn run_tool(
     }
 }
 
+/// The outcome of a call whose registered function no longer exists.
+fn unresolved_function(tool: &str, signature: &str, rec: &mut CallRecord) -> ToolOutcome {
+    rec.error = Some(PgErrorInfo {
+        sqlstate: "42883".into(),
+        message: format!("function {signature} of tool {tool} does not exist"),
+    });
+    ToolOutcome::error(
+        "error",
+        format!(
+            "Tool '{tool}' cannot run: its function {signature} does not exist (renamed or dropped after registration; see mcp.unresolved_functions)."
+        ),
+    )
+}
+
 fn run_function_tool(
     tool: &str,
+    r: &ToolRow,
     oid: pg_sys::Oid,
     args: &Map<String, Value>,
     rec: &mut CallRecord,
 ) -> McpResult<ToolOutcome> {
     let Some(sig) = function_signature(oid)? else {
-        return Ok(ToolOutcome::error(
-            "denied",
-            format!("Tool '{tool}' is not available."),
-        ));
+        let signature = r.signature.as_deref().unwrap_or_default();
+        return Ok(unresolved_function(tool, signature, rec));
     };
     let (sql, params) = build_call(&sig, args);
     let limit = default_limit();
     let started = Instant::now();
     let result = in_subtransaction(false, || {
-        Spi::connect_mut(|c| -> Result<(rows::Rows, usize), pgrx::spi::SpiError> {
-            let t = c.update(sql.as_str(), Some((limit.limit + 1) as _), &params)?;
-            let fetched = t.len();
-            Ok((rows::collect(t, limit.limit)?, fetched))
-        })
+        rows::fetch(
+            sql.as_str(),
+            &params,
+            &collect_options(limit.limit, true, false),
+        )
     });
     let elapsed = started.elapsed().as_secs_f64() * 1000.0;
     let fault = match result {
-        Ok(Ok((rows, fetched))) => {
-            return Ok(ok_outcome(shape_rows(rows, limit, fetched, elapsed, false)))
-        }
+        Ok(Ok(fetched)) => return Ok(ok_outcome(shape_rows(fetched, limit, elapsed, false))),
         Ok(Err(spi)) => PgErrorInfo {
             sqlstate: "XX000".into(),
             message: spi.to_string(),
@@ -727,10 +886,10 @@ fn run_query_tool(
     sql_sentence: bool,
 ) -> ToolOutcome {
     let started = Instant::now();
-    match sql_tool::run_read_only(sql, params, limit.limit) {
+    match sql_tool::run_read_only(sql, params, &collect_options(limit.limit, false, false)) {
         Ok(q) => {
             let elapsed = started.elapsed().as_secs_f64() * 1000.0;
-            ok_outcome(shape_rows(q.rows, limit, q.fetched, elapsed, true))
+            ok_outcome(shape_rows(q, limit, elapsed, true))
         }
         Err(f) => query_fault(tool, f, rec, sql_sentence),
     }
@@ -770,7 +929,8 @@ fn run_schema_information(args: &Map<String, Value>, rec: &mut CallRecord) -> To
         .and_then(Value::as_str)
         .map(str::to_string);
     let params = [(schema, pg_sys::TEXTOID), (table, pg_sys::TEXTOID)];
-    match sql_tool::run_read_only(SCHEMA_SQL, &params, SCHEMA_INFO_MAX_RELATIONS) {
+    let collect = collect_options(SCHEMA_INFO_MAX_RELATIONS, false, true);
+    match sql_tool::run_read_only(SCHEMA_SQL, &params, &collect) {
         Ok(q) => {
             let relations: Vec<mcp_tools::report::RelationInfo> = q
                 .rows
@@ -779,7 +939,7 @@ fn run_schema_information(args: &Map<String, Value>, rec: &mut CallRecord) -> To
                 .filter_map(|row| relation_of(row))
                 .collect();
             let mut text = mcp_tools::report::render_schema(&relations, SCHEMA_INFO_MAX_CHARS);
-            if q.fetched > SCHEMA_INFO_MAX_RELATIONS && !text.contains("not shown") {
+            if q.more_rows && !text.contains("not shown") {
                 text.push_str("… more relations exist; ask again with a schema or table filter.\n");
             }
             ok_outcome((text, None))
@@ -869,10 +1029,12 @@ fn relation_of(row: &[mcp_tools::Cell]) -> Option<mcp_tools::report::RelationInf
 /// `mcp.call_tool`: run one tool as the calling role and return an MCP `CallToolResult`.
 #[pg_extern(name = "call_tool", volatile)]
 fn call_tool(
-    tool: &str,
+    tool: Option<&str>,
     arguments: default!(Option<JsonB>, "'{}'"),
-    interface: default!(&str, "'chatbot'"),
+    interface: default!(Option<&str>, "'chatbot'"),
 ) -> Result<JsonB, ErrorReport> {
+    let tool = required(tool, "call_tool", "tool")?;
+    let interface = required(interface, "call_tool", "interface")?;
     let args = arguments.map(|j| j.0).unwrap_or_else(|| json!({}));
     let (outcome, _) = execute_tool(tool, &args, interface, None, None, None)?;
     Ok(JsonB(outcome.to_json()))

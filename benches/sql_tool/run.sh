@@ -29,7 +29,7 @@ CREATE ROLE bench_reader LOGIN;
 GRANT SELECT ON public.bench_sale TO bench_reader;
 CREATE TABLE public.bench_log (n int);
 GRANT INSERT ON public.bench_log TO bench_reader;
-INSERT INTO mcp.interface (name) VALUES ('bench');
+INSERT INTO mcp.interface (name, access_role) VALUES ('bench', 'bench_reader');
 INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES
   ('first_sales', 'first sales', '{"type": "object", "properties": {}}', 'report',
    'SELECT id, region, amount, note, sold_at FROM public.bench_sale ORDER BY id');

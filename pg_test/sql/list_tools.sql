@@ -16,6 +16,12 @@ SELECT jsonb_pretty(mcp.list_tools('chatbot', 'mcp') -> 0);
 SELECT jsonb_pretty(mcp.list_tools('chatbot', 'anthropic') -> 0);
 SELECT mcp.list_tools('other');
 CREATE ROLE lt_user;
+-- a new interface is closed: a role without its access_role sees no tools
+SET LOCAL ROLE lt_user;
+SELECT mcp.may_use_interface('chatbot') AS lt_user_may_use, mcp.list_tools() AS closed_to_lt_user;
+RESET ROLE;
+-- open to the role (or a role it inherits from): it sees the tools whose function it may EXECUTE
+UPDATE mcp.interface SET access_role = 'lt_user' WHERE name = 'chatbot';
 SET LOCAL ROLE lt_user;
 SELECT jsonb_path_query_array(mcp.list_tools(), '$[*].function.name') AS visible_to_lt_user;
 RESET ROLE;

@@ -52,6 +52,12 @@ INSERT INTO mcp.interface (name, tool_choice) VALUES ('i2', 'sometimes');
 ROLLBACK TO s;
 INSERT INTO mcp.interface (name, max_iterations) VALUES ('i3', 99);
 ROLLBACK TO s;
+-- access_role: an existing role, 'public', or NULL (closed, the default)
+INSERT INTO mcp.interface (name, access_role) VALUES ('i4', 'no_such_role');
+ROLLBACK TO s;
+INSERT INTO mcp.interface (name, access_role) VALUES ('i5', 'public'), ('i6', 'pg_monitor'), ('i7', NULL);
+SELECT name, access_role FROM mcp.interface WHERE name IN ('i5', 'i6', 'i7') ORDER BY name;
+ROLLBACK TO s;
 -- one active prompt version per name
 INSERT INTO mcp.prompt (name, version, template) VALUES ('system', 2, 'other');
 ROLLBACK TO s;

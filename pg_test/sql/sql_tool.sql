@@ -11,7 +11,7 @@ UPDATE public.st_sale SET note = E'pipe | and\nnewline', blob = '\xdeadbeef' WHE
 CREATE TABLE public.st_secret (id int, value text);
 CREATE ROLE st_reader NOLOGIN;
 GRANT SELECT ON public.st_region, public.st_sale TO st_reader;
-INSERT INTO mcp.interface (name) VALUES ('analysis');
+INSERT INTO mcp.interface (name, access_role) VALUES ('analysis', 'st_reader');
 INSERT INTO mcp.interface_tool VALUES ('analysis', 'sql_query'), ('analysis', 'schema_information');
 -- the built-in tools as a model sees them
 SELECT t ->> 'name' AS name, t -> 'inputSchema' -> 'required' AS required, t -> 'annotations' AS annotations
@@ -58,6 +58,31 @@ SET LOCAL ROLE st_reader;
 SELECT regexp_replace(mcp.call_tool('sales_by_region', '{"region": "BY", "min_amount": 250}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
 SELECT regexp_replace(mcp.call_tool('sales_by_region', '{"region": "BY'' OR true --"}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
 RESET ROLE;
+-- the tool sandbox: what the executor refuses while a tool runs (also inside dynamic SQL),
+-- the caller's role cannot change, a tool cannot start tools or chats, deep trees are errors
+SET LOCAL ROLE st_reader;
+SELECT regexp_replace(mcp.call_tool('sql_query', jsonb_build_object('query', q), 'analysis') -> 'content' -> 0 ->> 'text', 'call id [0-9]+', 'call id N') AS refusal
+  FROM unnest(ARRAY[
+    'SELECT query_to_xml(''select pg_advisory_lock(4242)'', true, false, '''')',
+    'SELECT * FROM ts_stat(''select to_tsvector(pg_try_advisory_lock(1)::text)'')',
+    'SELECT query_to_xml(''select pg_terminate_backend(pg_backend_pid())'', true, false, '''')',
+    'SELECT mcp.call_tool(''sql_query'', ''{"query": "select 1"}'', ''analysis'')',
+    'SELECT query_to_xml(''select mcp.chat(''''hi'''')'', true, false, '''')',
+    'SELECT set_config(''role'', ''none'', false)',
+    'SELECT lo_from_bytea(0, ''x'')',
+    'SELECT pg_read_file(''global/1260'')',
+    'SELECT * FROM pg_ls_dir(''.'')',
+    'SELECT ' || repeat('(select ', 2500) || '1' || repeat(')', 2500)]) AS q;
+SELECT count(*) AS advisory_locks FROM pg_locks WHERE locktype = 'advisory';
+-- large values: text is clipped, what cannot be clipped is not read; the result budget
+RESET ROLE;
+SET LOCAL mcp.max_result_bytes = 2048;
+SET LOCAL ROLE st_reader;
+SELECT regexp_replace(mcp.call_tool('sql_query', '{"query": "SELECT length(repeat(''x'', 100)) AS n, to_jsonb(repeat(''y'', 5000)) AS doc, array_fill(1, ARRAY[1000]) AS arr"}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS placeholders;
+SELECT regexp_replace((regexp_match(mcp.call_tool('sql_query', '{"query": "SELECT g, repeat(''w'', 100) AS pad FROM generate_series(1, 50) g", "max_rows": 50}', 'analysis') -> 'content' -> 0 ->> 'text', '_[^\n]*_$'))[1], '[0-9.]+ ms', 'N ms') AS metadata;
+RESET ROLE;
+SELECT status, error_sqlstate, left(error_message, 60) AS operator_sees
+  FROM (SELECT * FROM mcp.tool_call ORDER BY call_id DESC LIMIT 12) c ORDER BY call_id;
 -- a report body must be one read-only query over existing objects
 SAVEPOINT s;
 INSERT INTO mcp.tool (name, description, kind, body) VALUES ('bad', 'x', 'report', 'UPDATE st_sale SET amount = 0');

@@ -77,4 +77,27 @@ SAVEPOINT s3;
 SELECT count(*) FROM mcp.run;
 ROLLBACK TO s3;
 RESET ROLE;
+-- Token counts are bigint: 3e9 each way stays exact, and so does the cost.
+INSERT INTO mcp.run (run_id, interface, provider, role_name, question, status, prompt_tokens, completion_tokens,
+                     started_at, finished_at) VALUES
+  ('00000000-0000-0000-0000-000000000004', 'chatbot', 'priced', 'alice', 'Viele Tokens', 'completed',
+   3000000000, 3000000000, '2023-12-31 10:00:00+00', '2023-12-31 10:00:01+00');
+SELECT prompt_tokens, completion_tokens, total_tokens, estimated_cost, pg_typeof(total_tokens) AS type
+  FROM mcp.recent_runs WHERE run_id = '00000000-0000-0000-0000-000000000004';
+-- a negative count is refused
+SAVEPOINT s4;
+UPDATE mcp.run SET prompt_tokens = -1 WHERE run_id = '00000000-0000-0000-0000-000000000004';
+ROLLBACK TO s4;
+-- The digest clipped records for a cut value: text as its UTF-8 bytes (= PostgreSQL's sha256),
+-- jsonb as its canonical text (keys sorted, no whitespace), whatever its key order.
+SELECT mcp.audit_digest('abc') = encode(sha256(convert_to('abc', 'UTF8')), 'hex') AS text_digest,
+       mcp.audit_digest('{"b": 1, "a": [1, "x"]}'::jsonb)
+         = encode(sha256(convert_to('{"a":[1,"x"],"b":1}', 'UTF8')), 'hex') AS jsonb_digest,
+       mcp.audit_digest('{"a": [1, "x"], "b": 1}'::jsonb) = mcp.audit_digest('{"b": 1, "a": [1, "x"]}'::jsonb) AS key_order;
+-- What was cut, per row (NULL when nothing): column -> original size and sha256.
+SET LOCAL mcp.audit_max_value_bytes = '1kB';
+SELECT mcp.call_tool('square', jsonb_build_object('n', 3, 'pad', repeat('p', 5000))) -> 'isError' AS refused;
+SELECT status, octet_length(arguments::text) <= 1024 AS arguments_cut, clipped -> 'arguments' -> 'bytes' AS original_bytes,
+       clipped -> 'arguments' ->> 'sha256' = mcp.audit_digest(jsonb_build_object('n', 3, 'pad', repeat('p', 5000))) AS digest_matches
+  FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1;
 ROLLBACK;

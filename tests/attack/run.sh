@@ -4,13 +4,16 @@
 #   * the same backend must still answer (same pg_backend_pid()),
 #   * the postmaster must not have restarted (same pg_postmaster_start_time(), seen from a
 #     second connection),
-#   * the file must finish within PG_MCP_ATTACK_TIMEOUT seconds (default 120): no hang.
+#   * the file must finish within PG_MCP_ATTACK_TIMEOUT seconds (default 120): no hang,
+#   * what the client saw (errors with DETAIL) holds no Rust backtrace or source path, although
+#     the server runs with RUST_BACKTRACE=1 (tests/attack/lib.sh).
 # tests/attack/setup.sql runs once as postgres first (roles, interfaces, tools the cases use).
 # A case switches role with "SET ROLE" or "\c - role" as it needs. Usage: run.sh [case-name ...]
 # Needs the extension installed (scripts/test.sh runs this after pg_regress).
 set -euo pipefail
 LOG_TAG=attack
 . "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 DIR="${PG_MCP_REGRESS_DIR:-/var/tmp/pg_mcp_regress/pgdata}"
 PORT="${PG_MCP_REGRESS_PORT:-55433}"
@@ -18,7 +21,7 @@ DB=pg_mcp_attack
 LIMIT_S="${PG_MCP_ATTACK_TIMEOUT:-120}"
 HERE="$ROOT/tests/attack"
 
-start_cluster "$DIR" "$PORT"
+start_cluster_with_backtraces "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
 psql_at "$PORT" "$DB" -f "$HERE/setup.sql" >/dev/null
 
@@ -48,7 +51,7 @@ for c in "${cases[@]}"; do
   t0=$(date +%s%N)
   rc=0
   timeout --kill-after=5 "$LIMIT_S" "$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" \
-      -v VERBOSITY=terse -f "$work/driver.sql" >"$work/out" 2>&1 || rc=$?
+      -v VERBOSITY=default -f "$work/driver.sql" >"$work/out" 2>&1 || rc=$?
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   pm1="$(pm_start 2>/dev/null || echo down)"
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -58,6 +61,9 @@ for c in "${cases[@]}"; do
     failed=$((failed + 1))
   elif [ "$pm0" != "$pm1" ]; then
     log "FAIL $c: the postmaster restarted ($pm0 -> $pm1)"; failed=$((failed + 1))
+  elif ! no_rust_internals "$work/out" >"$work/leak"; then
+    log "FAIL $c: Rust internals reached the client"; sed 's/^/  | /' "$work/leak" | head -10
+    failed=$((failed + 1))
   else
     log "ok $c (${ms} ms, $(grep -c 'ERROR' "$work/out" || true) errors)"
   fi

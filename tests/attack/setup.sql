@@ -8,5 +8,6 @@ END $$;
 CREATE TABLE public.attack_data (id int PRIMARY KEY, secret text);
 INSERT INTO public.attack_data VALUES (1, 'owner only');
 REVOKE ALL ON public.attack_data FROM PUBLIC;
-INSERT INTO mcp.interface (name) VALUES ('chatbot');
+-- open to every role, so the cases reach the tools as 'attacker'
+INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query'), ('chatbot', 'schema_information');

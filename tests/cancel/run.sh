@@ -4,6 +4,9 @@
 #  2. statement_timeout ends it within 1 s of the timeout.
 # In both cases the session stays usable, and the run's audit rows are gone: they were written
 # in the statement's own transaction, which the cancel rolls back (see README, "Audit").
+#  3. 50 chats cancelled by statement_timeout in one session leave nothing behind: within 2 s the
+#     backend's threads (/proc/PID/task) and sockets (/proc/PID/fd) are back at their baseline
+#     (the abandoned HTTP exchanges do not wait for their read timeout).
 # Needs the extension installed (scripts/test.sh runs this after pg_regress) and the mock_llm
 # binary, built here. Uses the regress cluster (PG_MCP_REGRESS_DIR / PG_MCP_REGRESS_PORT).
 set -euo pipefail
@@ -50,6 +53,7 @@ mock_requests() {
 # chat of a backend build the BPE tables first (~0.7 s in a debug build), before any request.
 psql_at "$PORT" "$DB" -c "
   INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock', 'openai', 'http://127.0.0.1:$mock_port/s/never/v1', 'mock-model');
+  INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock_ok', 'openai', 'http://127.0.0.1:$mock_port/s/ok/v1', 'mock-model');
   INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'mock');"
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -119,6 +123,51 @@ grep -q 'statement timeout' "$work/session.out" || fail "statement_timeout: not 
 [ "$elapsed" -ge "$TIMEOUT_MS" ] || fail "statement_timeout: ended after ${elapsed} ms, before the timeout?"
 [ "$elapsed" -lt $(( TIMEOUT_MS + LIMIT_MS )) ] || fail "statement_timeout ${TIMEOUT_MS} ms ended the chat after ${elapsed} ms"
 log "statement_timeout ${TIMEOUT_MS} ms ended the waiting chat after ${elapsed} ms (ERROR 57014)"
+
+# 3. 50 cancelled chats in one backend: no thread or socket stays behind.
+N_CHATS=50
+threads_of() { as_root ls "/proc/$1/task" | wc -l; }
+sockets_of() { as_root ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'socket:' || true; }
+current_query() { psql_at "$PORT" "$DB" -At -c "SELECT query FROM pg_stat_activity WHERE pid = $1"; }
+wait_for_query() { # wait_for_query PID WORD: until the session runs the statement naming WORD
+  for _ in $(seq 600); do
+    [[ "$(current_query "$1")" == *"$2"* ]] && return 0
+    kill -0 "$bg_pid" 2>/dev/null || fail "session ended early"
+    sleep 0.05
+  done
+  fail "the session never reached: $2"
+}
+session=("SELECT mcp.chat('warm up', 'chatbot', NULL, '{\"provider\": \"mock_ok\"}') ->> 'status' AS warm_up;"
+         "SELECT pg_sleep(2) AS measure_baseline;"
+         "SET statement_timeout = '50ms';")
+for i in $(seq "$N_CHATS"); do session+=("SELECT mcp.chat('abandon me $i');"); done
+session+=("RESET statement_timeout;" "SELECT pg_sleep(5) AS measure_after;" "${AFTER[@]}")
+before_requests="$(mock_requests)"
+start_session mcp_leak_test "${session[@]}"
+for _ in $(seq 100); do
+  pid="$(psql_at "$PORT" "$DB" -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'mcp_leak_test'")"
+  [ -n "$pid" ] && break; sleep 0.05
+done
+[ -n "$pid" ] || fail "leak test backend not found"
+wait_for_query "$pid" measure_baseline
+sleep 0.3
+base_threads="$(threads_of "$pid")"; base_sockets="$(sockets_of "$pid")"
+wait_for_query "$pid" measure_after
+t0="$(now_ms)"
+while :; do
+  threads="$(threads_of "$pid")"; sockets="$(sockets_of "$pid")"
+  [ "$threads" -le "$base_threads" ] && [ "$sockets" -le "$base_sockets" ] && break
+  [ $(( $(now_ms) - t0 )) -lt 2000 ] || \
+    fail "after $N_CHATS cancelled chats the backend keeps $threads threads (baseline $base_threads) and $sockets sockets (baseline $base_sockets) for more than 2 s"
+  sleep 0.05
+done
+settled=$(( $(now_ms) - t0 ))
+t0="$(now_ms)"; wait_for_end
+grep -q 'warm_up' "$work/session.out" && grep -q 'completed' "$work/session.out" || fail "leak test: the warm-up chat did not complete"
+[ "$(grep -c '57014' "$work/session.out")" -ge "$N_CHATS" ] || fail "leak test: not every chat was cancelled"
+reached=$(( $(mock_requests) - before_requests ))
+[ "$reached" -ge "$N_CHATS" ] || fail "leak test: only $reached of $N_CHATS chats reached the LLM before the cancel"
+log "$N_CHATS chats cancelled while waiting on the LLM: the backend is back at $threads threads / $sockets sockets (baseline $base_threads / $base_sockets) ${settled} ms after the last cancel"
 
 psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
 log "ok"

@@ -123,6 +123,8 @@ fn roles_see_different_tools() {
     demo_registry();
     run("CREATE ROLE mcp_t_analyst");
     run("CREATE ROLE mcp_t_guest");
+    // both may use the interface: what differs is EXECUTE on the function
+    run("UPDATE mcp.interface SET access_role = 'public' WHERE name = 'chatbot'");
     run("REVOKE EXECUTE ON FUNCTION public.get_tarif(text,text,int) FROM PUBLIC");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text,text,int) TO mcp_t_analyst");
     run("GRANT SELECT ON public.tarif TO mcp_t_analyst");
@@ -320,7 +322,7 @@ fn api_key_is_not_readable_by_other_roles() {
     );
     run("CREATE ROLE mcp_t_nosy");
     run("SET LOCAL ROLE mcp_t_nosy");
-    let e1 = err_of("SELECT api_key FROM mcp.provider_secret");
+    let e1 = err_of("SELECT * FROM mcp.provider_secret");
     let e2 = err_of("SELECT mcp.set_api_key('p1', 'sk-evil')");
     let visible = Spi::get_one::<JsonB>("SELECT to_jsonb(p) FROM mcp.provider p WHERE name = 'p1'")
         .unwrap()
@@ -411,6 +413,7 @@ fn chat_other_provider_needs_provider_privilege() {
     run("DROP ROLE IF EXISTS mcp_chatter");
     run("CREATE ROLE mcp_chatter NOLOGIN");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_chatter");
+    run("UPDATE mcp.interface SET access_role = 'mcp_chatter' WHERE name = 'chatbot'");
     run("SET LOCAL ROLE mcp_chatter");
     let e = err_of(r#"SELECT mcp.chat('hi', 'chatbot', NULL, '{"provider": "premium"}')"#);
     // naming the interface's own provider is fine
@@ -485,13 +488,14 @@ fn chat_get_dialog_needs_input_then_continues() {
     assert_eq!(r2["status"], "completed", "{r2}");
     assert_eq!(r2["session_id"], session);
     assert_eq!(r2["answer"], "Für Bayern gilt der MTV Metall Bayern.");
-    // another role cannot continue this session
+    // another role cannot continue this session: to it, the session does not exist
     run("CREATE ROLE mcp_t_other");
     run("GRANT SELECT ON ALL TABLES IN SCHEMA public TO mcp_t_other");
+    run("UPDATE mcp.interface SET access_role = 'mcp_t_other' WHERE name = 'chatbot'");
     run("SET LOCAL ROLE mcp_t_other");
     let e = err_of(&format!("SELECT mcp.chat('x', 'chatbot', '{session}')"));
     run("RESET ROLE");
-    assert!(e.starts_with("42501"), "{e}");
+    assert_eq!(e, format!("42704: chat session {session} does not exist"));
 }
 
 #[pg_test]
@@ -532,28 +536,69 @@ include!("chat_more.rs");
 // The read-only SQL tool, report tools, schema_information: the attack corpus.
 include!("sql_tool.rs");
 
+// Who may do what: interface access, option limits, sessions, keys at rest.
+include!("access.rs");
+
+// Function signatures in the registry, what pg_upgrade and a restore need.
+include!("lifecycle.rs");
+
+// Audit bounds: bigint token counts, values cut with size and sha256 kept, echoed keys scrubbed.
+include!("audit_bounds.rs");
+
 #[pg_test]
-fn call_tool_follows_function_renames_and_new_defaults() {
-    // The per-backend signature cache must drop what a rename, a schema move or a new default
-    // changed (syscache invalidation), in the same transaction and backend.
+fn call_tool_names_a_renamed_or_dropped_function() {
+    // The stored signature is resolved at every call through the per-backend cache, which
+    // syscache invalidation empties: a rename, a schema move, a drop and each fix are seen at
+    // once, in the same transaction and backend.
     demo_registry();
-    let args = r#"'{"tarifgebiet": "Bayern", "fachbereich": "Metall"}'"#;
-    let ok = |r: &Value| r["isError"] == false;
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "{r}");
+    let call = || {
+        q(r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet": "Bayern", "fachbereich": "Metall"}')"#)
+    };
+    let listed = || {
+        q("SELECT mcp.list_tools()")
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["function"]["name"] == "getTarifVertrag")
+    };
+    let r = call();
+    assert_eq!(r["isError"], false, "{r}");
     run("ALTER FUNCTION public.get_tarif(text, text, int) RENAME TO get_tarif_renamed");
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "after rename: {r}");
+    let r = call();
+    assert_eq!(r["isError"], true, "after rename: {r}");
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("its function public.get_tarif(text,text,integer) does not exist"),
+        "{text}"
+    );
+    assert!(!listed(), "a tool whose function is gone is not offered");
+    let (state, unresolved) = Spi::get_two::<String, String>(
+        "SELECT (SELECT error_sqlstate FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1),
+                (SELECT string_agg(registry || ' ' || name || ' ' || function, ', ') FROM mcp.unresolved_functions)",
+    )
+    .unwrap();
+    assert_eq!(state.as_deref(), Some("42883"));
+    assert_eq!(
+        unresolved.as_deref(),
+        Some("tool getTarifVertrag public.get_tarif(text,text,integer)")
+    );
+    run("ALTER FUNCTION public.get_tarif_renamed(text, text, int) RENAME TO get_tarif");
+    assert_eq!(call()["isError"], false, "renamed back");
+    assert!(listed());
     run("CREATE SCHEMA tarif_moved");
-    run("ALTER FUNCTION public.get_tarif_renamed(text, text, int) SET SCHEMA tarif_moved");
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "after SET SCHEMA: {r}");
-    run("ALTER SCHEMA tarif_moved RENAME TO tarif_moved_again");
-    let r = q(&format!("SELECT mcp.call_tool('getTarifVertrag', {args})"));
-    assert!(ok(&r), "after schema rename: {r}");
-    let last = Spi::get_one::<String>("SELECT status FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1")
-        .unwrap();
-    assert_eq!(last.as_deref(), Some("ok"));
+    run("ALTER FUNCTION public.get_tarif(text, text, int) SET SCHEMA tarif_moved");
+    assert_eq!(call()["isError"], true, "after SET SCHEMA");
+    run("UPDATE mcp.tool SET function = 'tarif_moved.get_tarif(text, text, int)' WHERE name = 'getTarifVertrag'");
+    assert_eq!(call()["isError"], false, "after the registry follows the move");
+    run("DROP FUNCTION tarif_moved.get_tarif(text, text, int)");
+    let r = call();
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("tarif_moved.get_tarif(text,text,integer) does not exist"),
+        "after drop: {r}"
+    );
 }
 
 #[pg_test]
@@ -578,6 +623,7 @@ fn owner_statements_ignore_the_callers_search_path() {
     run("CREATE ROLE mcp_sp_user NOLOGIN");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_sp_user");
     run("GRANT SELECT ON public.tarif TO mcp_sp_user");
+    run("UPDATE mcp.interface SET access_role = 'mcp_sp_user' WHERE name = 'chatbot'");
     run("SET LOCAL ROLE mcp_sp_user");
     run("SET LOCAL search_path = evil, pg_catalog, public");
     let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");

@@ -5,6 +5,7 @@ use crate::host::{
     ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution, ToolStatus,
 };
 use crate::outcome::{ChatError, ChatOutcome, ChatStatus};
+use mcp_audit::Scrubber;
 use mcp_http::{HttpClient, HttpErrorKind, Request};
 use mcp_llm::{
     anthropic_body, apply_summary, context_window, count_tools, normalize_error_with_headers,
@@ -104,6 +105,9 @@ struct Run<'a> {
     used_ids: HashSet<String>,
     replay_pos: usize,
     needs_input: Option<Value>,
+    /// The provider's credentials in every form: applied to every body and message the run
+    /// records or returns (the one scrubber, `mcp_audit::Scrubber`).
+    scrub: Scrubber,
 }
 
 impl<'a> Run<'a> {
@@ -131,6 +135,14 @@ impl<'a> Run<'a> {
             used_ids: HashSet::new(),
             replay_pos: 0,
             needs_input: None,
+            scrub: {
+                let p = &cfg.provider;
+                let s = Scrubber::for_request(&p.endpoint(), &p.headers());
+                match &p.api_key {
+                    Some(k) => s.with_secret(k),
+                    None => s,
+                }
+            },
         }
     }
 
@@ -248,7 +260,9 @@ impl<'a> Run<'a> {
     }
 
     fn used_tokens(&self) -> u64 {
-        self.usage.prompt_tokens + self.usage.completion_tokens
+        self.usage
+            .prompt_tokens
+            .saturating_add(self.usage.completion_tokens)
     }
 
     fn over_budget(&self) -> bool {
@@ -277,7 +291,7 @@ impl<'a> Run<'a> {
             }
             let counted = self.counting.then(|| self.prompt_tokens());
             if let (Some(max), Some(n)) = (self.cfg.max_total_tokens, counted) {
-                if self.used_tokens() + n as u64 > max {
+                if self.used_tokens().saturating_add(n as u64) > max {
                     self.iterations -= 1;
                     return Stop::with_error(
                         ChatStatus::BudgetExceeded,
@@ -745,13 +759,6 @@ impl<'a> Run<'a> {
             openai_body(req)
         };
         let body_text = body.to_string();
-        let secret = p.api_key.clone().filter(|k| k.trim().len() >= 4);
-        let scrub = |s: &str| -> String {
-            match &secret {
-                Some(k) if s.contains(k.as_str()) => s.replace(k.as_str(), "[redacted]"),
-                _ => s.to_string(),
-            }
-        };
         let mut ex = LlmExchange {
             purpose,
             iteration: self.iterations,
@@ -763,7 +770,7 @@ impl<'a> Run<'a> {
             } else {
                 mcp_http::redact_url(&p.endpoint())
             },
-            request_body: scrub(&body_text),
+            request_body: self.scrub.scrub(&body_text).into_owned(),
             response_body: None,
             http_status: None,
             latency: Duration::ZERO,
@@ -846,7 +853,12 @@ impl<'a> Run<'a> {
                         }
                         _ => ErrorKind::Network,
                     };
-                    let mut pe = ProviderError::new(kind, p.label(), None, &scrub(&e.message));
+                    let mut pe = ProviderError::new(
+                        kind,
+                        p.label(),
+                        None,
+                        &self.scrub.scrub_message(&e.message),
+                    );
                     pe.code = Some(e.kind.as_str().to_string());
                     ex.error = Some(pe.clone());
                     self.host.on_llm_exchange(&ex);
@@ -855,7 +867,13 @@ impl<'a> Run<'a> {
             }
         };
         ex.http_status = status;
-        ex.response_body = Some(scrub(&raw));
+        // Before anything reads it: the answer, the conversation, audit rows and errors all come
+        // from the scrubbed body (mcp_http scrubbed HTTP bodies already; replay bodies too here).
+        let raw = match self.scrub.scrub(&raw) {
+            std::borrow::Cow::Borrowed(_) => raw,
+            std::borrow::Cow::Owned(clean) => clean,
+        };
+        ex.response_body = Some(raw.clone());
 
         if let Some(s) = status.filter(|s| !(200..300).contains(s)) {
             let hdrs: Vec<(&str, &str)> = headers
@@ -863,8 +881,8 @@ impl<'a> Run<'a> {
                 .map(|(k, v)| (k.as_str(), v.as_str()))
                 .collect();
             let mut pe = normalize_error_with_headers(p.label(), Some(s), &raw, &hdrs);
-            pe.message = scrub(&pe.message);
-            pe.code = pe.code.map(|c| scrub(&c));
+            pe.message = self.scrub.scrub_message(&pe.message);
+            pe.code = pe.code.map(|c| self.scrub.scrub_message(&c));
             ex.error = Some(pe.clone());
             self.host.on_llm_exchange(&ex);
             return Err(Stop::failed(ChatError::from(&pe)));
@@ -879,7 +897,7 @@ impl<'a> Run<'a> {
         ex.repaired = !fixes.is_empty();
         ex.fixes = fixes;
         let usage = match resp.usage {
-            Some(u) if u.prompt_tokens + u.completion_tokens > 0 => u,
+            Some(u) if u.prompt_tokens > 0 || u.completion_tokens > 0 => u,
             _ => {
                 ex.usage_estimated = true;
                 self.usage_estimated = true;
@@ -908,15 +926,19 @@ impl<'a> Run<'a> {
             }
         };
         ex.usage = usage;
-        self.usage.prompt_tokens += usage.prompt_tokens;
-        self.usage.completion_tokens += usage.completion_tokens;
-        self.usage.total_tokens = self.usage.prompt_tokens + self.usage.completion_tokens;
+        // Provider-reported numbers: saturate, never wrap (an absurd count must not panic).
+        self.usage.prompt_tokens = self.usage.prompt_tokens.saturating_add(usage.prompt_tokens);
+        self.usage.completion_tokens = self
+            .usage
+            .completion_tokens
+            .saturating_add(usage.completion_tokens);
+        self.usage.total_tokens = self.used_tokens();
 
         if let Some(e) = &resp.error {
             let mut pe = e.clone();
             pe.provider = p.label().to_string();
             pe.http_status = status;
-            pe.message = scrub(&pe.message);
+            pe.message = self.scrub.scrub_message(&pe.message);
             ex.error = Some(pe.clone());
             self.host.on_llm_exchange(&ex);
             return Err(Stop::failed(ChatError::from(&pe)));
@@ -1018,27 +1040,9 @@ fn label(name: &str) -> String {
     }
 }
 
-/// Canonical JSON text (object keys sorted, recursively) for loop detection.
-pub fn canonical(v: &Value) -> String {
-    fn sorted(v: &Value) -> Value {
-        match v {
-            Value::Object(o) => {
-                let mut keys: Vec<&String> = o.keys().collect();
-                keys.sort();
-                let mut m = Map::new();
-                for k in keys {
-                    if let Some(x) = o.get(k) {
-                        m.insert(k.clone(), sorted(x));
-                    }
-                }
-                Value::Object(m)
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(v).to_string()
-}
+/// Canonical JSON text (object keys sorted, recursively) for loop detection: the same text the
+/// audit hashes (`mcp_audit::canonical_json`).
+pub use mcp_audit::canonical_json as canonical;
 
 /// The question for the user after a `needs_input` tool: the tool's `question`, else the model's
 /// own text, else one built from `missing_parameters` and `context`.

@@ -51,8 +51,12 @@
 //!
 //! Every LLM request produces an [`LlmExchange`] (body as sent, raw response, status, latency,
 //! attempts, usage, repairs, normalized error); every tool call a [`ToolCallRecord`]; every new
-//! message an [`Host::on_message`] call. The API key only ever travels in a header; each text
-//! field of the records and every error is scrubbed of the configured key besides.
+//! message an [`Host::on_message`] call. The API key only ever travels in a header. One
+//! `mcp_audit::Scrubber` per run (the provider's credentials in every form: as is, JSON-escaped,
+//! percent-encoded) is applied to every response body — success or error, HTTP or replay —
+//! before it is parsed, so neither the answer, the conversation, a record nor an error can carry
+//! a key the provider echoed; error messages also get the credential patterns. Provider-reported
+//! token counts are summed saturating (an absurd count never wraps or panics).
 
 mod config;
 mod engine;

@@ -1107,6 +1107,95 @@ fn secret_never_in_exchanges_errors_or_messages() {
 }
 
 #[test]
+fn key_echoed_in_a_200_answer_reaches_nothing() {
+    // A key with characters JSON and percent-encoding escape, so each form differs.
+    let key = r#"sk-te"st/ECHO+key\9f8e7d6c"#;
+    let m = mock(
+        "echo",
+        r#"{"steps": [
+            {"echo_headers": true, "finish_reason": "stop"}
+        ]}"#,
+    );
+    for kind in [
+        ProviderKind::Openai,
+        ProviderKind::Azure,
+        ProviderKind::Anthropic,
+    ] {
+        let base = match kind {
+            ProviderKind::Azure => m.scenario_url("echo"),
+            _ => format!("{}/v1", m.scenario_url("echo")),
+        };
+        let mut cfg = ChatConfig::new(ProviderConfig::new(kind, base, "mock-model").with_key(key));
+        cfg.http = fast_http();
+        let mut h = TestHost::new();
+        let o = run(&cfg, &mut h, "Zeig mir die Header");
+        assert_eq!(o.status, ChatStatus::Completed, "{kind:?}: {:?}", o.error);
+        let answer = o.answer.clone().unwrap();
+        assert!(answer.contains("[redacted]"), "{kind:?}: {answer}");
+        let mut texts = vec![
+            ("outcome", o.to_json().to_string()),
+            ("messages", o.messages_json().to_string()),
+            ("answer", answer),
+        ];
+        for ex in &h.exchanges {
+            texts.push(("exchange", ex.to_json().to_string()));
+            texts.push(("raw response", ex.response_body.clone().unwrap_or_default()));
+        }
+        for msg in &h.messages {
+            texts.push(("message", msg.text().to_string()));
+        }
+        for (what, text) in &texts {
+            for form in mock_llm::echoed_forms(key) {
+                assert!(
+                    !text.contains(&form),
+                    "{kind:?}: {form:?} in {what}: {text}"
+                );
+            }
+        }
+    }
+    // Replay bodies (no HTTP) are scrubbed by the engine itself.
+    let body = json!({"choices": [{"message": {"role": "assistant",
+        "content": format!("echo: x-api-key: {key}")}, "finish_reason": "stop"}]})
+    .to_string();
+    let rcfg = ChatConfig::new(ProviderConfig::replay("mock-model", vec![body]).with_key(key));
+    let o = run(&rcfg, &mut TestHost::new(), "echo");
+    assert_eq!(o.answer.as_deref(), Some("echo: x-api-key: [redacted]"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provider-reported numbers
+
+#[test]
+fn absurd_usage_counts_saturate_instead_of_wrapping() {
+    let answer = |p: &str, c: &str| {
+        format!(
+            r#"{{"choices":[{{"message":{{"role":"assistant","content":"ok"}},"finish_reason":"stop"}}],
+                "usage":{{"prompt_tokens":{p},"completion_tokens":{c}}}}}"#
+        )
+    };
+    // 3e9 does not fit an i32; it stays exact.
+    let cfg = ChatConfig::new(ProviderConfig::replay(
+        "mock-model",
+        vec![answer("3000000000", "3000000000")],
+    ));
+    let o = run(&cfg, &mut TestHost::new(), "q");
+    assert_eq!(o.usage.prompt_tokens, 3_000_000_000);
+    assert_eq!(o.usage.completion_tokens, 3_000_000_000);
+    // 1e30 saturates (no overflow panic in the sums, no wrap), also with a budget to check.
+    let mut cfg = ChatConfig::new(ProviderConfig::replay(
+        "mock-model",
+        vec![answer("1e30", "18446744073709551615")],
+    ));
+    cfg.max_total_tokens = Some(u64::MAX);
+    let mut h = TestHost::new();
+    let o = run(&cfg, &mut h, "q");
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    assert_eq!(o.usage.prompt_tokens, u64::MAX);
+    assert_eq!(o.usage.total_tokens, u64::MAX);
+    assert_eq!(h.exchanges[0].usage.completion_tokens, u64::MAX);
+}
+
+#[test]
 fn unreachable_provider_fails_with_network_error() {
     // A port nothing listens on (bound, then dropped).
     let port = {

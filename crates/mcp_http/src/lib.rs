@@ -2,28 +2,40 @@
 //!
 //! Built to run inside a PostgreSQL backend:
 //!
-//! * The blocking HTTP exchange runs on a short-lived worker thread (spawned with every signal
-//!   blocked, so PostgreSQL's signal handlers only ever run on the backend thread). The calling
-//!   thread waits on a channel in slices of at most [`POLL_SLICE`] and calls the caller's
-//!   `interrupt` closure between slices; when it answers `true` the call returns
-//!   [`HttpErrorKind::Interrupted`] at once. The abandoned worker only owns its own data and ends
-//!   by itself on its own timeouts.
+//! * The blocking HTTP exchange runs on a long-lived worker thread of the [`HttpClient`] (one per
+//!   backend in practice; spawned once with every signal blocked, so PostgreSQL's signal handlers
+//!   only ever run on the backend thread). The calling thread hands the worker one attempt at a
+//!   time and waits for its answer in slices of at most [`POLL_SLICE`], calling the caller's
+//!   `interrupt` closure between slices. When it answers `true` (or the safety deadline passes)
+//!   the call returns [`HttpErrorKind::Interrupted`] at once and the exchange is *aborted*: the
+//!   worker's connections are shut down from the calling thread (`shutdown(2)` on the socket, via
+//!   `ureq::Agent::shutdown`), which ends its blocked read or write immediately; the worker then
+//!   exits and its socket closes. An abandoned exchange leaves no thread and no socket behind.
+//!   The next request starts a fresh worker. A DNS lookup or TCP connect in progress at the
+//!   cancel is not interruptible; that worker ends when it returns (bounded by the connect
+//!   timeout), and nobody waits for it.
+//! * Per request, no thread is created: the worker resolves host names itself (IP literals need
+//!   no lookup; names are remembered for 30 s — ureq resolves before it looks for a pooled
+//!   connection, and its default resolver spawns a thread per lookup when a timeout is set).
 //! * Retries with exponential backoff and full jitter on 429, 500/502/503/504, 529 and network
 //!   errors; `Retry-After` (seconds or HTTP-date) and `retry-after-ms` are honoured, capped by
 //!   `max_delay` and the retry budget. Backoff sleeps poll `interrupt` too.
 //! * The response body is capped (`max_response_bytes`); a truncated body is a network error.
 //! * Non-2xx statuses are not errors here: after retries they come back as a [`Response`].
-//! * Error messages never contain header values (API keys travel in headers), URL user info or
-//!   the URL query string.
+//! * Secrets: every response body and header value (success or error status) is scrubbed of the
+//!   request's credentials in all their forms ([`mcp_audit::Scrubber`]) before it is returned;
+//!   error messages never contain header values, URL user info, the query string or anything
+//!   that looks like a credential.
 //!
 //! No PostgreSQL API is touched here; the caller passes `interrupt` (e.g. a closure that checks
 //! `InterruptPending` / `QueryCancelPending` on the backend thread).
 
+use mcp_audit::Scrubber;
 use std::borrow::Cow;
 use std::fmt;
 use std::io::Read;
 use std::sync::mpsc;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Longest time the calling thread waits before calling `interrupt()` again.
@@ -273,10 +285,25 @@ pub fn is_retryable_status(status: u16) -> bool {
 // Client
 // ---------------------------------------------------------------------------------------------
 
-/// A reusable client: keeps a `ureq::Agent` (connection pool). Keep one per backend.
+/// Idle workers a client keeps (more only when several threads share one client).
+const MAX_IDLE_WORKERS: usize = 32;
+
+/// A reusable client: its worker thread(s), each with its own `ureq::Agent` (connection pool).
+/// Keep one per backend. Clones share the workers. Dropping the last clone lets idle workers
+/// exit.
 #[derive(Clone)]
 pub struct HttpClient {
-    agent: ureq::Agent,
+    inner: Arc<ClientInner>,
+}
+
+struct ClientInner {
+    idle: Mutex<Idle>,
+}
+
+struct Idle {
+    /// Process that started these workers: after a fork they do not exist in the child.
+    pid: u32,
+    workers: Vec<Worker>,
 }
 
 impl Default for HttpClient {
@@ -293,18 +320,45 @@ impl fmt::Debug for HttpClient {
 
 impl HttpClient {
     pub fn new() -> Self {
-        let config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .max_redirects(0) // never follow redirects for POSTs; a 3xx is returned as is
-            .max_redirects_will_error(false)
-            .user_agent(concat!("pg_mcp/", env!("CARGO_PKG_VERSION")))
-            .max_idle_connections(16)
-            .max_idle_connections_per_host(4)
-            .max_idle_age(Duration::from_secs(30))
-            .build();
         HttpClient {
-            agent: ureq::Agent::new_with_config(config),
+            inner: Arc::new(ClientInner {
+                idle: Mutex::new(Idle {
+                    pid: std::process::id(),
+                    workers: Vec::new(),
+                }),
+            }),
         }
+    }
+
+    /// Worker threads currently idle in this client (for tests and diagnostics).
+    pub fn idle_workers(&self) -> usize {
+        lock(&self.inner.idle).workers.len()
+    }
+
+    fn checkout(&self) -> std::io::Result<Worker> {
+        let pid = std::process::id();
+        let mut idle = lock(&self.inner.idle);
+        if idle.pid != pid {
+            // Forked: the workers are threads of the parent, absent here. Forget them without
+            // dropping (their channels and sockets belong to the parent's threads).
+            std::mem::forget(std::mem::take(&mut idle.workers));
+            idle.pid = pid;
+        }
+        match idle.workers.pop() {
+            Some(w) => Ok(w),
+            None => {
+                drop(idle);
+                Worker::spawn()
+            }
+        }
+    }
+
+    fn checkin(&self, w: Worker) {
+        let mut idle = lock(&self.inner.idle);
+        if idle.workers.len() < MAX_IDLE_WORKERS && idle.pid == std::process::id() {
+            idle.workers.push(w);
+        }
+        // else: dropped here, and the worker exits
     }
 
     /// POST `req`, retrying per `opts.retry`. See the crate docs.
@@ -315,12 +369,12 @@ impl HttpClient {
         interrupt: &mut dyn FnMut() -> bool,
     ) -> Result<Response, HttpError> {
         let start = Instant::now();
-        let scrub = Scrubber::new(req);
+        let scrub = Scrubber::for_request(&req.url, &req.headers);
         let shown_url = redact_url(&req.url);
         let mut log: Vec<AttemptOutcome> = Vec::new();
         let fail = |kind: HttpErrorKind, msg: String, log: &Vec<AttemptOutcome>| HttpError {
             kind,
-            message: scrub.clean(&msg),
+            message: scrub.scrub_message(&msg),
             attempts: log.len() as u32,
             attempt_log: log.clone(),
             latency: start.elapsed(),
@@ -344,8 +398,7 @@ impl HttpClient {
             ));
         }
 
-        let job = Job {
-            agent: self.agent.clone(),
+        let job = Arc::new(ExchangeSpec {
             url: req.url.clone(),
             headers: req.headers.clone(),
             body: req.body.clone(),
@@ -353,7 +406,7 @@ impl HttpClient {
             read_timeout: opts.read_timeout,
             max_bytes: opts.max_response_bytes,
             no_proxy: target.loopback || !opts.proxy_from_env,
-        };
+        });
         let policy = &opts.retry;
         let mut rng = XorShift::seeded();
         let mut waited = Duration::ZERO;
@@ -367,7 +420,7 @@ impl HttpClient {
                     &log,
                 ));
             }
-            let outcome = run_attempt(&job, interrupt);
+            let outcome = self.run_attempt(&job, interrupt);
             let last = attempt >= policy.max_retries;
             // Record the attempt; decide whether it is retried (with the server's hint, if any).
             let retry_hint = match &outcome {
@@ -405,8 +458,13 @@ impl HttpClient {
             return match outcome {
                 Ok(raw) => Ok(Response {
                     status: raw.status,
-                    headers: raw.headers,
-                    body: raw.body,
+                    // A provider may echo the request's credentials, in a 200 answer too.
+                    headers: raw
+                        .headers
+                        .into_iter()
+                        .map(|(k, v)| (k, scrub.scrub(&v).into_owned()))
+                        .collect(),
+                    body: scrub.scrub_bytes(raw.body),
                     attempts: log.len() as u32,
                     retried: log.len() > 1,
                     attempt_log: log,
@@ -447,8 +505,8 @@ pub fn post_json(
 // One attempt on a worker thread
 // ---------------------------------------------------------------------------------------------
 
-struct Job {
-    agent: ureq::Agent,
+/// What one attempt sends (shared by the attempts of one call).
+struct ExchangeSpec {
     url: String,
     headers: Vec<(String, String)>,
     body: String,
@@ -456,6 +514,131 @@ struct Job {
     read_timeout: Duration,
     max_bytes: usize,
     no_proxy: bool,
+}
+
+/// One attempt handed to a worker, with the channel its result goes back on.
+struct Job {
+    spec: Arc<ExchangeSpec>,
+    reply: mpsc::SyncSender<Result<RawResponse, AttemptError>>,
+}
+
+/// A long-lived thread that runs one exchange at a time with its own agent (connection pool).
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    /// A clone of the thread's agent: shutting it down closes the thread's connections, idle or
+    /// in use, which ends a blocked read or write at once.
+    agent: ureq::Agent,
+}
+
+impl Worker {
+    fn spawn() -> std::io::Result<Worker> {
+        let agent = new_agent();
+        let thread_agent = agent.clone();
+        let (jobs, queue) = mpsc::channel::<Job>();
+        spawn_worker(move || {
+            // Ends when the client drops or retires this worker (the sender is gone).
+            while let Ok(job) = queue.recv() {
+                let result = exchange(&thread_agent, &job.spec);
+                // The caller may have given up (interrupted): then the result is dropped.
+                let _ = job.reply.send(result);
+            }
+        })?;
+        Ok(Worker { jobs, agent })
+    }
+
+    /// Give up on the exchange in flight: close the worker's sockets so its blocked I/O returns
+    /// now, and let the thread exit after that (dropping `self` closes its queue).
+    fn abort(self) {
+        self.agent.shutdown();
+    }
+}
+
+fn new_agent() -> ureq::Agent {
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0) // never follow redirects for POSTs; a 3xx is returned as is
+        .max_redirects_will_error(false)
+        .user_agent(concat!("pg_mcp/", env!("CARGO_PKG_VERSION")))
+        .max_idle_connections(16)
+        .max_idle_connections_per_host(4)
+        .max_idle_age(Duration::from_secs(30))
+        .build();
+    ureq::Agent::with_parts(
+        config,
+        ureq::unversioned::transport::DefaultConnector::default(),
+        WorkerResolver::default(),
+    )
+}
+
+/// How long a worker remembers a host name's addresses.
+const DNS_CACHE_TTL: Duration = Duration::from_secs(30);
+
+/// Name resolution of one worker's agent. ureq resolves the host before it looks for a pooled
+/// connection, so every request, keep-alive or not, resolves; and its default resolver spawns a
+/// thread per lookup whenever a timeout is set. Here an IP literal needs no lookup at all, and a
+/// host name is resolved on the worker thread itself (which a cancel may abandon: nobody waits
+/// for it) and remembered for [`DNS_CACHE_TTL`].
+#[derive(Debug, Default)]
+struct WorkerResolver {
+    cache: Mutex<Vec<(String, Instant, Vec<std::net::SocketAddr>)>>,
+}
+
+impl ureq::unversioned::resolver::Resolver for WorkerResolver {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        _timeout: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+        let authority = uri.authority().ok_or(ureq::Error::HostNotFound)?.clone();
+        let port = authority
+            .port_u16()
+            .unwrap_or(if uri.scheme_str() == Some("https") {
+                443
+            } else {
+                80
+            });
+        let host = authority.host();
+        let mut out = self.empty();
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = bare.parse::<IpAddr>() {
+            out.push(SocketAddr::new(ip, port));
+            return Ok(out);
+        }
+        let key = format!("{host}:{port}");
+        let now = Instant::now();
+        let cached = lock(&self.cache)
+            .iter()
+            .find(|(k, at, _)| *k == key && now.duration_since(*at) < DNS_CACHE_TTL)
+            .map(|(_, _, addrs)| addrs.clone());
+        let addrs = match cached {
+            Some(a) => a,
+            None => {
+                let found: Vec<SocketAddr> = config
+                    .ip_family()
+                    .keep_wanted((host, port).to_socket_addrs()?)
+                    .take(16)
+                    .collect();
+                let mut cache = lock(&self.cache);
+                cache.retain(|(k, at, _)| *k != key && now.duration_since(*at) < DNS_CACHE_TTL);
+                cache.truncate(15);
+                cache.push((key, now, found.clone()));
+                found
+            }
+        };
+        for a in addrs {
+            out.push(a);
+        }
+        if out.is_empty() {
+            return Err(ureq::Error::HostNotFound);
+        }
+        Ok(out)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 struct RawResponse {
@@ -479,64 +662,64 @@ impl AttemptError {
     }
 }
 
-fn run_attempt(
-    job: &Job,
-    interrupt: &mut dyn FnMut() -> bool,
-) -> Result<RawResponse, AttemptError> {
-    let (tx, rx) = mpsc::sync_channel::<Result<RawResponse, AttemptError>>(1);
-    let agent = job.agent.clone();
-    let url = job.url.clone();
-    let headers = job.headers.clone();
-    let body = job.body.clone();
-    let (connect_timeout, read_timeout, max_bytes, no_proxy) = (
-        job.connect_timeout,
-        job.read_timeout,
-        job.max_bytes,
-        job.no_proxy,
-    );
-    let work = move || {
-        let result = exchange(
-            &agent,
-            &url,
-            &headers,
-            body,
-            connect_timeout,
-            read_timeout,
-            max_bytes,
-            no_proxy,
-        );
-        // The receiver may be gone (interrupted caller): then the result is simply dropped.
-        let _ = tx.send(result);
-    };
-    if let Err(e) = spawn_worker(work) {
-        return Err(AttemptError::new(
-            HttpErrorKind::Internal,
-            format!("could not start HTTP worker thread: {e}"),
-        ));
-    }
-
-    // The worker ends by itself on `read_timeout` (a global deadline that includes connect);
-    // this is only a safety net in case it does not.
-    let deadline = Instant::now() + read_timeout.max(connect_timeout) + WORKER_GRACE;
-    loop {
-        match rx.recv_timeout(POLL_SLICE) {
-            Ok(result) => return result,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if interrupt() {
-                    return Err(AttemptError::new(HttpErrorKind::Interrupted, "interrupted"));
-                }
-                if Instant::now() >= deadline {
-                    return Err(AttemptError::new(
-                        HttpErrorKind::Timeout,
-                        format!("no answer within {} ms", read_timeout.as_millis()),
-                    ));
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
+impl HttpClient {
+    fn run_attempt(
+        &self,
+        spec: &Arc<ExchangeSpec>,
+        interrupt: &mut dyn FnMut() -> bool,
+    ) -> Result<RawResponse, AttemptError> {
+        let cannot_start = |e: std::io::Error| {
+            AttemptError::new(
+                HttpErrorKind::Internal,
+                format!("could not start HTTP worker thread: {e}"),
+            )
+        };
+        let (reply, result) = mpsc::sync_channel(1);
+        let job = Job {
+            spec: spec.clone(),
+            reply,
+        };
+        let mut worker = self.checkout().map_err(cannot_start)?;
+        if let Err(mpsc::SendError(job)) = worker.jobs.send(job) {
+            // The thread is gone (it cannot panic on its own, but be safe): a fresh one.
+            worker = Worker::spawn().map_err(cannot_start)?;
+            if worker.jobs.send(job).is_err() {
                 return Err(AttemptError::new(
                     HttpErrorKind::Internal,
-                    "HTTP worker thread ended without a result",
-                ))
+                    "HTTP worker thread did not accept the request",
+                ));
+            }
+        }
+
+        // The worker ends the exchange itself on `read_timeout` (a global deadline that
+        // includes connect); this is only a safety net in case it does not.
+        let deadline = Instant::now() + spec.read_timeout.max(spec.connect_timeout) + WORKER_GRACE;
+        loop {
+            match result.recv_timeout(POLL_SLICE) {
+                Ok(r) => {
+                    self.checkin(worker);
+                    return r;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if interrupt() {
+                        worker.abort();
+                        return Err(AttemptError::new(HttpErrorKind::Interrupted, "interrupted"));
+                    }
+                    if Instant::now() >= deadline {
+                        worker.abort();
+                        return Err(AttemptError::new(
+                            HttpErrorKind::Timeout,
+                            format!("no answer within {} ms", spec.read_timeout.as_millis()),
+                        ));
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    worker.abort();
+                    return Err(AttemptError::new(
+                        HttpErrorKind::Internal,
+                        "HTTP worker thread ended without a result",
+                    ));
+                }
             }
         }
     }
@@ -573,17 +756,17 @@ fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
         .map(|_| ())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn exchange(
-    agent: &ureq::Agent,
-    url: &str,
-    headers: &[(String, String)],
-    body: String,
-    connect_timeout: Duration,
-    read_timeout: Duration,
-    max_bytes: usize,
-    no_proxy: bool,
-) -> Result<RawResponse, AttemptError> {
+fn exchange(agent: &ureq::Agent, spec: &ExchangeSpec) -> Result<RawResponse, AttemptError> {
+    let ExchangeSpec {
+        url,
+        headers,
+        body,
+        connect_timeout,
+        read_timeout,
+        max_bytes,
+        no_proxy,
+    } = spec;
+    let (connect_timeout, read_timeout, max_bytes) = (*connect_timeout, *read_timeout, *max_bytes);
     let mut builder = agent.post(url);
     let mut has_content_type = false;
     for (name, value) in headers {
@@ -599,7 +782,7 @@ fn exchange(
         .config()
         .timeout_global(Some(read_timeout))
         .timeout_connect(Some(connect_timeout));
-    if no_proxy {
+    if *no_proxy {
         cfg = cfg.proxy(None);
     }
     let builder = cfg.build();
@@ -1008,62 +1191,6 @@ pub fn redact_url(url: &str) -> String {
     out
 }
 
-/// Removes every secret-looking fragment of the request from a message.
-struct Scrubber {
-    secrets: Vec<String>,
-}
-
-impl Scrubber {
-    fn new(req: &Request) -> Self {
-        let mut secrets: Vec<String> = Vec::new();
-        let mut add = |s: &str| {
-            let s = s.trim();
-            if s.len() >= 4 && !secrets.iter().any(|x| x == s) {
-                secrets.push(s.to_string());
-            }
-        };
-        for (_, value) in &req.headers {
-            add(value);
-            for part in value.split_whitespace() {
-                if part.len() >= 6 {
-                    add(part);
-                }
-            }
-        }
-        if let Some(i) = req.url.find('?') {
-            let q = &req.url[i..];
-            add(q);
-            add(&q[1..]);
-            for part in q[1..].split('&') {
-                add(part);
-                if let Some((_, v)) = part.split_once('=') {
-                    add(v);
-                }
-            }
-        }
-        if let Some(i) = req.url.find("://") {
-            let rest = &req.url[i + 3..];
-            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-            if let Some((userinfo, _)) = authority.rsplit_once('@') {
-                add(userinfo);
-            }
-        }
-        // Longest first, so a value is removed before its parts.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        Scrubber { secrets }
-    }
-
-    fn clean(&self, msg: &str) -> String {
-        let mut out = msg.to_string();
-        for s in &self.secrets {
-            if out.contains(s.as_str()) {
-                out = out.replace(s.as_str(), "[redacted]");
-            }
-        }
-        out
-    }
-}
-
 #[cfg(test)]
 mod unit {
     use super::*;
@@ -1111,14 +1238,18 @@ mod unit {
             redact_url("https://user:pw@h.example:8443/a/b?key=sk-1#x"),
             "https://h.example:8443/a/b"
         );
-        let req = Request::new("http://h/p?api-key=abcdef", "")
+        let req = Request::new("http://h/p?api-key=abcdef123", "")
             .header("Authorization", "Bearer sk-secret-123");
-        let s = Scrubber::new(&req);
-        let m = s.clean("x Bearer sk-secret-123 y sk-secret-123 ?api-key=abcdef abcdef");
-        assert!(!m.contains("sk-secret-123") && !m.contains("abcdef"), "{m}");
+        let s = Scrubber::for_request(&req.url, &req.headers);
+        let m =
+            s.scrub_message("x Bearer sk-secret-123 y sk-secret-123 ?api-key=abcdef123 abcdef123");
+        assert!(
+            !m.contains("sk-secret-123") && !m.contains("abcdef123"),
+            "{m}"
+        );
         let dbg = format!("{req:?}");
         assert!(
-            !dbg.contains("sk-secret") && !dbg.contains("abcdef"),
+            !dbg.contains("sk-secret") && !dbg.contains("abcdef123"),
             "{dbg}"
         );
         assert!(dbg.contains("Authorization"), "{dbg}");
@@ -1176,6 +1307,28 @@ mod unit {
         .unwrap();
         assert!(rx.recv_timeout(Duration::from_secs(5)).unwrap());
         assert_eq!(blocked(libc::SIGINT), before, "caller's mask restored");
+    }
+
+    #[test]
+    fn resolver_takes_ip_literals_as_is_and_remembers_host_names() {
+        use ureq::unversioned::resolver::Resolver;
+        let r = WorkerResolver::default();
+        let cfg = ureq::config::Config::default();
+        let resolve = |u: &str| {
+            let uri: ureq::http::Uri = u.parse().unwrap();
+            r.resolve(&uri, &cfg, Default::default())
+                .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            resolve("http://127.0.0.1:8080/v1").unwrap(),
+            ["127.0.0.1:8080"]
+        );
+        assert_eq!(resolve("https://[::1]/v1").unwrap(), ["[::1]:443"]);
+        assert!(lock(&r.cache).is_empty(), "no lookup for an IP literal");
+        let a = resolve("http://localhost:9/x").unwrap();
+        assert!(a.iter().any(|x| x.ends_with(":9")), "{a:?}");
+        assert_eq!(resolve("http://localhost:9/y").unwrap(), a);
+        assert_eq!(lock(&r.cache).len(), 1, "one lookup, then the cache");
     }
 
     #[test]

@@ -437,3 +437,44 @@ fn process_wide_helper() {
     .expect("ok");
     assert_eq!(content(&resp), "global");
 }
+
+#[test]
+fn credentials_echoed_in_a_200_answer_are_scrubbed() {
+    // Characters that JSON and percent-encoding escape, so every form differs from the key.
+    let key = r#"sk-ec"ho/KEY+with\odd-0123"#;
+    let m = server(&[("echo", json!({"steps": [{"echo_headers": true}]}))]);
+    for (name, value) in [
+        ("Authorization", format!("Bearer {key}")),
+        ("api-key", key.to_string()),
+        ("x-api-key", key.to_string()),
+    ] {
+        let req = Request::new(
+            m.openai_url("echo"),
+            json!({"model": "m", "messages": []}).to_string(),
+        )
+        .header(name, value.clone());
+        let resp = call(&req, &Options::default()).expect("200");
+        assert_eq!(resp.status, 200);
+        let raw = resp.text().into_owned();
+        let answer = content(&resp);
+        let mut forms = mock_llm::echoed_forms(key);
+        forms.push("KEY+with".to_string());
+        for form in &forms {
+            let form = form.as_str();
+            assert!(!raw.contains(form), "{name}: {form:?} in the body: {raw}");
+            assert!(
+                !answer.contains(form),
+                "{name}: {form:?} in the answer: {answer}"
+            );
+        }
+        // the echo itself is still there, with the credential redacted
+        assert!(
+            answer.contains(&format!("{}: ", name.to_ascii_lowercase())),
+            "{answer}"
+        );
+        assert!(answer.contains("[redacted]"), "{answer}");
+        // the mock did receive the key (it was sent; only the echo is scrubbed)
+        let rec = m.requests(Some("echo"));
+        assert_eq!(rec.last().unwrap().header(name), Some(value.as_str()));
+    }
+}

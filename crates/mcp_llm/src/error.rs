@@ -104,66 +104,9 @@ impl std::fmt::Display for ProviderError {
 impl std::error::Error for ProviderError {}
 
 // ---------------------------------------------------------------------------------------------
-// Secret scrubbing
+// Secret scrubbing: the one scrubber lives in mcp_audit (shared with mcp_http and mcp_chat).
 
-struct Scrubbers {
-    sk: Regex,
-    bearer: Regex,
-    keyed: Regex,
-    google: Regex,
-    jwt: Regex,
-    hex: Regex,
-    long_token: Regex,
-}
-
-fn scrubbers() -> &'static Scrubbers {
-    static S: OnceLock<Scrubbers> = OnceLock::new();
-    S.get_or_init(|| Scrubbers {
-        // OpenAI (sk-…, sk-proj-…, masked sk-abc****xyz), Anthropic (sk-ant-…), Mistral-style.
-        sk: Regex::new(r"\bsk-[A-Za-z0-9_\-\*\.]{3,}").expect("static regex"),
-        bearer: Regex::new(r"(?i)\bbearer\s+[A-Za-z0-9\-\._~\+/=\*]+").expect("static regex"),
-        // A value after something named key/token/secret/password/authorization.
-        keyed: Regex::new(
-            r#"(?i)((?:api[_-]?key|access[_-]?key|subscription[_-]?key|\bkey|token|secret|password|authorization)["']?\s*(?:[:=]|\bis\b|\bprovided:?)?\s*["']?)([A-Za-z0-9\-_\.\+/=\*~]{12,})"#,
-        )
-        .expect("static regex"),
-        google: Regex::new(r"\bAIza[0-9A-Za-z\-_]{20,}").expect("static regex"),
-        jwt: Regex::new(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*").expect("static regex"),
-        hex: Regex::new(r"\b[0-9a-fA-F]{32,}\b").expect("static regex"),
-        long_token: Regex::new(r"[A-Za-z0-9+/_\-]{40,}={0,2}").expect("static regex"),
-    })
-}
-
-/// Replace anything that looks like a credential with `[redacted]`.
-pub fn scrub_secrets(s: &str) -> String {
-    let r = scrubbers();
-    let s = r.sk.replace_all(s, "[redacted]");
-    let s = r.bearer.replace_all(&s, "Bearer [redacted]");
-    let s = r.google.replace_all(&s, "[redacted]");
-    let s = r.jwt.replace_all(&s, "[redacted]");
-    let s = r.keyed.replace_all(&s, |c: &regex::Captures| {
-        let value = &c[2];
-        // Keep ordinary words ("token rate limit", "key provided"): redact only values that
-        // look random (contain a digit, or are masked with '*').
-        if value.chars().any(|ch| ch.is_ascii_digit() || ch == '*') || value.len() >= 24 {
-            format!("{}[redacted]", &c[1])
-        } else {
-            c[0].to_string()
-        }
-    });
-    let s = r.hex.replace_all(&s, "[redacted]");
-    let s = r.long_token.replace_all(&s, |c: &regex::Captures| {
-        let t = &c[0];
-        let digits = t.chars().filter(|ch| ch.is_ascii_digit()).count();
-        let letters = t.chars().filter(|ch| ch.is_ascii_alphabetic()).count();
-        if digits >= 3 && letters >= 3 && !t.contains("redacted") {
-            "[redacted]".to_string()
-        } else {
-            t.to_string()
-        }
-    });
-    s.into_owned()
-}
+pub use mcp_audit::scrub_secrets;
 
 /// Scrub, collapse whitespace, cap.
 fn clean_message(s: &str) -> String {

@@ -483,19 +483,20 @@ fn usage_from(v: Option<&Value>) -> Option<Usage> {
         return Some(Usage {
             prompt_tokens: p,
             completion_tokens: c,
-            total_tokens: u(v, "total_tokens").unwrap_or(p + c),
+            total_tokens: u(v, "total_tokens").unwrap_or(p.saturating_add(c)),
         });
     }
     if v.get("input_tokens").is_some() || v.get("output_tokens").is_some() {
         // Anthropic: input_tokens excludes cached tokens; the prompt is all of them.
-        let p = u(v, "input_tokens").unwrap_or(0)
-            + u(v, "cache_creation_input_tokens").unwrap_or(0)
-            + u(v, "cache_read_input_tokens").unwrap_or(0);
+        let p = u(v, "input_tokens")
+            .unwrap_or(0)
+            .saturating_add(u(v, "cache_creation_input_tokens").unwrap_or(0))
+            .saturating_add(u(v, "cache_read_input_tokens").unwrap_or(0));
         let c = u(v, "output_tokens").unwrap_or(0);
         return Some(Usage {
             prompt_tokens: p,
             completion_tokens: c,
-            total_tokens: p + c,
+            total_tokens: p.saturating_add(c),
         });
     }
     None
@@ -511,7 +512,7 @@ fn ollama_usage(v: &Value) -> Option<Usage> {
     Some(Usage {
         prompt_tokens: p,
         completion_tokens: c,
-        total_tokens: p + c,
+        total_tokens: p.saturating_add(c),
     })
 }
 
@@ -1078,7 +1079,7 @@ fn parse_sse(t: &str) -> LlmResponse {
                 if let Some(out) = v.get("usage").and_then(|x| u(x, "output_tokens")) {
                     let mut us = anthropic_input.unwrap_or_default();
                     us.completion_tokens = out;
-                    us.total_tokens = us.prompt_tokens + out;
+                    us.total_tokens = us.prompt_tokens.saturating_add(out);
                     usage = Some(us);
                 }
             }

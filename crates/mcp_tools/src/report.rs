@@ -140,6 +140,7 @@ pub fn sql_error_sentence(sqlstate: &str) -> String {
         "25006" => "tried to change data, which this tool never does",
         "25001" => "tried to leave read-only mode, which this tool never allows",
         "57014" => "took longer than the tool's time limit",
+        "54001" => "is nested too deeply or is too complex to plan",
         s if s.starts_with("22") => "failed on a data value (conversion, division by zero, range)",
         s if s.starts_with("42") => "is not valid SQL for this database",
         s if s.starts_with("53") => "ran out of a resource",
@@ -301,6 +302,7 @@ mod tests {
         assert!(sql_error_sentence("42P01").contains("does not exist"));
         assert!(sql_error_sentence("22012").contains("data value"));
         assert!(sql_error_sentence("57014").contains("time limit"));
+        assert!(sql_error_sentence("54001").contains("nested too deeply"));
         assert!(sql_error_sentence("XX000").starts_with("The query failed"));
     }
 

@@ -26,8 +26,11 @@
 //!   characters, Unicode line/paragraph separators, bidi overrides and BOM → `\uXXXX`. Every
 //!   backslash in the output therefore starts an escape: the rendering is unambiguous and every
 //!   row is exactly one line.
+//! * **Result budget** ([`ResultBudget`], [`row_bytes`]): the rendered size of all rows
+//!   together is bounded; the row that would exceed it ends the result.
 //! * **Metadata line**: one line after the table (separated by a blank line so markdown does not
-//!   read it as a row) with rows shown, whether more exist, clipping, elapsed time.
+//!   read it as a row) with rows shown, whether more exist, the size limit when it ended the
+//!   result, clipping, elapsed time.
 //! * **Errors**: [`generic_tool_error`] is the only failure text a model gets.
 
 use serde_json::{Map, Number, Value};
@@ -181,6 +184,8 @@ pub struct ResultMeta {
     /// The largest `max_rows` the caller may ask for (for the "raise max_rows" hint);
     /// `None` → the hint only suggests narrowing the query.
     pub max_rows: Option<usize>,
+    /// Set (to the budget in bytes) when the result size limit ended the result early.
+    pub budget_reached: Option<usize>,
 }
 
 impl ResultMeta {
@@ -193,8 +198,99 @@ impl ResultMeta {
             elapsed_ms,
             clipped_limit: None,
             max_rows: None,
+            budget_reached: None,
         }
     }
+}
+
+/// The total size a result may reach, in rendered bytes: rows are added while they fit, the
+/// first row that does not fit ends the result ([`ResultMeta::budget_reached`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResultBudget {
+    max: usize,
+    used: usize,
+}
+
+impl ResultBudget {
+    pub fn new(max: usize) -> Self {
+        ResultBudget { max, used: 0 }
+    }
+
+    /// Count `bytes` if they fit; `false` (and nothing counted) when they do not.
+    pub fn take(&mut self, bytes: usize) -> bool {
+        match self.used.checked_add(bytes) {
+            Some(total) if total <= self.max => {
+                self.used = total;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    pub fn max(&self) -> usize {
+        self.max
+    }
+}
+
+/// Bytes a row adds to the rendered result: each cell as rendered in markdown plus its
+/// separator, and at least the bytes the cell holds (a value kept longer than it is shown —
+/// a lone function result, a JSON document the caller parses — counts what it holds).
+pub fn row_bytes(row: &[Cell], opts: &ShapeOptions) -> usize {
+    row.iter()
+        .map(|cell| {
+            let held = match cell {
+                Cell::Text(s) | Cell::Number(s) | Cell::Json(s) | Cell::Other { text: s, .. } => {
+                    s.len()
+                }
+                _ => 0,
+            };
+            rendered_len(cell, opts).max(held) + 3
+        })
+        .sum::<usize>()
+        + 2
+}
+
+/// `render_cell(cell, opts).len()`, without building the string for text-like cells (this
+/// runs for every cell of every row while rows are fetched).
+pub fn rendered_len(cell: &Cell, opts: &ShapeOptions) -> usize {
+    let (s, max) = match cell {
+        Cell::Text(s) | Cell::Number(s) | Cell::Other { text: s, .. } => (s, opts.max_cell_chars),
+        Cell::Json(s) => (s, opts.max_json_chars),
+        other => return render_cell(other, opts).len(),
+    };
+    let mut len = 0;
+    for (chars, c) in s.chars().enumerate() {
+        if chars == max {
+            // clipped: the ellipsis follows the kept characters
+            return len + '…'.len_utf8();
+        }
+        len += escaped_char_len(c);
+    }
+    if !opts.null_marker.is_empty() && *s == opts.null_marker {
+        len += 1;
+    }
+    len
+}
+
+fn escaped_char_len(c: char) -> usize {
+    match c {
+        '\\' | '|' | '\n' | '\r' | '\t' => 2,
+        c if needs_unicode_escape(c) => format!("{:04x}", c as u32).len() + 2,
+        c => c.len_utf8(),
+    }
+}
+
+/// Bytes of the rendered header (column names and the separator line).
+pub fn header_bytes(columns: &[String], opts: &ShapeOptions) -> usize {
+    columns
+        .iter()
+        .map(|c| escape_cell(&clip_chars(c, opts.max_cell_chars).0).len() + 7)
+        .sum::<usize>()
+        + 4
 }
 
 /// Keep at most `max` characters of `s`; a clipped value ends with `…` (after the `max` kept
@@ -367,13 +463,16 @@ fn meta_line(
     if more {
         line.push_str(", more rows exist");
         match meta.max_rows {
-            Some(m) if shown < m => {
+            Some(m) if shown < m && meta.budget_reached.is_none() => {
                 line.push_str(&format!(" (raise max_rows up to {m} or narrow the query)"))
             }
             _ => line.push_str(" (narrow the query or aggregate in SQL)"),
         }
     } else if shown > 0 {
         line.push_str(", no more rows");
+    }
+    if let Some(b) = meta.budget_reached {
+        line.push_str(&format!("; result size limit of {b} bytes reached"));
     }
     if let Some(c) = meta.clipped_limit {
         line.push_str(&format!(
@@ -448,6 +547,9 @@ pub fn render_json(
             .map_or(Value::Null, Value::Number),
     );
     out.insert("clipped_values".into(), Value::from(clipped_values));
+    if let Some(b) = meta.budget_reached {
+        out.insert("size_limit_bytes".into(), Value::from(b));
+    }
     out.insert(
         "clipped_limit".into(),
         match meta.clipped_limit {

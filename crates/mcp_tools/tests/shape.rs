@@ -466,3 +466,124 @@ fn generic_error_has_no_details() {
     assert!(m.starts_with("The tool failed during execution."), "{m}");
     assert!(!m.contains("passwd"));
 }
+
+#[test]
+fn result_budget_counts_rendered_bytes_and_refuses_what_does_not_fit() {
+    let opts = ShapeOptions::default();
+    let mut budget = ResultBudget::new(100);
+    assert!(budget.take(60));
+    assert!(!budget.take(41), "over the limit");
+    assert_eq!(budget.used(), 60, "a refused take counts nothing");
+    assert!(budget.take(40));
+    assert!(!budget.take(usize::MAX), "no overflow");
+    // a clipped text cell costs what is shown (escapes included), not what was held
+    let shown = row_bytes(&[text(&"x".repeat(500))], &opts);
+    assert!((500..520).contains(&shown), "{shown}");
+    let escaped = row_bytes(&[text(&"|".repeat(100))], &opts);
+    assert!(escaped >= 200, "escaping doubles | : {escaped}");
+    // a value held longer than shown (a lone function result, a JSON document kept whole)
+    // counts what it holds
+    let held = row_bytes(&[Cell::Json(format!("[{}]", "1,".repeat(5000)))], &opts);
+    assert!(held > 10_000, "{held}");
+    assert!(header_bytes(&cols(&["a", "b"]), &opts) > 0);
+}
+
+#[test]
+fn metadata_line_reports_the_size_limit() {
+    let rows: Vec<Vec<Cell>> = (0..3).map(|i| vec![Cell::Number(i.to_string())]).collect();
+    let m = ResultMeta {
+        rows_shown: 3,
+        more_rows: true,
+        max_rows: Some(500),
+        budget_reached: Some(1_048_576),
+        elapsed_ms: 2.0,
+        ..Default::default()
+    };
+    let md = render_markdown(&cols(&["n"]), &rows, &m, &ShapeOptions::default());
+    assert!(
+        md.ends_with("_3 rows shown, more rows exist (narrow the query or aggregate in SQL); result size limit of 1048576 bytes reached; 2.0 ms_"),
+        "raising max_rows would not help: {md}"
+    );
+    let js = render_json(&cols(&["n"]), &rows, &m, &ShapeOptions::default());
+    assert_eq!(js["size_limit_bytes"], 1_048_576);
+    assert_eq!(js["more_rows"], true);
+    // without the limit the JSON has no such key and the line no such clause
+    let m = ResultMeta {
+        budget_reached: None,
+        ..m
+    };
+    assert!(
+        render_json(&cols(&["n"]), &rows, &m, &ShapeOptions::default())
+            .get("size_limit_bytes")
+            .is_none()
+    );
+    assert!(
+        !render_markdown(&cols(&["n"]), &rows, &m, &ShapeOptions::default()).contains("size limit")
+    );
+}
+
+#[test]
+fn omitted_values_show_type_and_size() {
+    let cell = Cell::Omitted {
+        type_name: "jsonb".into(),
+        len: Some(2_000_005),
+    };
+    assert_eq!(
+        render_cell(&cell, &ShapeOptions::default()),
+        "<jsonb not shown, 2000005 bytes>"
+    );
+}
+
+#[test]
+fn rendered_len_matches_render_cell() {
+    let opts = ShapeOptions {
+        max_cell_chars: 20,
+        max_json_chars: 30,
+        ..ShapeOptions::default()
+    };
+    let samples = [
+        "",
+        "plain",
+        "∅",
+        "\\∅",
+        "a|b\\c\nd\re\tf",
+        "\u{202e}bidi\u{feff}\u{7}",
+        "ünïcødé ✓ 𝄞 emoji 🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉",
+        "exactly twenty chars",
+        "exactly twenty-one c",
+        "||||||||||||||||||||||||||||||",
+    ];
+    for s in samples {
+        for cell in [
+            Cell::Text(s.to_string()),
+            Cell::Number(s.to_string()),
+            Cell::Json(s.to_string()),
+            Cell::Other {
+                type_name: "x".into(),
+                text: s.to_string(),
+            },
+        ] {
+            assert_eq!(
+                rendered_len(&cell, &opts),
+                render_cell(&cell, &opts).len(),
+                "{cell:?}"
+            );
+        }
+    }
+    for cell in [
+        Cell::Null,
+        Cell::Bool(true),
+        Cell::Bytes { len: 12 },
+        Cell::Vector { dim: 3 },
+        Cell::Omitted {
+            type_name: "jsonb".into(),
+            len: Some(7),
+        },
+    ] {
+        assert_eq!(
+            rendered_len(&cell, &opts),
+            render_cell(&cell, &opts).len(),
+            "{cell:?}"
+        );
+    }
+}

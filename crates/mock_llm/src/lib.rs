@@ -10,6 +10,9 @@
 //!   `PUT /_mock/scenarios/{name}` (body: scenario JSON), `DELETE /_mock/scenarios/{name}`,
 //!   `GET /_mock/scenarios`, `GET /_mock/requests[?scenario=NAME]`, `DELETE /_mock/requests`
 //!
+//! A step with `"echo_headers": true` answers with the request's headers, credentials
+//! included (plain lines, a JSON object and percent-encoded), to test that clients scrub them.
+//!
 //! Step selection is stateless: the step index is the number of assistant messages already in
 //! the request (the last step repeats). A step holding `attempts` serves them in order per
 //! (scenario, turn) counter, reset with `POST /_mock/reset`.
@@ -27,7 +30,7 @@
 mod scenario;
 
 pub use scenario::{
-    last_tool_result, turn_of, CallSpec, Dialect, Fault, Scenario, Step, UsageSpec,
+    echoed_forms, last_tool_result, turn_of, CallSpec, Dialect, Fault, Scenario, Step, UsageSpec,
 };
 
 use serde_json::{json, Value};
@@ -129,6 +132,9 @@ impl RecordedRequest {
             "path": self.path,
             "headers": Value::Object(headers),
             "body": self.json().unwrap_or_else(|| Value::String(self.body.clone())),
+            // The exact bytes received, for checks of what a client says it sent.
+            "body_bytes": self.body.len(),
+            "body_sha256": sha256_hex(self.body.as_bytes()),
         })
     }
 }
@@ -177,6 +183,14 @@ impl Recorded {
         self.q.clear();
         self.bytes = 0;
     }
+}
+
+fn sha256_hex(b: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -932,6 +946,7 @@ fn handle(req: &HttpRequest, sh: &Shared, s: &mut TcpStream, keep: bool) -> Next
         turn,
         request_bytes: req.body.len(),
         request: &request,
+        headers: &req.headers,
         seq,
     };
     let body = scenario::render_body(step, &ctx);

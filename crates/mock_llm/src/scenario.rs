@@ -123,6 +123,11 @@ pub struct Step {
     /// Shorthand: answer with the content of the last tool result in the request.
     #[serde(default)]
     pub echo_last_tool_result: bool,
+    /// Shorthand: answer (status 200 unless set) with the request's headers, credentials
+    /// included, as a careless proxy or debug endpoint would: one `name: value` line each, then
+    /// the headers as a JSON object (`json: {…}`), then percent-encoded (`url: name=value&…`).
+    #[serde(default)]
+    pub echo_headers: bool,
     /// Override the finish reason (e.g. `length` / `max_tokens`).
     #[serde(default)]
     pub finish_reason: Option<String>,
@@ -235,6 +240,8 @@ pub struct RenderCtx<'a> {
     pub turn: usize,
     pub request_bytes: usize,
     pub request: &'a Value,
+    /// The request's headers (names lowercased), for `echo_headers`.
+    pub headers: &'a [(String, String)],
     /// Unique per answer (for ids).
     pub seq: u64,
 }
@@ -253,6 +260,8 @@ pub fn render_body(step: &Step, ctx: &RenderCtx) -> Vec<u8> {
     }
     let text = if step.echo_last_tool_result {
         Some(last_tool_result(ctx.request).unwrap_or_else(|| "no tool result".to_string()))
+    } else if step.echo_headers {
+        Some(echo_headers(ctx.headers))
     } else {
         step.say.clone()
     };
@@ -262,6 +271,48 @@ pub fn render_body(step: &Step, ctx: &RenderCtx) -> Vec<u8> {
         Dialect::Anthropic => anthropic_answer(step, ctx, text.as_deref(), calls),
     };
     serde_json::to_vec(&v).unwrap_or_default()
+}
+
+/// The text of an `echo_headers` answer.
+pub fn echo_headers(headers: &[(String, String)]) -> String {
+    let mut lines: Vec<String> = headers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    let obj: Map<String, Value> = headers
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    lines.push(format!("json: {}", Value::Object(obj)));
+    let url: Vec<String> = headers
+        .iter()
+        .map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v)))
+        .collect();
+    lines.push(format!("url: {}", url.join("&")));
+    lines.join("\n")
+}
+
+/// Every form in which an `echo_headers` answer (a JSON body) carries a header value: as is,
+/// JSON-escaped once (the lines) and twice (the `json:` object inside the JSON string), and
+/// percent-encoded. For tests that check a client scrubbed them all.
+pub fn echoed_forms(value: &str) -> Vec<String> {
+    let escape = |s: &str| {
+        let q = Value::String(s.to_string()).to_string();
+        q[1..q.len() - 1].to_string()
+    };
+    let once = escape(value);
+    let twice = escape(&once);
+    vec![value.to_string(), once, twice, percent_encode(value)]
+}
+
+/// Percent-encode everything but the unreserved characters (uppercase hex).
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 fn usage_numbers(step: &Step, ctx: &RenderCtx, out_bytes: usize) -> (u64, u64) {

@@ -621,3 +621,34 @@ fn recording_is_bounded() {
     post(off.addr(), "/s/s/v1/chat/completions", &chat(0));
     assert!(off.requests(None).is_empty());
 }
+
+#[test]
+fn echo_headers_answers_with_the_credentials_in_every_form() {
+    let m = server(&[("echo", json!({"steps": [{"echo_headers": true}]}))]);
+    let body = chat(0).to_string();
+    let r = send(
+        m.addr(),
+        "POST",
+        "/s/echo/v1/chat/completions",
+        &[("Authorization", "Bearer sk-a/b+c\"d")],
+        &body,
+    );
+    assert_eq!(r.status, 200);
+    let answer = say_of(&r);
+    assert!(
+        answer.contains("authorization: Bearer sk-a/b+c\"d"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains(r#""authorization":"Bearer sk-a/b+c\"d""#),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("authorization=Bearer%20sk-a%2Fb%2Bc%22d"),
+        "{answer}"
+    );
+    // the recorded request carries the exact size and hash of the body received
+    let j = m.requests(Some("echo"))[0].to_json();
+    assert_eq!(j["body_bytes"], body.len());
+    assert_eq!(j["body_sha256"].as_str().map(str::len), Some(64), "{j}");
+}

@@ -1,0 +1,443 @@
+//! The one secret scrubber.
+//!
+//! A [`Scrubber`] knows the secrets of one provider request: the credential of every header that
+//! carries one (`authorization`, `api-key`, `x-api-key`, … — see [`is_secret_header`]), secret
+//! query parameters and the URL's user info. It replaces each of them, in every form an echo can
+//! take, with [`REDACTED`]:
+//!
+//! * the value as is (which also covers `Bearer <key>`, `api-key: <key>`, `x-api-key: <key>`),
+//! * JSON-escaped, once and twice (an echo inside a JSON string inside JSON), with and without
+//!   `\/` for `/`,
+//! * percent-encoded (upper- and lowercase hex, `+` for a space).
+//!
+//! [`Scrubber::scrub`] / [`Scrubber::scrub_bytes`] replace only these exact secrets: they are
+//! safe on response bodies (a model's answer is not rewritten where it merely looks random).
+//! [`Scrubber::scrub_message`] adds [`scrub_secrets`], credential *patterns* (`sk-…`, `Bearer …`,
+//! `api_key=…`, JWTs, long hex or random tokens), for error messages and log lines, where a
+//! provider may echo a key we never knew (OpenAI masks part of it in 401 messages).
+
+use memchr::memmem;
+use regex::Regex;
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// What a secret is replaced with.
+pub const REDACTED: &str = "[redacted]";
+
+/// Shorter values are not treated as secrets: replacing a short common string in every answer
+/// would corrupt answers, and no real API key is that short.
+pub const MIN_SECRET_LEN: usize = 8;
+
+/// The secrets of one request (or one key), in every form they are searched for.
+#[derive(Clone, Default)]
+pub struct Scrubber {
+    /// Every form of every secret, longest first (a form is removed before its parts).
+    forms: Vec<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Scrubber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scrubber({} forms)", self.forms.len())
+    }
+}
+
+impl Scrubber {
+    /// A scrubber for these secret values (an API key, a token …). Values shorter than
+    /// [`MIN_SECRET_LEN`] after trimming are ignored.
+    pub fn for_secrets<'a>(secrets: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut s = Scrubber::default();
+        for v in secrets {
+            s.add(v);
+        }
+        s.finish()
+    }
+
+    /// A scrubber for a request: credentials in its headers, secret query parameters and the
+    /// user info of its URL.
+    pub fn for_request(url: &str, headers: &[(String, String)]) -> Self {
+        let mut s = Scrubber::default();
+        for (name, value) in headers {
+            if !is_secret_header(name) {
+                continue;
+            }
+            let value = value.trim();
+            s.add(value);
+            // `Bearer <token>`, `Basic <creds>`, `Token <t>`: the credential alone as well.
+            if let Some((scheme, cred)) = value.split_once(' ') {
+                if !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    s.add(cred);
+                }
+            }
+        }
+        if let Some(rest) = url.split_once("://").map(|(_, r)| r) {
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            if let Some((userinfo, _)) = authority.rsplit_once('@') {
+                s.add(userinfo);
+                if let Some((_, password)) = userinfo.split_once(':') {
+                    s.add(password);
+                }
+            }
+        }
+        if let Some((_, query)) = url.split_once('?') {
+            let query = query.split('#').next().unwrap_or("");
+            for pair in query.split('&') {
+                if let Some((k, v)) = pair.split_once('=') {
+                    if is_secret_name(k) {
+                        s.add(v);
+                        s.add(&percent_decode(v));
+                    }
+                }
+            }
+        }
+        s.finish()
+    }
+
+    /// This scrubber plus one more secret value (e.g. the provider's key where no header
+    /// carries it).
+    pub fn with_secret(mut self, secret: &str) -> Self {
+        self.add(secret);
+        self.finish()
+    }
+
+    /// No secrets known: `scrub` returns its input, `scrub_message` applies the patterns only.
+    pub fn is_empty(&self) -> bool {
+        self.forms.is_empty()
+    }
+
+    fn add(&mut self, secret: &str) {
+        let secret = secret.trim();
+        if secret.len() < MIN_SECRET_LEN {
+            return;
+        }
+        let json = json_escape(secret);
+        let json_slash = json.replace('/', "\\/");
+        let pct_upper = percent_encode(secret, false);
+        let pct_lower = percent_encode(secret, true);
+        let pct_form = pct_upper.replace("%20", "+");
+        let forms = [
+            json_escape(&json),
+            json_escape(&json_slash),
+            json,
+            json_slash,
+            pct_upper,
+            pct_lower,
+            pct_form,
+            secret.to_string(),
+        ];
+        for f in forms {
+            if !self.forms.iter().any(|x| x == f.as_bytes()) {
+                self.forms.push(f.into_bytes());
+            }
+        }
+    }
+
+    fn finish(mut self) -> Self {
+        self.forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        self
+    }
+
+    /// Replace every known secret (exact forms only). Borrowed when there was none.
+    pub fn scrub<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        if !self
+            .forms
+            .iter()
+            .any(|f| memmem::find(s.as_bytes(), f).is_some())
+        {
+            return Cow::Borrowed(s);
+        }
+        let out = self.replace_all(s.as_bytes().to_vec());
+        // Forms are whole UTF-8 strings and REDACTED is ASCII, so the result is valid UTF-8;
+        // the lossy conversion never replaces anything.
+        Cow::Owned(match String::from_utf8(out) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// [`Scrubber::scrub`] for a raw body (need not be UTF-8). Returns the input untouched (no
+    /// copy) when it holds no secret.
+    pub fn scrub_bytes(&self, body: Vec<u8>) -> Vec<u8> {
+        if !self.forms.iter().any(|f| memmem::find(&body, f).is_some()) {
+            return body;
+        }
+        self.replace_all(body)
+    }
+
+    /// For error messages and log lines: the known secrets, then credential patterns.
+    pub fn scrub_message(&self, s: &str) -> String {
+        scrub_secrets(&self.scrub(s))
+    }
+
+    fn replace_all(&self, mut buf: Vec<u8>) -> Vec<u8> {
+        for form in &self.forms {
+            let finder = memmem::Finder::new(form);
+            if finder.find(&buf).is_none() {
+                continue;
+            }
+            let mut out = Vec::with_capacity(buf.len());
+            let mut at = 0;
+            for hit in finder.find_iter(&buf) {
+                out.extend_from_slice(&buf[at..hit]);
+                out.extend_from_slice(REDACTED.as_bytes());
+                at = hit + form.len();
+            }
+            out.extend_from_slice(&buf[at..]);
+            buf = out;
+        }
+        buf
+    }
+}
+
+/// Headers whose value is a credential: `authorization`, `proxy-authorization`, `cookie`,
+/// `api-key`, `x-api-key` and any name that mentions a key, token, secret, password, auth or
+/// signature (`x-goog-api-key`, `x-auth-token`, `ocp-apim-subscription-key` …). Other headers
+/// (`content-type`, `anthropic-version`, `user-agent`) are not secrets.
+pub fn is_secret_header(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "cookie" || is_secret_name(&n)
+}
+
+fn is_secret_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "key",
+        "token",
+        "secret",
+        "pass",
+        "auth",
+        "sig",
+        "credential",
+        "session",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// The JSON string body of `s` (escaped, without the quotes).
+fn json_escape(s: &str) -> String {
+    let quoted = serde_json::Value::String(s.to_string()).to_string();
+    quoted[1..quoted.len() - 1].to_string()
+}
+
+/// Percent-encode everything but the unreserved characters.
+fn percent_encode(s: &str, lower: bool) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else if lower {
+            out.push_str(&format!("%{b:02x}"));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).and_then(|c| hex(*c)),
+            b.get(i + 2).and_then(|c| hex(*c)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credential patterns (for messages: a provider may echo a key we do not know)
+
+struct Patterns {
+    sk: Regex,
+    bearer: Regex,
+    keyed: Regex,
+    google: Regex,
+    jwt: Regex,
+    hex: Regex,
+    long_token: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        // OpenAI (sk-…, sk-proj-…, masked sk-abc****xyz), Anthropic (sk-ant-…), Mistral-style.
+        sk: Regex::new(r"\bsk-[A-Za-z0-9_\-\*\.]{3,}").expect("static regex"),
+        bearer: Regex::new(r"(?i)\bbearer\s+[A-Za-z0-9\-\._~\+/=\*]+").expect("static regex"),
+        // A value after something named key/token/secret/password/authorization.
+        keyed: Regex::new(
+            r#"(?i)((?:api[_-]?key|access[_-]?key|subscription[_-]?key|\bkey|token|secret|password|authorization)["']?\s*(?:[:=]|\bis\b|\bprovided:?)?\s*["']?)([A-Za-z0-9\-_\.\+/=\*~]{12,})"#,
+        )
+        .expect("static regex"),
+        google: Regex::new(r"\bAIza[0-9A-Za-z\-_]{20,}").expect("static regex"),
+        jwt: Regex::new(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")
+            .expect("static regex"),
+        hex: Regex::new(r"\b[0-9a-fA-F]{32,}\b").expect("static regex"),
+        long_token: Regex::new(r"[A-Za-z0-9+/_\-]{40,}={0,2}").expect("static regex"),
+    })
+}
+
+/// Replace anything that looks like a credential with [`REDACTED`]. For messages only: on a
+/// response body it would also rewrite hashes and ids the model legitimately returns.
+pub fn scrub_secrets(s: &str) -> String {
+    let r = patterns();
+    let s = r.sk.replace_all(s, REDACTED);
+    let s = r.bearer.replace_all(&s, "Bearer [redacted]");
+    let s = r.google.replace_all(&s, REDACTED);
+    let s = r.jwt.replace_all(&s, REDACTED);
+    let s = r.keyed.replace_all(&s, |c: &regex::Captures| {
+        let value = &c[2];
+        // Keep ordinary words ("token rate limit", "key provided"): redact only values that
+        // look random (contain a digit, or are masked with '*').
+        if value.chars().any(|ch| ch.is_ascii_digit() || ch == '*') || value.len() >= 24 {
+            format!("{}{REDACTED}", &c[1])
+        } else {
+            c[0].to_string()
+        }
+    });
+    let s = r.hex.replace_all(&s, REDACTED);
+    let s = r.long_token.replace_all(&s, |c: &regex::Captures| {
+        let t = &c[0];
+        let digits = t.chars().filter(|ch| ch.is_ascii_digit()).count();
+        let letters = t.chars().filter(|ch| ch.is_ascii_alphabetic()).count();
+        if digits >= 3 && letters >= 3 && !t.contains("redacted") {
+            REDACTED.to_string()
+        } else {
+            t.to_string()
+        }
+    });
+    s.into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = r#"sk-te"st/KEY+with\odd 9f8e"#;
+
+    fn headers(v: &[(&str, &str)]) -> Vec<(String, String)> {
+        v.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_form_of_the_key_is_removed() {
+        let s = Scrubber::for_request(
+            "https://h.example/v1/chat/completions",
+            &headers(&[("Authorization", &format!("Bearer {KEY}"))]),
+        );
+        let json1 = json_escape(KEY);
+        let forms = [
+            KEY.to_string(),
+            format!("Bearer {KEY}"),
+            json1.clone(),
+            json1.replace('/', "\\/"),
+            json_escape(&json1),
+            percent_encode(KEY, false),
+            percent_encode(KEY, true),
+            percent_encode(KEY, false).replace("%20", "+"),
+        ];
+        for f in &forms {
+            let text = format!("echo: <{f}> and again {f}.");
+            let out = s.scrub(&text);
+            assert!(!out.contains(f.as_str()), "{f:?} -> {out}");
+            assert!(out.contains(REDACTED), "{out}");
+            let bytes = s.scrub_bytes(text.clone().into_bytes());
+            assert!(memmem::find(&bytes, f.as_bytes()).is_none(), "{f:?}");
+        }
+        // a JSON document that echoes the header, parsed back: no form of the key survives
+        let echoed = serde_json::json!({"content": format!("authorization: Bearer {KEY}"),
+                                        "inner": serde_json::json!({"h": KEY}).to_string()})
+        .to_string();
+        let clean = s.scrub(&echoed);
+        assert!(
+            !clean.contains("te\\\"st") && !clean.contains("KEY+with"),
+            "{clean}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&clean).expect("still JSON");
+        assert!(!v.to_string().contains("KEY+with"), "{v}");
+    }
+
+    #[test]
+    fn header_forms_and_url_secrets() {
+        let s = Scrubber::for_request(
+            "https://user:hunter2hunter2@h.example/p?api-version=2024-10-21&key=AIzaQUERYSECRET1",
+            &headers(&[
+                ("content-type", "application/json"),
+                ("anthropic-version", "2023-06-01"),
+                ("x-api-key", "ant-KEY-0123456789"),
+                ("api-key", "azure0123456789abcdef"),
+            ]),
+        );
+        let out = s.scrub(
+            "x-api-key: ant-KEY-0123456789 api-key: azure0123456789abcdef pw hunter2hunter2 q AIzaQUERYSECRET1 \
+             application/json 2023-06-01 2024-10-21",
+        );
+        for secret in [
+            "ant-KEY-0123456789",
+            "azure0123456789abcdef",
+            "hunter2hunter2",
+            "AIzaQUERYSECRET1",
+        ] {
+            assert!(!out.contains(secret), "{secret}: {out}");
+        }
+        // ordinary header values and non-secret query parameters are not secrets
+        for kept in ["application/json", "2023-06-01", "2024-10-21"] {
+            assert!(out.contains(kept), "{kept}: {out}");
+        }
+    }
+
+    #[test]
+    fn nothing_to_do_borrows_and_short_values_are_ignored() {
+        let s = Scrubber::for_secrets(["short", "  "]);
+        assert!(s.is_empty());
+        let s = Scrubber::for_secrets(["sk-long-enough-1"]);
+        assert!(matches!(s.scrub("no secret here"), Cow::Borrowed(_)));
+        let body = b"\xff\xfe binary sk-long-enough-1 \xff".to_vec();
+        let out = s.scrub_bytes(body);
+        assert_eq!(out, b"\xff\xfe binary [redacted] \xff".to_vec());
+    }
+
+    #[test]
+    fn messages_also_get_the_patterns() {
+        let s = Scrubber::for_secrets(["my-own-key-123456"]);
+        let m = s.scrub_message("bad key my-own-key-123456; other sk-abc123XYZ7890abcdefghij");
+        assert!(!m.contains("my-own-key") && !m.contains("sk-abc123"), "{m}");
+        // a body scrub leaves pattern look-alikes alone (a hash in an answer stays)
+        let hash = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(s.scrub(hash), hash);
+    }
+
+    #[test]
+    fn secret_patterns() {
+        let cases = [
+            "Incorrect API key provided: sk-abc123XYZ7890abcdefghijklmnopqrstuvwxyz0123.",
+            "header was Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "request failed with api_key=0123456789abcdef0123456789abcdef",
+        ];
+        for c in cases {
+            let out = scrub_secrets(c);
+            assert!(out.contains(REDACTED), "{c:?} -> {out:?}");
+        }
+        let ok = "Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29500.";
+        assert_eq!(scrub_secrets(ok), ok);
+    }
+}

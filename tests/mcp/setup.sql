@@ -30,7 +30,7 @@ CREATE FUNCTION public.boom(n int) RETURNS int LANGUAGE plpgsql AS
 
 INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('p', 'openai', 'http://127.0.0.1:9/v1', 'm');
 SELECT mcp.set_api_key('p', 'sk-test-SECRET-api-key-0123456789');
-INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'p');
+INSERT INTO mcp.interface (name, provider, access_role) VALUES ('chatbot', 'p', 'public');
 INSERT INTO mcp.tool (name, description, parameters, function) VALUES
   ('find_titel', 'Find one title by id', '{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}', 'public.find_titel(integer)'),
   ('boom', 'Always fails', '{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}', 'public.boom(integer)');

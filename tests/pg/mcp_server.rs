@@ -22,6 +22,8 @@ fn handle_roles_see_and_call_different_tools() {
     demo_registry();
     run("CREATE ROLE mcp_h_analyst");
     run("CREATE ROLE mcp_h_guest");
+    // both may use the interface: what separates them is EXECUTE on the tool's function
+    run("UPDATE mcp.interface SET access_role = 'public' WHERE name = 'chatbot'");
     run("REVOKE EXECUTE ON FUNCTION public.get_tarif(text,text,int) FROM PUBLIC");
     run("GRANT EXECUTE ON FUNCTION public.get_tarif(text,text,int) TO mcp_h_analyst");
     run("GRANT SELECT ON public.tarif TO mcp_h_analyst");
@@ -52,6 +54,7 @@ fn handle_roles_see_and_call_different_tools() {
 fn handle_interface_setting_per_role() {
     demo_registry();
     run("CREATE ROLE mcp_h_other");
+    run("UPDATE mcp.interface SET access_role = 'mcp_h_other' WHERE name = 'analysis'");
     run("INSERT INTO mcp.interface_tool VALUES ('analysis', 'listTarif')");
     // what ALTER ROLE ... SET mcp.interface does at login, for this transaction
     run("SET LOCAL ROLE mcp_h_other");

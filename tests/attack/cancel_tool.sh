@@ -24,7 +24,7 @@ psql_at "$PORT" "$DB" -c "
   CREATE ROLE cancel_victim LOGIN;
   CREATE FUNCTION public.nap(s float8) RETURNS text LANGUAGE sql AS \$\$ SELECT pg_sleep(s)::text \$\$;
   GRANT EXECUTE ON FUNCTION public.nap(float8) TO cancel_victim;
-  INSERT INTO mcp.interface (name) VALUES ('chatbot');
+  INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
   INSERT INTO mcp.tool (name, description, parameters, function) VALUES
     ('nap', 'sleeps', '{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"number\"}},\"required\":[\"s\"]}', 'public.nap(float8)');
   INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query'), ('chatbot', 'nap');"

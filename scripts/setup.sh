@@ -71,7 +71,35 @@ else
   cargo pgrx init "--pg${PG_MAJOR}" "$PG_CONFIG" >/dev/null
 fi
 
-# 5. PostgreSQL refuses to run as root: the test and demo clusters run as 'postgres', which
+# 5. The official MCP SDK clients of tests/mcp, at the versions pinned there (requirements.txt,
+#    package-lock.json); reinstalled only when a pin file changes. Nothing is downloaded when
+#    the tests run.
+MCP_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/mcp"
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || {
+  log "installing nodejs and npm"; as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq nodejs npm >/dev/null; }
+python3 -c 'import venv, ensurepip' 2>/dev/null || {
+  log "installing python3-venv"; as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv >/dev/null; }
+stamp_of() { sha256sum "$1" | cut -c1-64; }
+if [ "$(cat "$MCP_TESTS/.venv/.pins" 2>/dev/null)" = "$(stamp_of "$MCP_TESTS/requirements.txt")" ]; then
+  log "MCP Python SDK: present"
+else
+  log "MCP Python SDK: installing (tests/mcp/requirements.txt)"
+  rm -rf "$MCP_TESTS/.venv"
+  python3 -m venv "$MCP_TESTS/.venv"
+  "$MCP_TESTS/.venv/bin/pip" install -q --disable-pip-version-check -r "$MCP_TESTS/requirements.txt"
+  stamp_of "$MCP_TESTS/requirements.txt" >"$MCP_TESTS/.venv/.pins"
+fi
+if [ "$(cat "$MCP_TESTS/node_modules/.pins" 2>/dev/null)" = "$(stamp_of "$MCP_TESTS/package-lock.json")" ]; then
+  log "MCP TypeScript SDK: present"
+else
+  log "MCP TypeScript SDK: installing (tests/mcp/package-lock.json)"
+  (cd "$MCP_TESTS" && npm ci --silent --no-audit --no-fund >/dev/null)
+  stamp_of "$MCP_TESTS/package-lock.json" >"$MCP_TESTS/node_modules/.pins"
+fi
+
+# 6. PostgreSQL refuses to run as root: the test and demo clusters run as 'postgres', which
 #    must be able to read the build tree (pgrx runs initdb/postgres through sudo -u postgres).
 id postgres >/dev/null 2>&1 || { echo "user 'postgres' missing (postgresql package?)" >&2; exit 1; }
 log "setup complete"

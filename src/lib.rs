@@ -13,6 +13,7 @@ mod error;
 mod gucs;
 mod json_api;
 mod jsonb;
+mod mcp_server;
 mod pg_util;
 mod registry;
 mod rows;
@@ -29,6 +30,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
+    mcp_server::init_gucs();
     gucs::init();
     sandbox::init();
     json_api::install_engine_hooks();
@@ -38,6 +40,7 @@ pub extern "C-unwind" fn _PG_init() {
 #[pg_schema]
 mod tests {
     include!("../tests/pg/mod.rs");
+    include!("../tests/pg/mcp_server.rs");
 }
 
 /// Required by `cargo pgrx test`.

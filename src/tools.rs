@@ -621,7 +621,7 @@ fn max_result_bytes() -> usize {
 
 /// How a tool's rows are collected: `limit` rows shown, text kept as far as a cell shows it
 /// (a function tool's lone value up to [`MAX_SINGLE_VALUE_CHARS`]), within the result budget.
-fn collect_options(limit: usize, single_value: bool, json_whole: bool) -> rows::CollectOptions {
+pub fn collect_options(limit: usize, single_value: bool, json_whole: bool) -> rows::CollectOptions {
     let shape = shape_options();
     rows::CollectOptions {
         limit,

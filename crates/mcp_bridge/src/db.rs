@@ -1,0 +1,145 @@
+//! Database side of the bridge: connecting (with the notification channel), the superuser
+//! refusal, and the one statement the bridge runs.
+
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Notification};
+
+/// LISTEN channel of the registry trigger (sql/mcp_server.sql).
+pub const CHANNEL: &str = "mcp_registry_changed";
+
+/// The statement that forwards one message.
+pub const HANDLE_SQL: &str = "SELECT mcp.handle($1::text::jsonb)::text";
+
+/// Connect; notifications (LISTEN) arrive on the returned receiver, which closes when the
+/// connection ends.
+pub async fn connect(
+    cfg: &Config,
+) -> Result<(Client, mpsc::UnboundedReceiver<Notification>), tokio_postgres::Error> {
+    let (client, mut connection) = cfg.connect(NoTls).await?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(m) = messages.next().await {
+            match m {
+                Ok(AsyncMessage::Notification(n)) => {
+                    let _ = tx.send(n);
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("pg_mcp_bridge: database connection ended: {e}");
+                    break;
+                }
+            }
+        }
+    });
+    Ok((client, rx))
+}
+
+/// Whether the login role is a superuser (superusers bypass grants and row-level security,
+/// which is what keeps an MCP client within its rights).
+pub async fn is_superuser(client: &Client) -> Result<bool, tokio_postgres::Error> {
+    let row = client
+        .query_one(
+            "SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user",
+            &[],
+        )
+        .await?;
+    row.try_get(0)
+}
+
+/// `application_name` for a client: "pg_mcp_bridge <name>/<version>", printable ASCII only and
+/// at most 63 bytes (PostgreSQL's limit).
+pub fn application_name(client_name: Option<&str>, client_version: Option<&str>) -> String {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_graphic() || *c == ' ')
+            .take(40)
+            .collect()
+    };
+    let mut s = String::from("pg_mcp_bridge");
+    if let Some(n) = client_name.map(clean).filter(|n| !n.is_empty()) {
+        s.push(' ');
+        s.push_str(&n);
+        if let Some(v) = client_version.map(clean).filter(|v| !v.is_empty()) {
+            s.push('/');
+            s.push_str(&v);
+        }
+    }
+    s.truncate(63);
+    s
+}
+
+/// The clientInfo of an initialize request.
+pub fn client_info(msg: &serde_json::Value) -> (Option<String>, Option<String>) {
+    let ci = &msg["params"]["clientInfo"];
+    (
+        ci["name"].as_str().map(str::to_string),
+        ci["version"].as_str().map(str::to_string),
+    )
+}
+
+/// Notification method for a registry-change payload.
+pub fn list_changed(payload: &str) -> Option<String> {
+    match payload {
+        "tools" | "resources" | "prompts" => Some(format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/{payload}/list_changed"}}"#
+        )),
+        _ => None,
+    }
+}
+
+/// A JSON-RPC error response text.
+pub fn rpc_error(id: &serde_json::Value, code: i64, message: &str) -> String {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+        .to_string()
+}
+
+/// The error answered when the database call itself failed (mcp.handle turns everything
+/// else into JSON-RPC errors): no database detail beyond the SQLSTATE.
+pub fn db_failure(id: &serde_json::Value, e: &tokio_postgres::Error) -> String {
+    let (code, message) = match e.code() {
+        Some(c) if c.code() == "57014" => {
+            (-32603, "Request canceled (statement timeout or cancel)")
+        }
+        Some(c) if c.code() == "42883" || c.code() == "3F000" => (
+            -32603,
+            "mcp.handle() is not available in this database (CREATE EXTENSION pg_mcp)",
+        ),
+        Some(c) if c.code() == "42501" => (-32603, "Permission denied"),
+        _ if e.is_closed() => (-32603, "Database connection lost; retry"),
+        _ => (-32603, "Internal error"),
+    };
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {
+        "code": code, "message": message,
+        "data": {"sqlstate": e.code().map(|c| c.code().to_string())}}})
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn application_names_are_clean_and_short() {
+        assert_eq!(application_name(None, None), "pg_mcp_bridge");
+        assert_eq!(
+            application_name(Some("claude-ai"), Some("0.1.0")),
+            "pg_mcp_bridge claude-ai/0.1.0"
+        );
+        assert_eq!(
+            application_name(Some("a\u{7}b\nc"), Some("")),
+            "pg_mcp_bridge abc"
+        );
+        assert!(application_name(Some(&"x".repeat(200)), Some(&"y".repeat(200))).len() <= 63);
+    }
+
+    #[test]
+    fn notifications_for_known_payloads_only() {
+        assert_eq!(
+            list_changed("tools").unwrap(),
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+        );
+        assert!(list_changed("evil\"}").is_none());
+    }
+}

@@ -1,0 +1,608 @@
+//! `mcp.handle(request jsonb)`: the database as an MCP server (M13).
+//!
+//! The protocol logic (message classification, revision negotiation, cursors, prompt rendering,
+//! URI templates) is in `crates/mcp_protocol`; this file reads the registry as the calling role
+//! and runs tools through the same pipeline as `mcp.call_tool` ([`tools::execute_tool`]:
+//! authorization, validation, shaping, audit). Every request runs in a subtransaction, so any
+//! fault becomes a JSON-RPC error object instead of an SQL ERROR; a query cancel or
+//! statement_timeout still propagates (as in every pg_mcp entry point).
+
+use crate::error::McpError;
+use crate::pg_util::{first_row, in_subtransaction, select_kept, set_guc, with_tool_timeout};
+use crate::registry::function_signature;
+use crate::{gucs, sql_tool, tools};
+use mcp_protocol::{codes, Incoming, RpcError};
+use pgrx::prelude::*;
+use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting, JsonB};
+use serde_json::{json, Map, Value};
+use std::ffi::CString;
+
+pgrx::extension_sql_file!(
+    "../sql/mcp_server.sql",
+    name = "mcp_server",
+    requires = ["bootstrap", handle]
+);
+
+/// The interface whose tools an MCP client sees (`ALTER ROLE … SET mcp.interface` fixes it
+/// per role; the bridge may set it per connection).
+pub static INTERFACE: GucSetting<Option<CString>> =
+    GucSetting::<Option<CString>>::new(Some(c"chatbot"));
+/// The negotiated protocol revision of this connection ('' = the latest).
+pub static PROTOCOL_VERSION: GucSetting<Option<CString>> =
+    GucSetting::<Option<CString>>::new(Some(c""));
+/// Items per page of tools/list, resources/list, resources/templates/list and prompts/list.
+pub static PAGE_SIZE: GucSetting<i32> = GucSetting::<i32>::new(100);
+
+pub fn init_gucs() {
+    GucRegistry::define_string_guc(
+        c"mcp.interface",
+        c"The interface whose tools, through mcp.handle, an MCP client sees and calls.",
+        c"Set it per role with ALTER ROLE ... SET mcp.interface, or per connection (the bridge's --interface).",
+        &INTERFACE,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_string_guc(
+        c"mcp.protocol_version",
+        c"MCP protocol revision negotiated on this connection (set by initialize; empty = latest).",
+        c"The HTTP bridge sets it per request from the MCP-Protocol-Version header.",
+        &PROTOCOL_VERSION,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.page_size",
+        c"Items per page of the MCP list methods (tools/list, resources/list, prompts/list …).",
+        c"",
+        &PAGE_SIZE,
+        1,
+        1000,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+}
+
+fn guc_text(s: &GucSetting<Option<CString>>) -> String {
+    s.get()
+        .map(|c| c.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn interface() -> String {
+    let i = guc_text(&INTERFACE);
+    if i.is_empty() {
+        "chatbot".into()
+    } else {
+        i
+    }
+}
+
+fn page_size() -> usize {
+    PAGE_SIZE.get().max(1) as usize
+}
+
+/// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
+/// notifications and client responses.
+#[pg_extern(name = "handle", volatile)]
+fn handle(request: Option<JsonB>) -> Option<JsonB> {
+    let msg = request?.0;
+    match msg {
+        Value::Array(items) if items.is_empty() => Some(JsonB(mcp_protocol::error_response(
+            &Value::Null,
+            &RpcError::new(codes::INVALID_REQUEST, "Invalid Request: empty batch"),
+        ))),
+        Value::Array(items) => {
+            let out: Vec<Value> = items.iter().filter_map(handle_one).collect();
+            (!out.is_empty()).then(|| JsonB(Value::Array(out)))
+        }
+        other => handle_one(&other).map(JsonB),
+    }
+}
+
+fn handle_one(msg: &Value) -> Option<Value> {
+    match mcp_protocol::classify(msg) {
+        Incoming::Response | Incoming::Notification { .. } => None,
+        Incoming::Invalid { id, error } => Some(mcp_protocol::error_response(&id, &error)),
+        Incoming::Request { id, method, params } => {
+            let outcome = in_subtransaction(false, || dispatch(&method, &params));
+            Some(match outcome {
+                Ok(Ok(result)) => mcp_protocol::result_response(&id, result),
+                Ok(Err(e)) => mcp_protocol::error_response(&id, &e),
+                Err(info) => {
+                    // The operator log gets the detail; the client a generic error.
+                    pgrx::log!(
+                        "pg_mcp: mcp.handle {} failed: SQLSTATE {}: {}",
+                        method_for_log(&method),
+                        info.sqlstate,
+                        info.message
+                    );
+                    mcp_protocol::error_response(
+                        &id,
+                        &RpcError::internal("Internal error")
+                            .with_data(json!({"sqlstate": info.sqlstate})),
+                    )
+                }
+            })
+        }
+    }
+}
+
+fn method_for_log(m: &str) -> String {
+    m.chars()
+        .take(64)
+        .filter(|c| c.is_ascii_graphic())
+        .collect()
+}
+
+fn from_mcp(e: McpError) -> RpcError {
+    RpcError::internal(e.message().to_string())
+}
+
+fn from_spi(e: pgrx::spi::SpiError) -> RpcError {
+    from_mcp(McpError::from(e))
+}
+
+fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    match method {
+        "initialize" => initialize(params),
+        "ping" => Ok(json!({})),
+        "tools/list" => tools_list(params),
+        "tools/call" => tools_call(params),
+        "resources/list" => resources_list(params, false),
+        "resources/templates/list" => resources_list(params, true),
+        "resources/read" => resources_read(params),
+        "prompts/list" => prompts_list(params),
+        "prompts/get" => prompts_get(params),
+        "logging/setLevel" => set_level(params),
+        _ => Err(RpcError::new(codes::METHOD_NOT_FOUND, "Method not found")
+            .with_data(json!({ "method": method_for_log(method) }))),
+    }
+}
+
+fn initialize(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let requested = mcp_protocol::str_param(params, "protocolVersion")?;
+    let version = mcp_protocol::negotiate(Some(requested));
+    set_guc(c"mcp.protocol_version", version);
+    let ext_version = first_row(
+        "SELECT extversion FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pg_mcp'",
+        &[],
+        |t| t.get::<String>(1),
+    )
+    .map_err(from_spi)?
+    .flatten()
+    .unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_string());
+    Ok(mcp_protocol::initialize_result(
+        version,
+        "pg_mcp",
+        &ext_version,
+    ))
+}
+
+fn negotiated_version() -> String {
+    guc_text(&PROTOCOL_VERSION)
+}
+
+fn cursor(params: &Map<String, Value>) -> Result<Option<&str>, RpcError> {
+    mcp_protocol::opt_str_param(params, "cursor")
+}
+
+fn page_result(key: &str, items: Vec<Value>, next: Option<String>) -> Value {
+    let mut m = Map::new();
+    m.insert(key.into(), Value::Array(items));
+    if let Some(n) = next {
+        m.insert("nextCursor".into(), Value::String(n));
+    }
+    Value::Object(m)
+}
+
+// ------------------------------------------------------------------------------------------
+// Tools: the registry's own functions, so authorization (and any interface privilege added
+// there) applies exactly as for mcp.list_tools / mcp.call_tool.
+// ------------------------------------------------------------------------------------------
+
+fn tools_list(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let cursor = cursor(params)?;
+    let all = tools::visible_tools(&interface()).map_err(from_mcp)?;
+    let (page, next) = mcp_protocol::paginate(&all, |t| t.name.as_str(), cursor, page_size())?;
+    let page: Vec<tools::ToolInfo> = page.into_iter().cloned().collect();
+    let rendered = tools::tools_json(&page, "mcp").map_err(from_mcp)?;
+    let mut items = rendered.as_array().cloned().unwrap_or_default();
+    if mcp_protocol::has_structured_content(&negotiated_version()) {
+        let schemas = output_schemas()?;
+        for item in &mut items {
+            let schema = item["name"].as_str().and_then(|n| schemas.get(n)).cloned();
+            if let (Some(o), Some(schema)) = (item.as_object_mut(), schema) {
+                o.insert("outputSchema".into(), schema);
+            }
+        }
+    }
+    Ok(page_result("tools", items, next))
+}
+
+/// Output schemas of the tools that declare one.
+fn output_schemas() -> Result<std::collections::HashMap<String, Value>, RpcError> {
+    select_kept(
+        "SELECT name, output_schema FROM mcp.tool WHERE output_schema IS NOT NULL",
+        &[],
+        |t| {
+            let mut out = std::collections::HashMap::new();
+            for row in t {
+                if let (Some(n), Some(s)) = (row.get::<String>(1)?, row.get::<JsonB>(2)?) {
+                    out.insert(n, s.0);
+                }
+            }
+            Ok(out)
+        },
+    )
+    .map_err(from_spi)
+}
+
+/// A successful result of a tool with an output schema must carry matching structuredContent
+/// (MCP: "servers MUST provide structured results that conform to this schema"); otherwise it
+/// is answered as a tool error.
+fn check_output(tool: &str, outcome: &mut tools::ToolOutcome) -> Result<(), RpcError> {
+    if outcome.is_error {
+        return Ok(());
+    }
+    let schema = first_row(
+        "SELECT output_schema FROM mcp.tool WHERE name = $1",
+        &[tool.into()],
+        |t| t.get::<JsonB>(1),
+    )
+    .map_err(from_spi)?
+    .flatten();
+    let Some(schema) = schema.map(|j| j.0) else {
+        return Ok(());
+    };
+    let problem = match &outcome.structured {
+        None => Some("it returned no structured result".to_string()),
+        Some(v) => {
+            let errors = tools::validate_against(&format!("{tool} (output)"), &schema, v);
+            (!errors.is_empty()).then(|| {
+                errors
+                    .iter()
+                    .map(|e| e.message.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+        }
+    };
+    if let Some(p) = problem {
+        outcome.text =
+            format!("Tool '{tool}' returned a result that does not match its output schema: {p}.");
+        outcome.structured = None;
+        outcome.is_error = true;
+    }
+    Ok(())
+}
+
+fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let name = mcp_protocol::str_param(params, "name")?;
+    let arguments = mcp_protocol::obj_param(params, "arguments")?;
+    let iface = interface();
+    // Unknown (or not visible) tools are a protocol error (MCP "Tools": error handling); the
+    // same test as tools/list, so a tool is callable exactly when it is listed.
+    let visible = tools::visible_tools(&iface).map_err(from_mcp)?;
+    if !visible.iter().any(|t| t.name == name) {
+        return Err(RpcError::invalid_params(format!(
+            "Unknown tool: {}",
+            name.chars().take(64).collect::<String>()
+        )));
+    }
+    let (mut outcome, _) =
+        tools::execute_tool(name, &Value::Object(arguments), &iface, None, None, None)
+            .map_err(from_mcp)?;
+    check_output(name, &mut outcome)?;
+    let mut result = outcome.to_json();
+    if !mcp_protocol::has_structured_content(&negotiated_version()) {
+        if let Some(o) = result.as_object_mut() {
+            o.remove("structuredContent");
+        }
+    }
+    Ok(result)
+}
+
+// ------------------------------------------------------------------------------------------
+// Resources (mcp.resource): a URI containing {name} is a template
+// ------------------------------------------------------------------------------------------
+
+struct ResourceRow {
+    uri: String,
+    name: String,
+    description: Option<String>,
+    mime_type: String,
+    function: Option<pg_sys::Oid>,
+    query: Option<String>,
+}
+
+/// Enabled resources the caller could read (EXECUTE on a reader function), ordered by URI.
+fn resources() -> Result<Vec<ResourceRow>, RpcError> {
+    // The reader function as text: a signature (main stores text since issue 15; a
+    // regprocedure prints as one), resolved below with the caller's search_path.
+    let rows = select_kept(
+        "SELECT r.uri, r.name, r.description, r.mime_type, r.function::text, r.query
+           FROM mcp.resource r
+          WHERE r.enabled
+          ORDER BY r.uri COLLATE \"C\"",
+        &[],
+        |t| {
+            let mut out = Vec::new();
+            for row in t {
+                out.push((
+                    ResourceRow {
+                        uri: row.get::<String>(1)?.unwrap_or_default(),
+                        name: row.get::<String>(2)?.unwrap_or_default(),
+                        description: row.get::<String>(3)?,
+                        mime_type: row.get::<String>(4)?.unwrap_or_else(|| "text/plain".into()),
+                        function: None,
+                        query: row.get::<String>(6)?,
+                    },
+                    row.get::<String>(5)?,
+                ));
+            }
+            Ok(out)
+        },
+    )
+    .map_err(from_spi)?;
+    // Resolved after the scan (a resolution may run a subtransaction). A function the caller
+    // may not execute, or that no longer resolves, hides its resource.
+    let mut out = Vec::new();
+    for (mut r, signature) in rows {
+        match signature {
+            None => out.push(r),
+            Some(sig) => {
+                if let Some(oid) = resolve_signature(&sig).filter(|o| may_execute(*o)) {
+                    r.function = Some(oid);
+                    out.push(r);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The function a stored signature names now (`to_regprocedure` with the caller's
+/// search_path); `None` also where `to_regprocedure` raises (a type that no longer exists).
+/// The same as `registry::resolve_function` on main (issue 15), without its cache.
+fn resolve_signature(signature: &str) -> Option<pg_sys::Oid> {
+    in_subtransaction(false, || unsafe {
+        pgrx::direct_function_call::<pg_sys::Oid>(
+            pg_sys::to_regprocedure,
+            &[signature.into_datum()],
+        )
+    })
+    .ok()
+    .flatten()
+}
+
+/// Whether the calling role has EXECUTE on a function.
+fn may_execute(oid: pg_sys::Oid) -> bool {
+    unsafe {
+        pgrx::direct_function_call::<bool>(
+            pg_sys::has_function_privilege_id,
+            &[oid.into_datum(), "EXECUTE".into_datum()],
+        )
+    }
+    .unwrap_or(false)
+}
+
+fn resources_list(params: &Map<String, Value>, templates: bool) -> Result<Value, RpcError> {
+    let cursor = cursor(params)?;
+    let all: Vec<ResourceRow> = resources()?
+        .into_iter()
+        .filter(|r| mcp_protocol::is_uri_template(&r.uri) == templates)
+        .collect();
+    let (page, next) = mcp_protocol::paginate(&all, |r| r.uri.as_str(), cursor, page_size())?;
+    let uri_key = if templates { "uriTemplate" } else { "uri" };
+    let items = page
+        .into_iter()
+        .map(|r| {
+            let mut m = Map::new();
+            m.insert(uri_key.into(), json!(r.uri));
+            m.insert("name".into(), json!(r.name));
+            if let Some(d) = &r.description {
+                m.insert("description".into(), json!(d));
+            }
+            m.insert("mimeType".into(), json!(r.mime_type));
+            Value::Object(m)
+        })
+        .collect();
+    let key = if templates {
+        "resourceTemplates"
+    } else {
+        "resources"
+    };
+    Ok(page_result(key, items, next))
+}
+
+fn resources_read(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let uri = mcp_protocol::str_param(params, "uri")?;
+    let all = resources()?;
+    let found = all
+        .iter()
+        .find(|r| !mcp_protocol::is_uri_template(&r.uri) && r.uri == uri)
+        .map(|r| (r, Vec::new()))
+        .or_else(|| {
+            all.iter()
+                .filter(|r| mcp_protocol::is_uri_template(&r.uri))
+                .find_map(|r| mcp_protocol::match_uri_template(&r.uri, uri).map(|v| (r, v)))
+        });
+    let not_found = || {
+        RpcError::new(codes::RESOURCE_NOT_FOUND, "Resource not found")
+            .with_data(json!({"uri": uri.chars().take(512).collect::<String>()}))
+    };
+    let Some((r, vars)) = found else {
+        return Err(not_found());
+    };
+    let text = read_resource(r, &vars)?;
+    let text = match text {
+        Some(t) => t,
+        None if vars.is_empty() => String::new(),
+        None => return Err(not_found()),
+    };
+    Ok(json!({"contents": [{"uri": uri, "mimeType": r.mime_type, "text": text}]}))
+}
+
+/// The first column of the first row of the resource's reader, run as the caller in the
+/// read-only context under the tool time limit. `None` when it returned no row or NULL.
+fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<String>, RpcError> {
+    let (sql, params): (String, Vec<sql_tool::ParamText>) = match (&r.function, &r.query) {
+        (Some(oid), _) => {
+            let sig = function_signature(*oid)
+                .map_err(from_mcp)?
+                .ok_or_else(|| RpcError::internal("The resource's function no longer exists"))?;
+            let mut parts = Vec::new();
+            let mut params = Vec::new();
+            for (name, value) in vars {
+                parts.push(format!(
+                    "{} => ${}",
+                    pgrx::spi::quote_identifier(name),
+                    params.len() + 1
+                ));
+                params.push((Some(value.clone()), pg_sys::TEXTOID));
+            }
+            (
+                format!("SELECT {}({})", sig.qualified_name, parts.join(", ")),
+                params,
+            )
+        }
+        (None, Some(q)) => (
+            q.clone(),
+            vars.iter()
+                .map(|(_, v)| (Some(v.clone()), pg_sys::TEXTOID))
+                .collect(),
+        ),
+        (None, None) => return Err(RpcError::internal("The resource has no reader")),
+    };
+    let result = with_tool_timeout(gucs::TOOL_TIMEOUT_MS.get(), || {
+        // one value, kept whole up to the tool result budget (mcp.max_result_bytes)
+        sql_tool::run_read_only(&sql, &params, &crate::tools::collect_options(1, true, true))
+    });
+    let rows = match result {
+        Ok(q) => q.rows,
+        Err(sql_tool::QueryFault::Refused(why)) => {
+            return Err(RpcError::internal(format!(
+                "The resource cannot be read: {why}"
+            )))
+        }
+        Err(sql_tool::QueryFault::Failed(info)) => {
+            pgrx::log!(
+                "pg_mcp: resource {} could not be read: SQLSTATE {}: {}",
+                r.uri,
+                info.sqlstate,
+                info.message
+            );
+            return Err(RpcError::internal("The resource could not be read")
+                .with_data(json!({"sqlstate": info.sqlstate})));
+        }
+    };
+    use mcp_tools::Cell;
+    Ok(match rows.rows.first().and_then(|row| row.first()) {
+        None | Some(Cell::Null) => None,
+        Some(Cell::Text(s) | Cell::Number(s) | Cell::Json(s) | Cell::Other { text: s, .. }) => {
+            Some(s.clone())
+        }
+        Some(Cell::Bool(b)) => Some(b.to_string()),
+        Some(_) => {
+            return Err(RpcError::internal(
+                "The resource is not text (binary, vector or oversized values are not served)",
+            ))
+        }
+    })
+}
+
+// ------------------------------------------------------------------------------------------
+// Prompts (mcp.prompt, active versions)
+// ------------------------------------------------------------------------------------------
+
+struct PromptRow {
+    name: String,
+    role: String,
+    template: String,
+    variables: Vec<String>,
+    description: Option<String>,
+}
+
+fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
+    select_kept(
+        "SELECT p.name, p.role, p.template, p.variables, p.description
+           FROM mcp.prompt p
+          WHERE p.active AND ($1::text IS NULL OR p.name = $1)
+          ORDER BY p.name COLLATE \"C\"",
+        &[name.into()],
+        |t| {
+            let mut out = Vec::new();
+            for row in t {
+                out.push(PromptRow {
+                    name: row.get::<String>(1)?.unwrap_or_default(),
+                    role: row.get::<String>(2)?.unwrap_or_default(),
+                    template: row.get::<String>(3)?.unwrap_or_default(),
+                    variables: row.get::<Vec<String>>(4)?.unwrap_or_default(),
+                    description: row.get::<String>(5)?,
+                });
+            }
+            Ok(out)
+        },
+    )
+    .map_err(from_spi)
+}
+
+fn prompts_list(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let cursor = cursor(params)?;
+    let all = prompts(None)?;
+    let (page, next) = mcp_protocol::paginate(&all, |p| p.name.as_str(), cursor, page_size())?;
+    let items = page
+        .into_iter()
+        .map(|p| {
+            let mut m = Map::new();
+            m.insert("name".into(), json!(p.name));
+            if let Some(d) = &p.description {
+                m.insert("description".into(), json!(d));
+            }
+            let args: Vec<Value> = p
+                .variables
+                .iter()
+                .map(|v| json!({"name": v, "required": true}))
+                .collect();
+            m.insert("arguments".into(), Value::Array(args));
+            Value::Object(m)
+        })
+        .collect();
+    Ok(page_result("prompts", items, next))
+}
+
+fn prompts_get(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let name = mcp_protocol::str_param(params, "name")?;
+    let args = mcp_protocol::obj_param(params, "arguments")?;
+    let Some(p) = prompts(Some(name))?.into_iter().next() else {
+        return Err(RpcError::invalid_params(format!(
+            "Unknown prompt: {}",
+            name.chars().take(64).collect::<String>()
+        )));
+    };
+    let text = mcp_protocol::render_prompt(&p.template, &p.variables, &args)?;
+    let mut m = Map::new();
+    if let Some(d) = &p.description {
+        m.insert("description".into(), json!(d));
+    }
+    m.insert(
+        "messages".into(),
+        json!([{
+            "role": mcp_protocol::prompt_message_role(&p.role),
+            "content": {"type": "text", "text": text}
+        }]),
+    );
+    Ok(Value::Object(m))
+}
+
+fn set_level(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let level = mcp_protocol::str_param(params, "level")?;
+    if !mcp_protocol::LOG_LEVELS.contains(&level) {
+        return Err(RpcError::invalid_params(format!(
+            "Invalid params: level must be one of {}",
+            mcp_protocol::LOG_LEVELS.join(", ")
+        )));
+    }
+    // Accepted and validated; this server sends no notifications/message log records.
+    Ok(json!({}))
+}

@@ -1,0 +1,44 @@
+-- Fixture of the MCP SDK tests (tests/mcp/run.sh): roles, a table, tools, a resource, a prompt.
+SET client_min_messages = warning;
+DO $$ BEGIN
+  -- roles are cluster-wide: recreate them (their old grants belong to a dropped database)
+  DROP ROLE IF EXISTS mcp_t_alice; DROP ROLE IF EXISTS mcp_t_analyst; DROP ROLE IF EXISTS mcp_t_guest;
+  DROP ROLE IF EXISTS mcp_t_auth; DROP ROLE IF EXISTS mcp_t_stranger;
+END $$;
+-- alice logs in herself (stdio); the HTTP bridge logs in as the authenticator mcp_t_auth, which
+-- may become analyst or guest only (NOINHERIT: it has no rights of its own)
+CREATE ROLE mcp_t_alice LOGIN;
+CREATE ROLE mcp_t_analyst NOLOGIN;
+CREATE ROLE mcp_t_guest NOLOGIN;
+CREATE ROLE mcp_t_stranger NOLOGIN;
+CREATE ROLE mcp_t_auth LOGIN NOINHERIT;
+GRANT mcp_t_analyst, mcp_t_guest TO mcp_t_auth;
+GRANT mcp_t_analyst TO mcp_t_alice;
+-- opaque tokens: the authenticator looks their hashes up
+GRANT SELECT ON mcp.bridge_token TO mcp_t_auth;
+
+CREATE TABLE public.t (id int PRIMARY KEY, titel text);
+INSERT INTO public.t SELECT g, 'Titel ' || g FROM generate_series(1, 40) g;
+GRANT SELECT ON public.t TO mcp_t_analyst;
+
+CREATE FUNCTION public.find_titel(id int) RETURNS jsonb LANGUAGE sql STABLE AS
+  $$ SELECT jsonb_build_object('id', t.id, 'titel', t.titel) FROM public.t WHERE t.id = find_titel.id $$;
+REVOKE EXECUTE ON FUNCTION public.find_titel(int) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION public.find_titel(int) TO mcp_t_analyst;
+CREATE FUNCTION public.boom(n int) RETURNS int LANGUAGE plpgsql AS
+  $$ BEGIN RAISE EXCEPTION 'secret internal detail: password=hunter2 %', n; END $$;
+
+INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('p', 'openai', 'http://127.0.0.1:9/v1', 'm');
+SELECT mcp.set_api_key('p', 'sk-test-SECRET-api-key-0123456789');
+INSERT INTO mcp.interface (name, provider, access_role) VALUES ('chatbot', 'p', 'public');
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('find_titel', 'Find one title by id', '{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}', 'public.find_titel(integer)'),
+  ('boom', 'Always fails', '{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}', 'public.boom(integer)');
+INSERT INTO mcp.interface_tool VALUES ('chatbot', 'find_titel'), ('chatbot', 'boom'), ('chatbot', 'sql_query'), ('chatbot', 'schema_information');
+INSERT INTO mcp.resource (uri, name, description, query) VALUES
+  ('pgmcp://t/count', 'Row count of t', 'How many rows t has', 'SELECT count(*)::text FROM public.t');
+INSERT INTO mcp.prompt (name, role, template, variables, description) VALUES
+  ('titel_summary', 'user', 'Summarize title {{id}} in {{lang}}.', '{id,lang}', 'Summary of one title');
+-- the SDK clients validate structuredContent against an advertised outputSchema
+UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"id":{"type":"integer"},"titel":{"type":"string"}},"required":["id","titel"]}'
+ WHERE name = 'find_titel';

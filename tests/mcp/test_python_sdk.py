@@ -1,0 +1,440 @@
+"""The official MCP Python SDK (PyPI `mcp`, pinned in requirements.txt) against pg_mcp_bridge
+and a real PostgreSQL cluster, through both transports. Started by tests/mcp/run.sh, which
+prepares the database (setup.sql) and the HTTP bridge and passes their coordinates in the
+environment. Prints "N passed, N failed" last.
+"""
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import traceback
+
+import httpx2
+from mcp import ClientSession, Client, MCPError, StdioServerParameters, stdio_client, types
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+BRIDGE = os.environ["BRIDGE"]
+PGHOST = os.environ["PGHOST"]
+PGPORT = os.environ["PGPORT"]
+DB = os.environ["PGDATABASE"]
+PSQL = os.environ["PSQL"]
+URL = os.environ["MCP_URL"]
+KEY = os.environ["PG_MCP_JWT_SECRET"]
+EXT_VERSION = os.environ["EXT_VERSION"]
+SECRETS = ["sk-test-SECRET-api-key", "hunter2", "secret internal detail", KEY]
+
+# every text any server answer contained, checked for secrets at the end
+SEEN: list[str] = []
+
+
+def seen(x):
+    SEEN.append(x if isinstance(x, str) else json.dumps(x, default=str))
+    return x
+
+
+def dump(result) -> str:
+    return seen(result.model_dump_json() if hasattr(result, "model_dump_json") else str(result))
+
+
+def psql(sql: str) -> str:
+    out = subprocess.run(
+        [PSQL, "-X", "-qAt", "-h", PGHOST, "-p", PGPORT, "-U", "postgres", "-d", DB, "-c", sql],
+        check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def bridge_env(user: str) -> dict:
+    return {"PGHOST": PGHOST, "PGPORT": PGPORT, "PGUSER": user, "PGDATABASE": DB,
+            "PATH": os.environ.get("PATH", "")}
+
+
+def token(role: str) -> str:
+    out = subprocess.run([BRIDGE, "token", "--role", role, "--exp-seconds", "600"],
+                         check=True, capture_output=True, text=True, env={**os.environ})
+    return out.stdout.strip()
+
+
+def text_of(result) -> str:
+    return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+# ------------------------------------------------------------------------------------------
+# The SDK's full surface on one session (both transports run this)
+# ------------------------------------------------------------------------------------------
+
+async def exercise(session, label: str):
+    tools = await session.list_tools()
+    dump(tools)
+    names = sorted(t.name for t in tools.tools)
+    assert {"find_titel", "boom", "sql_query", "schema_information"} <= set(names), names
+    find = next(t for t in tools.tools if t.name == "find_titel")
+    assert find.output_schema["required"] == ["id", "titel"], find
+    # a successful call, with structuredContent for a JSON object result
+    r = await session.call_tool("find_titel", {"id": 3})
+    dump(r)
+    assert not r.is_error, r
+    assert r.structured_content == {"id": 3, "titel": "Titel 3"}, r.structured_content
+    r = await session.call_tool("sql_query", {"query": "SELECT id, titel FROM t ORDER BY id LIMIT 25"})
+    dump(r)
+    assert not r.is_error and "Titel 25" in text_of(r) and "more rows" in text_of(r), text_of(r)
+    # invalid arguments: an isError result the model can correct from
+    r = await session.call_tool("find_titel", {"id": "three"})
+    dump(r)
+    assert r.is_error and "must be an integer" in text_of(r), text_of(r)
+    # a failing tool: isError, generic text, no detail
+    r = await session.call_tool("boom", {"n": 1})
+    dump(r)
+    assert r.is_error and "failed during execution" in text_of(r), text_of(r)
+    # resources and prompts
+    res = await session.list_resources()
+    dump(res)
+    assert [str(x.uri) for x in res.resources] == ["pgmcp://t/count"], res
+    rr = await session.read_resource("pgmcp://t/count")
+    dump(rr)
+    assert rr.contents[0].text == "40", rr
+    prompts = await session.list_prompts()
+    dump(prompts)
+    assert "titel_summary" in [p.name for p in prompts.prompts]
+    p = await session.get_prompt("titel_summary", {"id": "7", "lang": "German"})
+    dump(p)
+    assert p.messages[0].content.text == "Summarize title 7 in German.", p
+    try:
+        await session.get_prompt("titel_summary", {"id": "7"})
+        raise AssertionError("missing prompt argument accepted")
+    except MCPError as e:
+        seen(str(e))
+        assert e.error.code == -32602, e.error
+    await session.send_ping()
+
+
+async def test_stdio_client_auto_mode():
+    """Client() in its default 'auto' mode probes server/discover, gets -32601 and falls back to
+    initialize; then the full surface, as the user's own login role."""
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    async with Client(params, client_info=types.Implementation(name="pg-mcp-py-auto", version="1.0")) as client:
+        assert client.protocol_version == "2025-11-25", client.protocol_version
+        info = client.server_info
+        assert info.name == "pg_mcp" and info.version == EXT_VERSION, info
+        tools = await client.list_tools()
+        assert "find_titel" in [t.name for t in tools.tools]
+        r = await client.call_tool("sql_query", {"query": "SELECT count(*) AS n FROM t"})
+        assert "40" in text_of(r), text_of(r)
+        seen(dump(r))
+
+
+async def test_stdio_session_full_surface_and_application_name():
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, client_info=types.Implementation(name="pg-mcp-py-stdio", version="1.0")) as s:
+            init = await s.initialize()
+            assert init.protocol_version == "2025-11-25", init.protocol_version
+            assert init.server_info.version == EXT_VERSION, init.server_info
+            assert "not instructions" in init.instructions, init.instructions
+            assert init.capabilities.tools.list_changed
+            await exercise(s, "stdio")
+            apps = psql("SELECT string_agg(application_name, ',') FROM pg_stat_activity WHERE usename = 'mcp_t_alice'")
+            assert "pg_mcp_bridge pg-mcp-py-stdio/1.0" in apps, apps
+            # audited like mcp.call_tool, under the user's own role
+            rows = psql("SELECT string_agg(DISTINCT role_name || ':' || tool || ':' || status, ',' ORDER BY role_name || ':' || tool || ':' || status) FROM mcp.tool_call WHERE role_name = 'mcp_t_alice'")
+            assert "mcp_t_alice:boom:error" in rows and "mcp_t_alice:find_titel:invalid" in rows, rows
+
+
+async def test_stdio_list_changed_and_reconnect():
+    got = asyncio.Queue()
+
+    async def on_message(m):
+        if isinstance(m, types.ToolListChangedNotification):
+            await got.put(m)
+
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, message_handler=on_message,
+                                 client_info=types.Implementation(name="pg-mcp-py-notify", version="1.0")) as s:
+            await s.initialize()
+            await s.list_tools()
+            psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog')")
+            try:
+                await asyncio.wait_for(got.get(), 10)
+                tools = await s.list_tools()
+                assert "getDialog" in [t.name for t in tools.tools]
+            finally:
+                psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+            # the database connection dies (as in a restart): the bridge reconnects
+            n = psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'pg_mcp_bridge pg-mcp-py-notify/1.0'")
+            assert n == "1", n
+            await asyncio.sleep(0.3)
+            tools = await s.list_tools()
+            assert "find_titel" in [t.name for t in tools.tools]
+            apps = psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pg_mcp_bridge pg-mcp-py-notify/1.0'")
+            assert apps == "1", apps
+
+
+def test_stdio_raw_protocol_errors_cancel_and_sigterm():
+    p = subprocess.Popen([BRIDGE], env=bridge_env("mcp_t_alice"), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def recv():
+        while True:  # skip server notifications (list_changed from other sessions' changes)
+            m = json.loads(seen(p.stdout.readline()))
+            if "id" in m:
+                return m
+
+    send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                     "params": {"protocolVersion": "2025-03-26", "capabilities": {},
+                                "clientInfo": {"name": "raw", "version": "0"}}}))
+    assert recv()["result"]["protocolVersion"] == "2025-03-26"
+    send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"')  # malformed JSON
+    r = recv()
+    assert r["error"]["code"] == -32700 and r["id"] is None, r
+    send('{"jsonrpc":"2.0","id":3,"method":"no/such/method"}')
+    r = recv()
+    assert r["id"] == 3 and r["error"]["code"] == -32601, r
+    send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"arguments":{}}}')
+    r = recv()
+    assert r["id"] == 4 and r["error"]["code"] == -32602, r
+    send('{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":"x"}')
+    r = recv()
+    assert r["id"] == 5 and r["error"]["code"] == -32602, r
+    # a notification gets no response: the next line is the answer to the ping after it
+    send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}')
+    send('{"jsonrpc":"2.0","id":"after","method":"ping"}')
+    r = recv()
+    assert r["id"] == "after" and r["result"] == {}, r
+    # 2025-03-26 has no structuredContent
+    send('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"find_titel","arguments":{"id":1}}}')
+    r = recv()
+    assert "structuredContent" not in r["result"] and not r["result"]["isError"], r
+    # notifications/cancelled for a running request: cancelled in the database, no response
+    t0 = time.monotonic()
+    send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sql_query","arguments":{"query":"SELECT pg_sleep(30)"}}}')
+    time.sleep(0.3)
+    send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}')
+    send('{"jsonrpc":"2.0","id":8,"method":"ping"}')
+    r = recv()
+    assert r["id"] == 8 and time.monotonic() - t0 < 5, (r, time.monotonic() - t0)
+    busy = psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND state = 'active' AND pid <> pg_backend_pid()")
+    assert busy == "0", busy
+    p.send_signal(signal.SIGTERM)
+    code = p.wait(timeout=5)
+    assert code == 0, code
+    seen(p.stderr.read())
+
+
+def test_superuser_refused_unless_allowed():
+    p = subprocess.run([BRIDGE], env=bridge_env("postgres"), input="", capture_output=True, text=True, timeout=20)
+    assert p.returncode == 1 and "superuser" in p.stderr, (p.returncode, p.stderr)
+    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"protocolVersion": "2025-06-18", "capabilities": {}}})
+    p = subprocess.run([BRIDGE, "--allow-superuser"], env=bridge_env("postgres"), input=init + "\n",
+                       capture_output=True, text=True, timeout=20)
+    assert p.returncode == 0 and json.loads(p.stdout)["result"]["protocolVersion"] == "2025-06-18", p
+
+
+# ------------------------------------------------------------------------------------------
+# Streamable HTTP: bearer tokens, SET LOCAL ROLE per request
+# ------------------------------------------------------------------------------------------
+
+async def http_session(role_token, fn, message_handler=None):
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {role_token}"}) as hc:
+        async with streamable_http_client(URL, http_client=hc) as (read, write):
+            async with ClientSession(read, write, message_handler=message_handler,
+                                     client_info=types.Implementation(name="pg-mcp-py-http", version="1.0")) as s:
+                init = await s.initialize()
+                assert init.server_info.name == "pg_mcp"
+                return await fn(s)
+
+
+async def test_http_full_surface_as_analyst():
+    await http_session(token("mcp_t_analyst"), lambda s: exercise(s, "http"))
+    rows = psql("SELECT count(*) FROM mcp.tool_call WHERE role_name = 'mcp_t_analyst' AND tool = 'find_titel' AND status = 'ok'")
+    assert int(rows) >= 1, rows
+
+
+async def test_http_roles_see_different_tools():
+    async def names(s):
+        return sorted(t.name for t in (await s.list_tools()).tools)
+
+    analyst = await http_session(token("mcp_t_analyst"), names)
+    guest = await http_session(token("mcp_t_guest"), names)
+    assert "find_titel" in analyst and "find_titel" not in guest, (analyst, guest)
+
+    async def guest_calls(s):
+        try:
+            await s.call_tool("find_titel", {"id": 1})
+            raise AssertionError("guest could call find_titel")
+        except MCPError as e:
+            seen(str(e))
+            assert e.error.code == -32602, e.error
+
+    await http_session(token("mcp_t_guest"), guest_calls)
+
+
+async def test_http_list_changed_over_sse():
+    got = asyncio.Queue()
+
+    async def on_message(m):
+        if isinstance(m, types.ToolListChangedNotification):
+            await got.put(m)
+
+    async def wait_for_change(s):
+        await s.list_tools()
+        await asyncio.sleep(0.5)  # the SDK opens the GET stream after initialization
+        psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog')")
+        await asyncio.wait_for(got.get(), 10)
+
+    try:
+        await http_session(token("mcp_t_analyst"), wait_for_change, on_message)
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+
+
+def post(body, tok=None, session=None, extra=None, raw=False):
+    h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    if tok:
+        h["Authorization"] = f"Bearer {tok}"
+    if session:
+        h["Mcp-Session-Id"] = session
+    h.update(extra or {})
+    r = httpx2.post(URL, content=body if raw else json.dumps(body), headers=h, timeout=30)
+    seen(r.text)
+    seen(dict(r.headers))
+    return r
+
+
+def init_http(tok):
+    r = post({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}, tok)
+    assert r.status_code == 200, (r.status_code, r.text)
+    return r.headers["mcp-session-id"]
+
+
+def test_http_tokens_cannot_act_as_another_role():
+    analyst, guest = token("mcp_t_analyst"), token("mcp_t_guest")
+    sa = init_http(analyst)
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    assert post(ping, analyst, sa).status_code == 200
+    # no token, a forged token (guest's signature on an analyst claim), a wrong key
+    assert post(ping, None, sa).status_code == 401
+    h, _, s = guest.split(".")
+    import base64
+    forged_payload = base64.urlsafe_b64encode(json.dumps({"role": "mcp_t_analyst"}).encode()).decode().rstrip("=")
+    r = post(ping, f"{h}.{forged_payload}.{s}", sa)
+    assert r.status_code == 401 and "signature" in r.text, (r.status_code, r.text)
+    # a guest token cannot use the analyst's session
+    r = post(ping, guest, sa)
+    assert r.status_code == 404, (r.status_code, r.text)
+    # a validly signed token for a role the authenticator may not become
+    r = post({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}, token("mcp_t_stranger"))
+    assert r.status_code == 403 and r.json()["error"]["code"] == -32600, (r.status_code, r.text)
+    # the request really runs as the token's role
+    r = post({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "sql_query", "arguments": {"query": "SELECT current_user AS u, session_user AS s"}}}, analyst, sa)
+    assert "mcp_t_analyst" in r.text and "mcp_t_auth" in r.text, r.text
+
+
+def test_http_opaque_tokens():
+    tok = psql("SELECT mcp.create_bridge_token('mcp_t_analyst', 'sdk test')")
+    assert tok.startswith("pgmcp_") and len(tok) > 60, tok
+    # only the hash is stored
+    assert psql(f"SELECT count(*) FROM mcp.bridge_token WHERE token_hash = sha256(convert_to('{tok}', 'UTF8'))") == "1"
+    assert psql(f"SELECT count(*) FROM mcp.bridge_token t WHERE t::text LIKE '%{tok[6:]}%'") == "0"
+    sa = init_http(tok)
+    r = post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, tok, sa)
+    assert "find_titel" in [t["name"] for t in r.json()["result"]["tools"]], r.text
+    # another role's opaque token cannot use this session
+    guest = psql("SELECT mcp.create_bridge_token('mcp_t_guest')")
+    assert post({"jsonrpc": "2.0", "id": 3, "method": "ping"}, guest, sa).status_code == 404
+    # unknown, expired and revoked tokens
+    assert post({"jsonrpc": "2.0", "id": 4, "method": "ping"}, "pgmcp_unknown", sa).status_code == 401
+    old = psql("SELECT mcp.create_bridge_token('mcp_t_analyst', 'expired', now() - interval '1 minute')")
+    r = post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}, old)
+    assert r.status_code == 401, r.status_code
+    psql(f"DELETE FROM mcp.bridge_token WHERE token_hash = sha256(convert_to('{tok}', 'UTF8'))")
+    assert post({"jsonrpc": "2.0", "id": 5, "method": "ping"}, tok, sa).status_code == 401
+
+
+def test_http_raw_protocol_errors():
+    analyst = token("mcp_t_analyst")
+    sa = init_http(analyst)
+    r = post('{"jsonrpc": "2.0", "id": 1, "method": ', analyst, sa, raw=True)
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32700, (r.status_code, r.text)
+    r = post({"jsonrpc": "2.0", "id": 2, "method": "nope"}, analyst, sa)
+    assert r.status_code == 200 and r.json()["error"]["code"] == -32601, r.text
+    r = post({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {}}, analyst, sa)
+    assert r.json()["error"]["code"] == -32602, r.text
+    r = post({"jsonrpc": "2.0", "method": "notifications/initialized"}, analyst, sa)
+    assert r.status_code == 202 and r.text == "", (r.status_code, r.text)
+    r = post({"jsonrpc": "2.0", "id": 4, "method": "ping"}, analyst, None)
+    assert r.status_code == 400, r.status_code
+    r = post({"jsonrpc": "2.0", "id": 5, "method": "ping"}, analyst, "no-such-session")
+    assert r.status_code == 404, r.status_code
+    r = post({"jsonrpc": "2.0", "id": 6, "method": "ping"}, analyst, sa, {"Origin": "http://evil.example"})
+    assert r.status_code == 403, r.status_code
+    r = post({"jsonrpc": "2.0", "id": 7, "method": "ping"}, analyst, sa, {"MCP-Protocol-Version": "1999-01-01"})
+    assert r.status_code == 400, r.status_code
+    r = post({"jsonrpc": "2.0", "id": 8, "method": "ping"}, analyst, sa, {"MCP-Protocol-Version": "2025-06-18"})
+    assert r.status_code == 200, r.status_code
+    # DELETE ends the session
+    r = httpx2.delete(URL, headers={"Authorization": f"Bearer {analyst}", "Mcp-Session-Id": sa})
+    assert r.status_code == 200
+    assert post({"jsonrpc": "2.0", "id": 9, "method": "ping"}, analyst, sa).status_code == 404
+
+
+def test_no_secret_in_any_response():
+    assert len(SEEN) > 30, len(SEEN)
+    for text in SEEN:
+        for s in SECRETS:
+            assert s not in text, f"secret {s[:8]}… in a response: {text[:300]}"
+
+
+TESTS = [
+    test_stdio_client_auto_mode,
+    test_stdio_session_full_surface_and_application_name,
+    test_stdio_list_changed_and_reconnect,
+    test_stdio_raw_protocol_errors_cancel_and_sigterm,
+    test_superuser_refused_unless_allowed,
+    test_http_full_surface_as_analyst,
+    test_http_roles_see_different_tools,
+    test_http_list_changed_over_sse,
+    test_http_tokens_cannot_act_as_another_role,
+    test_http_opaque_tokens,
+    test_http_raw_protocol_errors,
+    test_no_secret_in_any_response,  # last: checks what the others saw
+]
+
+
+def main():
+    only = sys.argv[1:]
+    passed = failed = 0
+    for t in TESTS:
+        if only and t.__name__ not in only:
+            continue
+        started = time.monotonic()
+        try:
+            if asyncio.iscoroutinefunction(t):
+                asyncio.run(asyncio.wait_for(t(), 60))
+            else:
+                t()
+            passed += 1
+            print(f"ok   {t.__name__} ({time.monotonic() - started:.2f}s)", flush=True)
+        except BaseException:
+            failed += 1
+            print(f"FAIL {t.__name__}", flush=True)
+            traceback.print_exc()
+    print(f"python sdk: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -351,7 +351,9 @@ fn resources() -> Result<Vec<ResourceRow>, RpcError> {
         match signature {
             None => out.push(r),
             Some(sig) => {
-                if let Some(oid) = resolve_signature(&sig).filter(|o| may_execute(*o)) {
+                if let Some(oid) = crate::registry::resolve_function(&sig)
+                    .filter(|o| crate::registry::may_execute_function(*o))
+                {
                     r.function = Some(oid);
                     out.push(r);
                 }
@@ -359,31 +361,6 @@ fn resources() -> Result<Vec<ResourceRow>, RpcError> {
         }
     }
     Ok(out)
-}
-
-/// The function a stored signature names now (`to_regprocedure` with the caller's
-/// search_path); `None` also where `to_regprocedure` raises (a type that no longer exists).
-/// The same as `registry::resolve_function` on main (issue 15), without its cache.
-fn resolve_signature(signature: &str) -> Option<pg_sys::Oid> {
-    in_subtransaction(false, || unsafe {
-        pgrx::direct_function_call::<pg_sys::Oid>(
-            pg_sys::to_regprocedure,
-            &[signature.into_datum()],
-        )
-    })
-    .ok()
-    .flatten()
-}
-
-/// Whether the calling role has EXECUTE on a function.
-fn may_execute(oid: pg_sys::Oid) -> bool {
-    unsafe {
-        pgrx::direct_function_call::<bool>(
-            pg_sys::has_function_privilege_id,
-            &[oid.into_datum(), "EXECUTE".into_datum()],
-        )
-    }
-    .unwrap_or(false)
 }
 
 fn resources_list(params: &Map<String, Value>, templates: bool) -> Result<Value, RpcError> {

@@ -2,8 +2,9 @@
 // mcp.audit_max_value_bytes with size and sha256 kept, and a provider that echoes the key in a
 // 200 answer. Included from tests/pg/mod.rs (uses its helpers and chat_more.rs's c4_*).
 
-/// A scenario registered in the mock at run time (PUT /_mock/scenarios/NAME).
-fn c5_mock_scenario(name: &str, scenario: &Value) {
+/// A scenario registered in the mock at run time (PUT /_mock/scenarios/NAME); shared by the
+/// robustness tests too.
+fn mock_scenario(name: &str, scenario: &Value) {
     use std::io::{Read, Write};
     let base = c4_mock_url();
     let addr = base.trim_start_matches("http://");
@@ -157,7 +158,7 @@ fn audit_caps_llm_bodies_and_messages() {
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
     .to_string();
-    c5_mock_scenario("c5_big_answer", &json!({"steps": [{"body": body}]}));
+    mock_scenario("c5_big_answer", &json!({"steps": [{"body": body}]}));
     c4_provider("openai", "c5_big_answer", "mock-model");
     run("SET LOCAL mcp.audit_max_value_bytes = '4kB'");
     let question = format!("Frage {}", "z".repeat(30_000));

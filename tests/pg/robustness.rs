@@ -1,26 +1,7 @@
 // Hostile JSON on the SQL surface (issue 9, items 1, 6 and 10): bounded recursion, bounded CPU,
 // one defined outcome for U+0000, clean errors for jsonb nested beyond the limit. Included from
-// tests/pg/mod.rs (uses its helpers q, run, err_of, demo_registry, chat_registry).
-
-/// Store a mock scenario from inside the test (PUT /_mock/scenarios/{name} over loopback).
-fn r9_put_scenario(name: &str, scenario: &Value) {
-    use std::io::{Read, Write};
-    let base = Spi::get_one::<String>("SELECT current_setting('pg_mcp_test.mock_url')")
-        .unwrap()
-        .unwrap();
-    let addr = base.trim_start_matches("http://");
-    let body = scenario.to_string();
-    let mut s = std::net::TcpStream::connect(addr).expect("connect to mock");
-    write!(
-        s,
-        "PUT /_mock/scenarios/{name} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).unwrap();
-    assert!(out.starts_with("HTTP/1.1 2"), "{out}");
-}
+// tests/pg/mod.rs (uses its helpers q, run, err_of, demo_registry, chat_registry, and
+// mock_scenario from audit_bounds.rs).
 
 const R9_CHAIN: &str = r#"'{"a": ' || repeat('"x" + ', 20000) || '"y"}'"#;
 
@@ -115,7 +96,7 @@ fn nul_characters_become_replacement_characters() {
 #[pg_test]
 fn chat_with_nul_in_answer_and_arguments_completes_with_audit() {
     chat_registry("r9_nul");
-    r9_put_scenario(
+    mock_scenario(
         "r9_nul",
         &json!({"steps": [
             {"call": [{"id": "n1", "name": "getTarifVertrag",
@@ -154,7 +135,7 @@ fn chat_with_a_concatenation_chain_in_tool_arguments() {
         "\"x\" + ".repeat(20_000)
     );
     let deep = format!("{{\"tarifgebiet\": {}", "[".repeat(5_000));
-    r9_put_scenario(
+    mock_scenario(
         "r9_chain",
         &json!({"steps": [
             {"call": [{"id": "k1", "name": "getTarifVertrag", "arguments": args},

@@ -214,11 +214,11 @@ fn jsonb_arguments_nested_beyond_the_limit_get_a_clean_error() {
 /// Eight definitions, each an anyOf of seven references to the next (issue 9, item 6: about a
 /// minute of validation before, immune to pg_terminate_backend).
 fn r9_fan_out() -> Value {
-    q(r#"WITH d AS (SELECT i, ('[' || rtrim(repeat('{"$ref": "#/$defs/d' || (i + 1) || '"},', 7), ',') || ']')::jsonb AS refs
+    q(r##"WITH d AS (SELECT i, ('[' || rtrim(repeat('{"$ref": "#/$defs/d' || (i + 1) || '"},', 7), ',') || ']')::jsonb AS refs
                       FROM generate_series(0, 7) i)
          SELECT jsonb_build_object('type', 'object', 'properties', '{"x": {"$ref": "#/$defs/d0"}}'::jsonb,
                   '$defs', (SELECT jsonb_object_agg('d' || i, jsonb_build_object('anyOf', refs)) FROM d)
-                           || '{"d8": {"type": "string"}}')"#)
+                           || '{"d8": {"type": "string"}}')"##)
 }
 
 #[pg_test]

@@ -7,7 +7,7 @@ use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::json;
 
-/// Install the engines' host hooks for this backend (see `mcp_repair::guard`): every ~1M units
+/// Install the engines' host hooks for this backend (see `mcp_repair::guard`): every ~256K units
 /// of work the repair engine, the response parser and the token counter run
 /// `CHECK_FOR_INTERRUPTS()` (a cancel or terminate raises its ERROR there and unwinds the
 /// computation), and at every nesting level they ask PostgreSQL's `stack_is_too_deep()` (the

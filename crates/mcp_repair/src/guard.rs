@@ -7,7 +7,7 @@
 //! thread:
 //!
 //! * `interrupt` — called after about [`POLL_UNITS`] units of work (a unit is roughly a byte
-//!   scanned or a nanosecond of work: a few hundred polls per second). pg_mcp installs
+//!   scanned or a nanosecond of work: thousands of polls per second). pg_mcp installs
 //!   `CHECK_FOR_INTERRUPTS()`, which raises the cancel/terminate ERROR; it unwinds through the
 //!   engine as a Rust panic to the pgrx boundary, which turns it back into that ERROR.
 //! * `stack_exhausted` — asked at every nesting level the engines enter. pg_mcp installs
@@ -24,7 +24,7 @@
 use std::cell::Cell;
 
 /// Work units between two interrupt polls.
-pub const POLL_UNITS: u32 = 1 << 20;
+pub const POLL_UNITS: u32 = 1 << 18;
 
 /// The host's functions (see the module documentation).
 #[derive(Clone, Copy, Debug)]

@@ -3,12 +3,9 @@
 \set VERBOSITY terse
 BEGIN;
 CREATE TABLE public.st_region (code text PRIMARY KEY, name text NOT NULL);
-CREATE TABLE public.st_sale (id int PRIMARY KEY, region text REFERENCES public.st_region(code), amount numeric, note text, blob bytea);
-COMMENT ON TABLE public.st_sale IS 'One row per sale';
-COMMENT ON COLUMN public.st_sale.amount IS 'Amount in EUR';
+CREATE TABLE public.st_sale (id int PRIMARY KEY, region text REFERENCES public.st_region(code), amount numeric);
 INSERT INTO public.st_region VALUES ('BY', 'Bayern'), ('NW', 'Nordrhein-Westfalen');
-INSERT INTO public.st_sale SELECT g, CASE WHEN g % 2 = 0 THEN 'BY' ELSE 'NW' END, g * 10, NULL, NULL FROM generate_series(1, 30) g;
-UPDATE public.st_sale SET note = E'pipe | and\nnewline', blob = '\xdeadbeef' WHERE id = 1;
+INSERT INTO public.st_sale SELECT g, CASE WHEN g % 2 = 0 THEN 'BY' ELSE 'NW' END, g * 10 FROM generate_series(1, 30) g;
 CREATE ROLE st_reader NOLOGIN;
 GRANT SELECT ON public.st_region, public.st_sale TO st_reader;
 INSERT INTO mcp.interface (name, access_role) VALUES ('analysis', 'st_reader');

@@ -169,8 +169,7 @@ fn mock_requests(scenario: &str) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// A scenario registered in the mock at run time (PUT /_mock/scenarios/NAME); shared by the
-/// robustness tests too.
+/// A scenario registered in the mock at run time (PUT /_mock/scenarios/NAME).
 fn mock_scenario(name: &str, scenario: &Value) {
     use std::io::{Read, Write};
     let base = mock_url();

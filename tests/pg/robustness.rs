@@ -21,6 +21,7 @@ mod tests {
             json!({"value": {"a": 1}, "repaired": false, "fixes": []})
         );
     }
+
     const CONCAT_CHAIN: &str = r#"'{"a": ' || repeat('"x" + ', 20000) || '"y"}'"#;
 
     #[pg_test]

@@ -142,4 +142,57 @@ mod tests {
         assert_eq!(l2["result"]["resourceTemplates"], json!([]), "{l2}");
         assert_eq!(r2["error"]["code"], -32002, "{r2}");
     }
+
+    #[pg_test]
+    fn handle_completes_prompt_arguments_from_the_listed_values() {
+        run(
+            "INSERT INTO mcp.prompt (name, template, variables, completions) VALUES
+         ('tarif_frage', 'Frage zu {{region}} und {{branche}}', '{region,branche}',
+          '{\"region\": [\"Bayern\", \"Baden-Württemberg\", \"Berlin\", \"Sachsen\", 7]}')",
+        );
+        let c = |prompt: &str, arg: &str, value: &str| {
+            handle(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "completion/complete", "params": {
+                "ref": {"type": "ref/prompt", "name": prompt},
+                "argument": {"name": arg, "value": value}}})
+                .to_string(),
+            )
+        };
+        let r = c("tarif_frage", "region", "ba");
+        assert_eq!(
+            r["result"]["completion"],
+            json!({"values": ["Bayern", "Baden-Württemberg"], "total": 2, "hasMore": false}),
+            "{r}"
+        );
+        // case-insensitive; prefix matches before inner matches; non-strings in the list ignored
+        let r = c("tarif_frage", "region", "SA");
+        assert_eq!(
+            r["result"]["completion"]["values"],
+            json!(["Sachsen"]),
+            "{r}"
+        );
+        // a declared argument without listed values: none
+        let r = c("tarif_frage", "branche", "M");
+        assert_eq!(r["result"]["completion"]["values"], json!([]), "{r}");
+        // unknown prompt / undeclared argument / malformed params: -32602, never an SQL error
+        for bad in [c("nope", "region", ""), c("tarif_frage", "jahr", "")] {
+            assert_eq!(bad["error"]["code"], -32602, "{bad}");
+        }
+        let bad = handle(
+            r#"{"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{"ref":{"type":"ref/tool"}}}"#,
+        );
+        assert_eq!(bad["error"]["code"], -32602, "{bad}");
+        // the capability is advertised
+        let init = handle(
+            r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
+        );
+        assert_eq!(
+            init["result"]["capabilities"]["completions"],
+            json!({}),
+            "{init}"
+        );
+        // the list must be an object
+        let e = err_of("UPDATE mcp.prompt SET completions = '[1]' WHERE name = 'tarif_frage'");
+        assert!(e.starts_with("23514"), "{e}");
+    }
 }

@@ -1,4 +1,5 @@
-//! The chat cycle (M3) with context management (M11) and audit records (M12).
+//! The chat cycle: LLM request, tool calls, answer; with context management (pruning and
+//! summarization to fit the window) and audit records for every exchange and tool call.
 
 use crate::config::{ChatConfig, ProviderKind, DEFAULT_COMPLETION_RESERVE};
 use crate::host::{
@@ -676,7 +677,7 @@ impl<'a> Run<'a> {
     }
 
     // -----------------------------------------------------------------------------------------
-    // Context management (M11)
+    // Context management
 
     /// Prune, then summarize, until the messages fit the window's budget. A history that still
     /// does not fit is sent anyway: the estimate errs on the large side and the provider decides

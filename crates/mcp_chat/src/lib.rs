@@ -1,4 +1,4 @@
-//! mcp_chat — the chat loop engine of pg_mcp (M3 chat loop, M11 context management, M12 audit
+//! mcp_chat — the chat loop engine of pg_mcp (the tool-call cycle, context management, audit
 //! records). Pure Rust, no pgrx: the pgrx layer implements [`Host`] and calls [`run_chat`].
 //!
 //! # The cycle
@@ -36,7 +36,7 @@
 //! | `failed` | non-2xx after `mcp_http`'s retries (normalized error), transport failure, error body, empty answer, content filter, bad config, replay exhausted |
 //! | `cancelled` | [`Host::interrupted`] returned true (polled while waiting for the LLM, between tool calls and iterations) or a tool reported `Cancelled` |
 //!
-//! # Context management (M11)
+//! # Context management
 //!
 //! Before every request the messages are counted (`mcp_llm::TokenCounter::for_model`: real BPE for
 //! OpenAI models, a pessimistic estimate otherwise; per-message counts are cached) against
@@ -47,7 +47,7 @@
 //! keeps its tool answers. Without a known window (config or model name) nothing is counted for
 //! the window.
 //!
-//! # Audit (M12) and secrets
+//! # Audit and secrets
 //!
 //! Every LLM request produces an [`LlmExchange`] (body as sent, raw response, status, latency,
 //! attempts, usage, repairs, normalized error); every tool call a [`ToolCallRecord`]; every new

@@ -1,4 +1,4 @@
-//! Response normalization (M4/M5): any provider's answer → one typed [`LlmResponse`].
+//! Response normalization: any provider's answer → one typed [`LlmResponse`].
 //!
 //! Dialects: OpenAI chat completions (OpenAI, Azure OpenAI, Mistral, vLLM, llama.cpp, Ollama's
 //! `/v1`), Ollama's native `/api/chat`, Anthropic Messages, and server-sent-event streams of

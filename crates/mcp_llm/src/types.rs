@@ -1,4 +1,4 @@
-//! Typed chat messages: the single source of truth the chat loop works with (M4).
+//! Typed chat messages: the single source of truth the chat loop works with.
 //!
 //! These types carry no wire format of their own beyond a plain serde shape (used for storing a
 //! history as jsonb); [`crate::openai_body`] and [`crate::anthropic_body`] render them for a

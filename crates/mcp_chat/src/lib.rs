@@ -62,6 +62,7 @@ mod config;
 mod engine;
 mod host;
 mod outcome;
+pub mod transport;
 
 pub use config::{
     ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,

@@ -14,7 +14,8 @@ use mcp_llm::{
     CountTokens, FinishReason, LlmResponse, Message, ParsedToolCall, ProviderError, Role,
     TokenCounter, ToolCall, ToolChoice, ToolDef, Usage,
 };
-use mcp_tools::{correction_message, errors_to_json, ToolSchema};
+// `label`: `'name'` for a plausible tool name, otherwise `the tool` (never echo model text).
+use mcp_tools::{correction_message, errors_to_json, tool_label as label, ToolSchema};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -954,29 +955,10 @@ fn wire_call(c: &ParsedToolCall) -> ToolCall {
 
 /// A function name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`).
 fn wire_name(name: &str) -> String {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if ok {
+    if mcp_tools::is_tool_name(name, false) {
         name.to_string()
     } else {
         "invalid_tool_call".to_string()
-    }
-}
-
-/// `'name'` for a plausible tool name, otherwise `the tool` (never echo arbitrary model text).
-fn label(name: &str) -> String {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if ok {
-        format!("'{name}'")
-    } else {
-        "the tool".to_string()
     }
 }
 
@@ -1031,12 +1013,10 @@ pub fn question_for_user(request: &Value, model_text: Option<&str>) -> String {
     q
 }
 
-/// Cut to at most `max` characters, marking the cut with `…`.
+/// Cut to at most `max` characters, marking the cut with `…` (the one clip helper,
+/// [`mcp_audit::clip_chars`]).
 fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        None => s.to_string(),
-        Some((i, _)) => format!("{}…", &s[..i]),
-    }
+    mcp_audit::clip_chars(s, max).0
 }
 
 #[cfg(test)]

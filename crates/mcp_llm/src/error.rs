@@ -4,7 +4,7 @@
 //! Messages are scrubbed of anything that looks like a secret and capped at
 //! [`MAX_MESSAGE_CHARS`] characters: OpenAI echoes part of the API key in 401 messages.
 
-use crate::types::clip;
+use mcp_audit::clip_chars;
 use mcp_audit::Scrubber;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -113,7 +113,7 @@ fn clean_message(s: &str) -> String {
     let scrubbed = Scrubber::default().scrub_message(s.trim());
     let mut collapsed: String = scrubbed.split_whitespace().collect::<Vec<_>>().join(" ");
     mcp_repair::replace_nul_str(&mut collapsed);
-    clip(&collapsed, MAX_MESSAGE_CHARS)
+    clip_chars(&collapsed, MAX_MESSAGE_CHARS).0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -557,7 +557,7 @@ fn normalize_body(provider: &str, http_status: Option<u16>, body: &str) -> Provi
     }
     let mut e = ProviderError::new(kind, provider, http_status, &message);
     e.code = code.map(|c| {
-        let mut c = clip(&Scrubber::default().scrub_message(&c), 100);
+        let mut c = clip_chars(&Scrubber::default().scrub_message(&c), 100).0;
         mcp_repair::replace_nul_str(&mut c);
         c
     });

@@ -11,7 +11,8 @@
 use crate::error::{error_from_value, looks_like_error, normalize_error, ErrorKind, ProviderError};
 use crate::provider::{anthropic, openai};
 use crate::streams;
-use crate::types::{clip, Message, ToolCall, Usage};
+use crate::types::{Message, ToolCall, Usage};
+use mcp_audit::clip_chars;
 use mcp_repair::{repair, Fix};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -288,7 +289,7 @@ fn decode_args_text_depth(s: &str, depth: u8) -> Args {
                 complete: false,
                 error: Some(format!(
                     "tool arguments are not valid JSON: {}",
-                    clip(&e.to_string(), 200)
+                    clip_chars(&e.to_string(), 200).0
                 )),
                 fixes: Vec::new(),
             },
@@ -534,7 +535,7 @@ fn extract_embedded(content: &str, first_index: usize) -> Option<(Option<String>
                 id: format!("call_{}", first_index + calls.len()),
                 name: String::new(),
                 arguments: None,
-                arguments_raw: clip(text.trim(), 2000),
+                arguments_raw: clip_chars(text.trim(), 2000).0,
                 complete: false,
                 error: Some("tool call in the text is not valid JSON".into()),
                 repairs: Vec::new(),
@@ -785,7 +786,7 @@ pub(crate) fn from_value(v: &Value, raw: &str, truncated: bool, formats: Formats
             ErrorKind::InvalidResponse,
             "unknown",
             None,
-            &format!("unrecognized response shape: {}", clip(&v.to_string(), 200)),
+            &format!("unrecognized response shape: {}", clip_chars(&v.to_string(), 200).0),
         ))
     };
     r.truncated = truncated;

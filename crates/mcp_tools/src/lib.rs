@@ -19,6 +19,6 @@ pub use shape::{
     ResultBudget, ResultMeta, RowCap, RowLimit, ShapeOptions,
 };
 pub use validate::{
-    check_tool_schema, correction_message, errors_to_json, properties, required_properties,
-    ArgError, ArgErrorKind, ToolSchema,
+    check_tool_schema, correction_message, errors_to_json, is_tool_name, properties,
+    required_properties, tool_label, ArgError, ArgErrorKind, ToolSchema,
 };

@@ -3,8 +3,11 @@
 //!
 //! # The cycle
 //!
-//! system prompt(s) + stored history + the question + `tools` + `tool_choice` → LLM →
-//! [`mcp_llm::parse_llm_response`] → when the answer asks for tools, every call (several per
+//! system prompt(s) + stored history + the question + `tools` + `tool_choice` → the provider's
+//! dialect builds the body ([`mcp_llm::ProviderConfig::body`], one module per dialect in
+//! `mcp_llm::provider`) → [`transport`] (HTTP through `mcp_http`, or the replayed recording) →
+//! [`mcp_llm::ProviderConfig::parse_response`] (or `normalize_error` for a non-2xx status) →
+//! when the answer asks for tools, every call (several per
 //! answer allowed) is answered with one `role=tool` message, in order:
 //!
 //! * incomplete (cut off, nameless, arguments not an object) → a correction, not executed;

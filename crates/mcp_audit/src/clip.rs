@@ -20,6 +20,21 @@ use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+/// Keep at most `max` characters of `s`; a clipped value ends with `…` (after the `max` kept
+/// characters). Never splits a UTF-8 character. Returns whether it clipped. The one
+/// character-count clip of pg_mcp: messages for the model, error texts, table cells.
+pub fn clip_chars(s: &str, max: usize) -> (String, bool) {
+    match s.char_indices().nth(max) {
+        None => (s.to_string(), false),
+        Some((idx, _)) => {
+            let mut out = String::with_capacity(idx + 3);
+            out.push_str(&s[..idx]);
+            out.push('…');
+            (out, true)
+        }
+    }
+}
+
 /// Largest count stored (2^53 − 1: exact in a JSON/float number, and a sum of two stays far
 /// below `bigint`'s maximum).
 pub const MAX_COUNT: i64 = (1 << 53) - 1;

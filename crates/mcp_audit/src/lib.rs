@@ -2,8 +2,8 @@
 //!
 //! * [`Scrubber`]: the one secret scrubber. Every provider response body (success or error),
 //!   request body, error message and log line passes through it before it reaches an answer, the
-//!   conversation, an audit row or the server log. [`scrub_secrets`] are the credential patterns
-//!   it adds for messages.
+//!   conversation, an audit row or the server log; for messages it adds credential patterns
+//!   ([`Scrubber::scrub_message`]).
 //! * [`clip_text`], [`clip_json`], [`RowCuts`]: audit values cut to a byte limit, with the
 //!   original size and SHA-256 of what was cut ([`Cut`]); [`clamp_count`] for token counts and
 //!   sizes stored as `bigint`.
@@ -12,7 +12,7 @@ mod clip;
 mod scrub;
 
 pub use clip::{
-    canonical_json, clamp_count, clip_json, clip_json_owned, clip_text, json_digest,
+    canonical_json, clamp_count, clip_chars, clip_json, clip_json_owned, clip_text, json_digest,
     json_len_capped, sha256_hex, Cut, JsonText, RowCuts, MAX_COUNT,
 };
-pub use scrub::{is_secret_header, scrub_secrets, Scrubber, MIN_SECRET_LEN, REDACTED};
+pub use scrub::{is_secret_header, percent_encode, Scrubber, MIN_SECRET_LEN, REDACTED};

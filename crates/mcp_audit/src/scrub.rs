@@ -12,11 +12,13 @@
 //!
 //! [`Scrubber::scrub`] / [`Scrubber::scrub_bytes`] replace only these exact secrets: they are
 //! safe on response bodies (a model's answer is not rewritten where it merely looks random).
-//! [`Scrubber::scrub_message`] adds [`scrub_secrets`], credential *patterns* (`sk-…`, `Bearer …`,
+//! [`Scrubber::scrub_message`] adds credential *patterns* (`sk-…`, `Bearer …`,
 //! `api_key=…`, JWTs, long hex or random tokens), for error messages and log lines, where a
-//! provider may echo a key we never knew (OpenAI masks part of it in 401 messages).
+//! provider may echo a key we never knew (OpenAI masks part of it in 401 messages); a
+//! `Scrubber::default()` (no secrets known) applies only those patterns.
 
 use memchr::memmem;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use regex::Regex;
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -111,8 +113,8 @@ impl Scrubber {
         }
         let json = json_escape(secret);
         let json_slash = json.replace('/', "\\/");
-        let pct_upper = percent_encode(secret, false);
-        let pct_lower = percent_encode(secret, true);
+        let pct_upper = percent_encode(secret);
+        let pct_lower = percent_encode_lower(secret);
         let pct_form = pct_upper.replace("%20", "+");
         let forms = [
             json_escape(&json),
@@ -219,47 +221,44 @@ fn json_escape(s: &str) -> String {
     quoted[1..quoted.len() - 1].to_string()
 }
 
-/// Percent-encode everything but the unreserved characters.
-fn percent_encode(s: &str, lower: bool) -> String {
-    let mut out = String::with_capacity(s.len() * 3);
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else if lower {
-            out.push_str(&format!("%{b:02x}"));
+/// Everything but the unreserved characters of RFC 3986 (`A-Z a-z 0-9 - _ . ~`).
+const NOT_UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// Percent-encode everything but the unreserved characters (uppercase hex), with the
+/// `percent-encoding` crate: one URL segment or query value. The scrubber looks for secrets in
+/// this form; a provider dialect puts names into its URL with it.
+pub fn percent_encode(s: &str) -> String {
+    utf8_percent_encode(s, NOT_UNRESERVED).to_string()
+}
+
+/// [`percent_encode`] with lowercase hex digits (`%2f`), a form some clients send.
+fn percent_encode_lower(s: &str) -> String {
+    let upper = percent_encode(s);
+    let mut out = String::with_capacity(upper.len());
+    let mut hex_left = 0;
+    for c in upper.chars() {
+        if c == '%' {
+            hex_left = 2;
+            out.push(c);
+        } else if hex_left > 0 {
+            hex_left -= 1;
+            out.push(c.to_ascii_lowercase());
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            out.push(c);
         }
     }
     out
 }
 
+/// Decode a query value (`+` is a space, `%2B` a plus); invalid UTF-8 becomes U+FFFD.
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (
-            b[i],
-            b.get(i + 1).and_then(|c| hex(*c)),
-            b.get(i + 2).and_then(|c| hex(*c)),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (b'+', _, _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (c, _, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(&s.replace('+', " "))
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,9 +293,10 @@ fn patterns() -> &'static Patterns {
     })
 }
 
-/// Replace anything that looks like a credential with [`REDACTED`]. For messages only: on a
-/// response body it would also rewrite hashes and ids the model legitimately returns.
-pub fn scrub_secrets(s: &str) -> String {
+/// Replace anything that looks like a credential with [`REDACTED`]. For messages only (through
+/// [`Scrubber::scrub_message`]): on a response body it would also rewrite hashes and ids the
+/// model legitimately returns.
+fn scrub_secrets(s: &str) -> String {
     let r = patterns();
     let s = r.sk.replace_all(s, REDACTED);
     let s = r.bearer.replace_all(&s, "Bearer [redacted]");
@@ -339,6 +339,13 @@ mod tests {
     }
 
     #[test]
+    fn url_forms() {
+        assert_eq!(percent_encode("a/b c+~é"), "a%2Fb%20c%2B~%C3%A9");
+        assert_eq!(percent_encode_lower("a/b c+~é"), "a%2fb%20c%2b~%c3%a9");
+        assert_eq!(percent_decode("a%2Fb+c%2B%c3%a9"), "a/b c+é");
+    }
+
+    #[test]
     fn every_form_of_the_key_is_removed() {
         let s = Scrubber::for_request(
             "https://h.example/v1/chat/completions",
@@ -351,9 +358,9 @@ mod tests {
             json1.clone(),
             json1.replace('/', "\\/"),
             json_escape(&json1),
-            percent_encode(KEY, false),
-            percent_encode(KEY, true),
-            percent_encode(KEY, false).replace("%20", "+"),
+            percent_encode(KEY),
+            percent_encode_lower(KEY),
+            percent_encode(KEY).replace("%20", "+"),
         ];
         for f in &forms {
             let text = format!("echo: <{f}> and again {f}.");
@@ -434,10 +441,10 @@ mod tests {
             "request failed with api_key=0123456789abcdef0123456789abcdef",
         ];
         for c in cases {
-            let out = scrub_secrets(c);
+            let out = Scrubber::default().scrub_message(c);
             assert!(out.contains(REDACTED), "{c:?} -> {out:?}");
         }
         let ok = "Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29500.";
-        assert_eq!(scrub_secrets(ok), ok);
+        assert_eq!(Scrubber::default().scrub_message(ok), ok);
     }
 }

@@ -1,19 +1,21 @@
-//! The chat cycle (M3) with context management (M11) and audit records (M12).
+//! The chat cycle: LLM request, tool calls, answer; with context management (pruning and
+//! summarization to fit the window) and audit records for every exchange and tool call.
 
-use crate::config::{ChatConfig, ProviderKind, DEFAULT_COMPLETION_RESERVE};
+use crate::config::{ChatConfig, DEFAULT_COMPLETION_RESERVE};
 use crate::host::{
     ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution, ToolStatus,
 };
 use crate::outcome::{ChatError, ChatOutcome, ChatStatus};
+use crate::transport::{self, Failure, Transport};
 use mcp_audit::Scrubber;
-use mcp_http::{HttpClient, HttpErrorKind, Request};
+use mcp_http::HttpClient;
 use mcp_llm::{
-    anthropic_body, apply_summary, context_window, count_tools, normalize_error_with_headers,
-    openai_body, parse_llm_response, prune, render_for_summary, ChatRequest, CountTokens,
-    ErrorKind, FinishReason, LlmResponse, Message, ParsedToolCall, ProviderError, Role,
+    apply_summary, context_window, count_tools, prune, render_for_summary, ChatRequest,
+    CountTokens, FinishReason, LlmResponse, Message, ParsedToolCall, ProviderError, Role,
     TokenCounter, ToolCall, ToolChoice, ToolDef, Usage,
 };
-use mcp_tools::{correction_message, errors_to_json, ToolSchema};
+// `label`: `'name'` for a plausible tool name, otherwise `the tool` (never echo model text).
+use mcp_tools::{correction_message, errors_to_json, tool_label as label, ToolSchema};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -81,7 +83,8 @@ struct Window {
 struct Run<'a> {
     cfg: &'a ChatConfig,
     host: &'a mut dyn Host,
-    client: &'a HttpClient,
+    /// HTTP to the provider, or the replayed recording.
+    transport: Box<dyn Transport + 'a>,
     /// The whole conversation as sent: system prompts, history, question, this run's messages.
     msgs: Vec<Message>,
     /// Token count of each message in `msgs` (valid when `counting`).
@@ -103,10 +106,9 @@ struct Run<'a> {
     executed_keys: HashSet<(String, String)>,
     /// Tool call ids used so far (kept unique across the conversation).
     used_ids: HashSet<String>,
-    replay_pos: usize,
     needs_input: Option<Value>,
     /// The provider's credentials in every form: applied to every body and message the run
-    /// records or returns (the one scrubber, `mcp_audit::Scrubber`).
+    /// records or returns (the one scrubber, `mcp_audit::Scrubber`, built by the provider).
     scrub: Scrubber,
 }
 
@@ -115,7 +117,7 @@ impl<'a> Run<'a> {
         Run {
             cfg,
             host,
-            client,
+            transport: transport::for_provider(&cfg.provider, &cfg.http, client),
             msgs: Vec::new(),
             msg_tokens: Vec::new(),
             counting: false,
@@ -133,16 +135,8 @@ impl<'a> Run<'a> {
             pruned: 0,
             executed_keys: HashSet::new(),
             used_ids: HashSet::new(),
-            replay_pos: 0,
             needs_input: None,
-            scrub: {
-                let p = &cfg.provider;
-                let s = Scrubber::for_request(&p.endpoint(), &p.headers());
-                match &p.api_key {
-                    Some(k) => s.with_secret(k),
-                    None => s,
-                }
-            },
+            scrub: cfg.provider.scrubber(),
         }
     }
 
@@ -676,7 +670,7 @@ impl<'a> Run<'a> {
     }
 
     // -----------------------------------------------------------------------------------------
-    // Context management (M11)
+    // Context management
 
     /// Prune, then summarize, until the messages fit the window's budget. A history that still
     /// does not fit is sent anyway: the estimate errs on the large side and the provider decides
@@ -753,23 +747,14 @@ impl<'a> Run<'a> {
         counted: Option<usize>,
     ) -> Result<LlmResponse, Stop> {
         let p = &self.cfg.provider;
-        let body = if p.kind.is_anthropic() {
-            anthropic_body(req)
-        } else {
-            openai_body(req)
-        };
-        let body_text = body.to_string();
+        let body_text = p.body(req).to_string();
         let mut ex = LlmExchange {
             purpose,
             iteration: self.iterations,
             provider: p.label().to_string(),
             kind: p.kind.as_str(),
             model: p.model.clone(),
-            url: if p.kind == ProviderKind::Replay {
-                "replay:".to_string()
-            } else {
-                mcp_http::redact_url(&p.endpoint())
-            },
+            url: self.transport.audit_url(),
             request_body: self.scrub.scrub(&body_text).into_owned(),
             response_body: None,
             http_status: None,
@@ -784,111 +769,46 @@ impl<'a> Run<'a> {
             fixes: Vec::new(),
             error: None,
         };
-
-        // Transport: (status, body, headers) or a stop.
-        let (status, raw, headers): (Option<u16>, String, Vec<(String, String)>) = if p.kind
-            == ProviderKind::Replay
-        {
-            let t0 = Instant::now();
-            match p.replay.get(self.replay_pos) {
-                Some(b) => {
-                    self.replay_pos += 1;
-                    ex.latency = t0.elapsed();
-                    (None, b.clone(), Vec::new())
-                }
-                None => {
-                    let e = ProviderError::new(
-                        ErrorKind::InvalidResponse,
-                        p.label(),
-                        None,
-                        &format!(
-                            "replay exhausted: the recording holds {} responses, request {} has none",
-                            p.replay.len(),
-                            self.replay_pos + 1
-                        ),
-                    );
-                    ex.error = Some(e.clone());
-                    self.host.on_llm_exchange(&ex);
-                    let mut ce = ChatError::from(&e);
-                    ce.kind = "replay_exhausted".into();
-                    return Err(Stop::failed(ce));
-                }
+        let host = &mut *self.host;
+        let reply = match self.transport.send(body_text, &mut || host.interrupted()) {
+            Ok(r) => r,
+            Err(Failure::Cancelled { latency, attempts }) => {
+                (ex.latency, ex.attempts, ex.cancelled) = (latency, attempts, true);
+                self.host.on_llm_exchange(&ex);
+                return Err(cancelled("interrupted while waiting for the LLM"));
             }
-        } else {
-            let mut opts = self.cfg.http.clone();
-            if let Some(t) = p.timeout {
-                opts.read_timeout = t;
-            }
-            let request = Request {
-                url: p.endpoint(),
-                headers: p.headers(),
-                body: body_text,
-            };
-            let host = &mut *self.host;
-            let result = self
-                .client
-                .post_json(&request, &opts, &mut || host.interrupted());
-            drop(request);
-            match result {
-                Ok(r) => {
-                    ex.latency = r.latency;
-                    ex.attempts = r.attempts;
-                    let status = r.status;
-                    let headers = r.headers.clone();
-                    (Some(status), r.into_text(), headers)
-                }
-                Err(e) => {
-                    ex.latency = e.latency;
-                    ex.attempts = e.attempts;
-                    if e.kind == HttpErrorKind::Interrupted {
-                        ex.cancelled = true;
-                        self.host.on_llm_exchange(&ex);
-                        return Err(cancelled("interrupted while waiting for the LLM"));
-                    }
-                    let kind = match e.kind {
-                        HttpErrorKind::Timeout => ErrorKind::Timeout,
-                        HttpErrorKind::TooLarge => ErrorKind::InvalidResponse,
-                        HttpErrorKind::InvalidUrl | HttpErrorKind::InvalidRequest => {
-                            ErrorKind::BadRequest
-                        }
-                        _ => ErrorKind::Network,
-                    };
-                    let mut pe = ProviderError::new(
-                        kind,
-                        p.label(),
-                        None,
-                        &self.scrub.scrub_message(&e.message),
-                    );
-                    pe.code = Some(e.kind.as_str().to_string());
-                    ex.error = Some(pe.clone());
-                    self.host.on_llm_exchange(&ex);
-                    return Err(Stop::failed(ChatError::from(&pe)));
-                }
+            Err(Failure::Failed {
+                kind,
+                code,
+                message,
+                chat_kind,
+                latency,
+                attempts,
+            }) => {
+                (ex.latency, ex.attempts) = (latency, attempts);
+                let mut pe =
+                    ProviderError::new(kind, p.label(), None, &self.scrub.scrub_message(&message));
+                pe.code = code;
+                return Err(self.failed(ex, pe, chat_kind));
             }
         };
-        ex.http_status = status;
+        (ex.latency, ex.attempts, ex.http_status) = (reply.latency, reply.attempts, reply.status);
         // Before anything reads it: the answer, the conversation, audit rows and errors all come
         // from the scrubbed body (mcp_http scrubbed HTTP bodies already; replay bodies too here).
-        let raw = match self.scrub.scrub(&raw) {
-            std::borrow::Cow::Borrowed(_) => raw,
+        let raw = match self.scrub.scrub(&reply.body) {
+            std::borrow::Cow::Borrowed(_) => reply.body,
             std::borrow::Cow::Owned(clean) => clean,
         };
         ex.response_body = Some(raw.clone());
 
-        if let Some(s) = status.filter(|s| !(200..300).contains(s)) {
-            let hdrs: Vec<(&str, &str)> = headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect();
-            let mut pe = normalize_error_with_headers(p.label(), Some(s), &raw, &hdrs);
+        if let Some(s) = reply.status.filter(|s| !(200..300).contains(s)) {
+            let mut pe = p.normalize_error(s, &raw, &reply.headers);
             pe.message = self.scrub.scrub_message(&pe.message);
             pe.code = pe.code.map(|c| self.scrub.scrub_message(&c));
-            ex.error = Some(pe.clone());
-            self.host.on_llm_exchange(&ex);
-            return Err(Stop::failed(ChatError::from(&pe)));
+            return Err(self.failed(ex, pe, None));
         }
 
-        let resp = parse_llm_response(&raw);
+        let resp = p.parse_response(&raw);
         ex.finish_reason = Some(resp.finish_reason);
         let mut fixes = resp.repairs.clone();
         for c in &resp.tool_calls {
@@ -901,28 +821,7 @@ impl<'a> Run<'a> {
             _ => {
                 ex.usage_estimated = true;
                 self.usage_estimated = true;
-                let prompt = counted.unwrap_or_else(|| {
-                    let c = self.counter;
-                    HISTORY_BASE_TOKENS
-                        + req
-                            .messages
-                            .iter()
-                            .map(|m| c.count_message(m))
-                            .sum::<usize>()
-                }) as u64;
-                let mut completion = self
-                    .counter
-                    .count_text(resp.content.as_deref().unwrap_or(""))
-                    as u64;
-                for c in &resp.tool_calls {
-                    completion += self.counter.count_text(&c.name) as u64
-                        + self.counter.count_text(&c.arguments_raw) as u64;
-                }
-                Usage {
-                    prompt_tokens: prompt,
-                    completion_tokens: completion,
-                    total_tokens: prompt + completion,
-                }
+                self.estimate_usage(req, counted, &resp)
             }
         };
         ex.usage = usage;
@@ -937,14 +836,56 @@ impl<'a> Run<'a> {
         if let Some(e) = &resp.error {
             let mut pe = e.clone();
             pe.provider = p.label().to_string();
-            pe.http_status = status;
+            pe.http_status = reply.status;
             pe.message = self.scrub.scrub_message(&pe.message);
-            ex.error = Some(pe.clone());
-            self.host.on_llm_exchange(&ex);
-            return Err(Stop::failed(ChatError::from(&pe)));
+            return Err(self.failed(ex, pe, None));
         }
         self.host.on_llm_exchange(&ex);
         Ok(resp)
+    }
+
+    /// Record a failed exchange; the stop it causes (`chat_kind` overrides the error's kind).
+    fn failed(
+        &mut self,
+        mut ex: LlmExchange,
+        pe: ProviderError,
+        chat_kind: Option<&'static str>,
+    ) -> Stop {
+        ex.error = Some(pe.clone());
+        self.host.on_llm_exchange(&ex);
+        let mut ce = ChatError::from(&pe);
+        if let Some(k) = chat_kind {
+            ce.kind = k.into();
+        }
+        Stop::failed(ce)
+    }
+
+    /// Token usage counted here when the provider reported none.
+    fn estimate_usage(
+        &self,
+        req: &ChatRequest,
+        counted: Option<usize>,
+        resp: &LlmResponse,
+    ) -> Usage {
+        let c = self.counter;
+        let prompt = counted.unwrap_or_else(|| {
+            HISTORY_BASE_TOKENS
+                + req
+                    .messages
+                    .iter()
+                    .map(|m| c.count_message(m))
+                    .sum::<usize>()
+        }) as u64;
+        let mut completion = c.count_text(resp.content.as_deref().unwrap_or("")) as u64;
+        for call in &resp.tool_calls {
+            completion +=
+                c.count_text(&call.name) as u64 + c.count_text(&call.arguments_raw) as u64;
+        }
+        Usage {
+            prompt_tokens: prompt,
+            completion_tokens: completion,
+            total_tokens: prompt + completion,
+        }
     }
 }
 
@@ -1014,29 +955,10 @@ fn wire_call(c: &ParsedToolCall) -> ToolCall {
 
 /// A function name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`).
 fn wire_name(name: &str) -> String {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if ok {
+    if mcp_tools::is_tool_name(name, false) {
         name.to_string()
     } else {
         "invalid_tool_call".to_string()
-    }
-}
-
-/// `'name'` for a plausible tool name, otherwise `the tool` (never echo arbitrary model text).
-fn label(name: &str) -> String {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if ok {
-        format!("'{name}'")
-    } else {
-        "the tool".to_string()
     }
 }
 
@@ -1091,12 +1013,10 @@ pub fn question_for_user(request: &Value, model_text: Option<&str>) -> String {
     q
 }
 
-/// Cut to at most `max` characters, marking the cut with `…`.
+/// Cut to at most `max` characters, marking the cut with `…` (the one clip helper,
+/// [`mcp_audit::clip_chars`]).
 fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        None => s.to_string(),
-        Some((i, _)) => format!("{}…", &s[..i]),
-    }
+    mcp_audit::clip_chars(s, max).0
 }
 
 #[cfg(test)]

@@ -1,10 +1,13 @@
-//! mcp_chat — the chat loop engine of pg_mcp (M3 chat loop, M11 context management, M12 audit
+//! mcp_chat — the chat loop engine of pg_mcp (the tool-call cycle, context management, audit
 //! records). Pure Rust, no pgrx: the pgrx layer implements [`Host`] and calls [`run_chat`].
 //!
 //! # The cycle
 //!
-//! system prompt(s) + stored history + the question + `tools` + `tool_choice` → LLM →
-//! [`mcp_llm::parse_llm_response`] → when the answer asks for tools, every call (several per
+//! system prompt(s) + stored history + the question + `tools` + `tool_choice` → the provider's
+//! dialect builds the body ([`mcp_llm::ProviderConfig::body`], one module per dialect in
+//! `mcp_llm::provider`) → [`transport`] (HTTP through `mcp_http`, or the replayed recording) →
+//! [`mcp_llm::ProviderConfig::parse_response`] (or `normalize_error` for a non-2xx status) →
+//! when the answer asks for tools, every call (several per
 //! answer allowed) is answered with one `role=tool` message, in order:
 //!
 //! * incomplete (cut off, nameless, arguments not an object) → a correction, not executed;
@@ -36,7 +39,7 @@
 //! | `failed` | non-2xx after `mcp_http`'s retries (normalized error), transport failure, error body, empty answer, content filter, bad config, replay exhausted |
 //! | `cancelled` | [`Host::interrupted`] returned true (polled while waiting for the LLM, between tool calls and iterations) or a tool reported `Cancelled` |
 //!
-//! # Context management (M11)
+//! # Context management
 //!
 //! Before every request the messages are counted (`mcp_llm::TokenCounter::for_model`: real BPE for
 //! OpenAI models, a pessimistic estimate otherwise; per-message counts are cached) against
@@ -47,7 +50,7 @@
 //! keeps its tool answers. Without a known window (config or model name) nothing is counted for
 //! the window.
 //!
-//! # Audit (M12) and secrets
+//! # Audit and secrets
 //!
 //! Every LLM request produces an [`LlmExchange`] (body as sent, raw response, status, latency,
 //! attempts, usage, repairs, normalized error); every tool call a [`ToolCallRecord`]; every new
@@ -62,6 +65,7 @@ mod config;
 mod engine;
 mod host;
 mod outcome;
+pub mod transport;
 
 pub use config::{
     ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,

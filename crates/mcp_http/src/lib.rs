@@ -36,7 +36,7 @@ use std::fmt;
 use std::io::Read;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Longest time the calling thread waits before calling `interrupt()` again.
 pub const POLL_SLICE: Duration = Duration::from_millis(25);
@@ -408,7 +408,7 @@ impl HttpClient {
             no_proxy: target.loopback || !opts.proxy_from_env,
         });
         let policy = &opts.retry;
-        let mut rng = XorShift::seeded();
+        let mut rng = fastrand::Rng::new();
         let mut waited = Duration::ZERO;
         let mut attempt: u32 = 0;
 
@@ -427,7 +427,7 @@ impl HttpClient {
                 Ok(raw) => {
                     log.push(AttemptOutcome::Status(raw.status));
                     (!last && is_retryable_status(raw.status))
-                        .then(|| retry_after_hint(&raw.headers, SystemTime::now()))
+                        .then(|| retry_after(&raw.headers, SystemTime::now()))
                 }
                 Err(err) => {
                     log.push(AttemptOutcome::Error(err.kind));
@@ -948,7 +948,7 @@ fn next_delay(
     attempt: u32,
     hint: Option<Duration>,
     waited: Duration,
-    rng: &mut XorShift,
+    rng: &mut fastrand::Rng,
 ) -> Option<Duration> {
     let remaining = policy.retry_budget.checked_sub(waited)?;
     if remaining.is_zero() && !policy.retry_budget.is_zero() {
@@ -963,7 +963,7 @@ fn next_delay(
                 .min(policy.max_delay);
             // Full jitter: uniform in [0, exp].
             let ms = exp.as_millis() as u64;
-            Duration::from_millis(if ms == 0 { 0 } else { rng.next() % (ms + 1) })
+            Duration::from_millis(rng.u64(0..=ms))
         }
     };
     Some(delay.min(remaining))
@@ -984,126 +984,35 @@ fn sleep_interruptibly(d: Duration, interrupt: &mut dyn FnMut() -> bool) -> bool
     }
 }
 
-/// `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP-date).
-pub fn retry_after_hint(headers: &[(String, String)], now: SystemTime) -> Option<Duration> {
-    if let Some(v) = header_lookup(headers, "retry-after-ms") {
-        if let Ok(ms) = v.trim().parse::<f64>() {
-            if ms.is_finite() && ms >= 0.0 {
-                return Some(Duration::from_micros((ms.min(1e12) * 1000.0) as u64));
-            }
+/// The server's wait hint, the one Retry-After reader of pg_mcp (the HTTP retry loop and the
+/// provider error normalization both use it): `retry-after-ms` (milliseconds; OpenAI, Azure)
+/// wins over `retry-after`, which is delta-seconds (`"10"`, `"1.5"`) or an HTTP-date in any of
+/// the three forms of RFC 9110 (read by the `httpdate` crate), relative to `now`; a past date
+/// gives zero. Header names are case-insensitive; unusable values give `None`.
+pub fn retry_after<K: AsRef<str>, V: AsRef<str>>(
+    headers: &[(K, V)],
+    now: SystemTime,
+) -> Option<Duration> {
+    let get = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k.as_ref().eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_ref().trim())
+    };
+    if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        if ms.is_finite() && ms >= 0.0 {
+            return Some(Duration::from_micros((ms.min(1e12) * 1000.0) as u64));
         }
     }
-    let v = header_lookup(headers, "retry-after")?.trim();
+    let v = get("retry-after")?;
     if let Ok(secs) = v.parse::<f64>() {
         if secs.is_finite() && secs >= 0.0 {
             return Some(Duration::from_millis((secs.min(1e9) * 1000.0) as u64));
         }
         return None;
     }
-    let at = parse_http_date(v)?;
-    let now_secs = now.duration_since(UNIX_EPOCH).ok()?.as_secs() as i64;
-    Some(Duration::from_secs((at - now_secs).max(0) as u64))
-}
-
-/// Parse an HTTP-date (IMF-fixdate, RFC 850 or asctime) to Unix seconds.
-pub fn parse_http_date(s: &str) -> Option<i64> {
-    let cleaned: String = s
-        .chars()
-        .map(|c| if c == ',' || c == '-' { ' ' } else { c })
-        .collect();
-    let toks: Vec<&str> = cleaned.split_whitespace().collect();
-    let month_of = |t: &str| -> Option<u32> {
-        const M: [&str; 12] = [
-            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-        ];
-        let l = t.to_ascii_lowercase();
-        M.iter()
-            .position(|m| l.starts_with(m))
-            .map(|i| i as u32 + 1)
-    };
-    // Find the time token hh:mm:ss.
-    let ti = toks.iter().position(|t| t.contains(':'))?;
-    let hms: Vec<&str> = toks[ti].split(':').collect();
-    if hms.len() != 3 {
-        return None;
-    }
-    let (h, mi, se) = (
-        hms[0].parse::<i64>().ok()?,
-        hms[1].parse::<i64>().ok()?,
-        hms[2].parse::<i64>().ok()?,
-    );
-    let others: Vec<&str> = toks
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != ti)
-        .map(|(_, t)| *t)
-        .collect();
-    let mut month = None;
-    let mut nums: Vec<i64> = Vec::new();
-    for t in others {
-        if let Ok(n) = t.parse::<i64>() {
-            nums.push(n);
-        } else if month.is_none() {
-            if let Some(m) = month_of(t) {
-                if t.len() <= 4 || t.eq_ignore_ascii_case("june") || t.eq_ignore_ascii_case("july")
-                {
-                    month = Some(m);
-                }
-            }
-        }
-    }
-    let month = month?;
-    if nums.len() != 2 {
-        return None;
-    }
-    // Day is the number <= 31 that comes first in IMF/RFC850; in asctime day precedes year too.
-    let (day, mut year) = (nums[0], nums[1]);
-    if year < 100 {
-        year += if year < 70 { 2000 } else { 1900 };
-    }
-    if !(1..=31).contains(&day) || !(0..24).contains(&h) || !(0..60).contains(&mi) {
-        return None;
-    }
-    if !(0..=60).contains(&se) {
-        return None;
-    }
-    Some(days_from_civil(year, month, day as u32) * 86_400 + h * 3600 + mi * 60 + se)
-}
-
-/// Days since 1970-01-01 (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let m = m as i64;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn seeded() -> Self {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
-        let t = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        let c = COUNTER.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-        let seed = t ^ c.rotate_left(17) ^ (std::process::id() as u64).rotate_left(40);
-        XorShift(if seed == 0 { 0xDEAD_BEEF } else { seed })
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
+    let at = httpdate::parse_http_date(v).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1194,42 +1103,46 @@ pub fn redact_url(url: &str) -> String {
 #[cfg(test)]
 mod unit {
     use super::*;
-
-    #[test]
-    fn http_dates() {
-        // 1994-11-06T08:49:37Z = 784111777
-        assert_eq!(
-            parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"),
-            Some(784_111_777)
-        );
-        assert_eq!(
-            parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"),
-            Some(784_111_777)
-        );
-        assert_eq!(
-            parse_http_date("Sun Nov  6 08:49:37 1994"),
-            Some(784_111_777)
-        );
-        assert_eq!(parse_http_date("garbage"), None);
-    }
+    use std::time::UNIX_EPOCH;
 
     #[test]
     fn retry_after_forms() {
-        let now = UNIX_EPOCH + Duration::from_secs(784_111_777 - 5);
+        // 1994-11-06T08:49:37Z = 784111777; the three HTTP-date forms, and the numeric ones.
+        let at = UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let now = at - Duration::from_secs(5);
         let h = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
+        for date in [
+            "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+        ] {
+            assert_eq!(
+                retry_after(&h("retry-after", date), now),
+                Some(Duration::from_secs(5)),
+                "{date}"
+            );
+            assert_eq!(
+                retry_after(&h("retry-after", date), at + Duration::from_secs(60)),
+                Some(Duration::ZERO),
+                "a past date: {date}"
+            );
+        }
+        assert_eq!(retry_after(&h("retry-after", "garbage"), now), None);
         assert_eq!(
-            retry_after_hint(&h("Retry-After", "2"), now),
+            retry_after(&h("Retry-After", "2"), now),
             Some(Duration::from_secs(2))
         );
         assert_eq!(
-            retry_after_hint(&h("retry-after-ms", "150"), now),
+            retry_after(&h("retry-after-ms", "150"), now),
             Some(Duration::from_millis(150))
         );
-        assert_eq!(
-            retry_after_hint(&h("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT"), now),
-            Some(Duration::from_secs(5))
-        );
-        assert_eq!(retry_after_hint(&h("retry-after", "-1"), now), None);
+        assert_eq!(retry_after(&h("retry-after", "-1"), now), None);
+        // retry-after-ms wins; a negative one is ignored in favour of retry-after.
+        let both = [("retry-after", "7"), ("RETRY-AFTER-MS", "250")];
+        assert_eq!(retry_after(&both, now), Some(Duration::from_millis(250)));
+        let bad_ms = [("retry-after-ms", "-5"), ("retry-after", "3")];
+        assert_eq!(retry_after(&bad_ms, now), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after::<&str, &str>(&[], now), None);
     }
 
     #[test]
@@ -1263,7 +1176,7 @@ mod unit {
             max_delay: Duration::from_millis(300),
             retry_budget: Duration::from_millis(500),
         };
-        let mut rng = XorShift::seeded();
+        let mut rng = fastrand::Rng::new();
         for a in 0..5 {
             let d = next_delay(&p, a, None, Duration::ZERO, &mut rng).unwrap();
             assert!(d <= Duration::from_millis(300));

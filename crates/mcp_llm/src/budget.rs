@@ -1,4 +1,4 @@
-//! Context budgeting (M11): token counting, pruning of old tool results, and summarization of
+//! Context budgeting: token counting, pruning of old tool results, and summarization of
 //! whole leading turns when pruning is not enough.
 //!
 //! Token counts: OpenAI-family models (anything `tiktoken_rs::tokenizer::get_tokenizer` knows,

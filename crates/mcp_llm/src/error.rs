@@ -4,12 +4,13 @@
 //! Messages are scrubbed of anything that looks like a secret and capped at
 //! [`MAX_MESSAGE_CHARS`] characters: OpenAI echoes part of the API key in 401 messages.
 
-use crate::types::clip;
+use mcp_audit::clip_chars;
+use mcp_audit::Scrubber;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::OnceLock;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// Longest message kept in a [`ProviderError`] (characters).
 pub const MAX_MESSAGE_CHARS: usize = 500;
@@ -104,151 +105,19 @@ impl std::fmt::Display for ProviderError {
 impl std::error::Error for ProviderError {}
 
 // ---------------------------------------------------------------------------------------------
-// Secret scrubbing: the one scrubber lives in mcp_audit (shared with mcp_http and mcp_chat).
+// Messages
 
-pub use mcp_audit::scrub_secrets;
-
-/// Scrub, collapse whitespace, replace U+0000 (PostgreSQL text cannot hold it), cap.
+/// Scrub (credential patterns: the one scrubber, `mcp_audit::Scrubber`), collapse whitespace,
+/// replace U+0000 (PostgreSQL text cannot hold it), cap.
 fn clean_message(s: &str) -> String {
-    let scrubbed = scrub_secrets(s.trim());
+    let scrubbed = Scrubber::default().scrub_message(s.trim());
     let mut collapsed: String = scrubbed.split_whitespace().collect::<Vec<_>>().join(" ");
     mcp_repair::replace_nul_str(&mut collapsed);
-    clip(&collapsed, MAX_MESSAGE_CHARS)
+    clip_chars(&collapsed, MAX_MESSAGE_CHARS).0
 }
 
 // ---------------------------------------------------------------------------------------------
-// Retry-After
-
-/// Seconds from a `retry-after` header value: delta-seconds (`"10"`, `"1.5"`) or an HTTP-date
-/// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, relative to now; a past date gives 0).
-pub fn parse_retry_after(value: &str) -> Option<f64> {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0);
-    parse_retry_after_at(value, now)
-}
-
-/// [`parse_retry_after`] against a given "now" (Unix seconds), for tests.
-pub fn parse_retry_after_at(value: &str, now_unix: f64) -> Option<f64> {
-    let v = value.trim();
-    if v.is_empty() {
-        return None;
-    }
-    if let Ok(n) = v.parse::<f64>() {
-        return (n.is_finite() && n >= 0.0).then_some(n);
-    }
-    let t = parse_http_date(v)?;
-    Some((t as f64 - now_unix).max(0.0))
-}
-
-/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`)
-/// to Unix seconds.
-fn parse_http_date(s: &str) -> Option<i64> {
-    let rest = s.split_once(',').map(|(_, r)| r).unwrap_or(s).trim();
-    let parts: Vec<&str> = rest
-        .split(|c: char| c == ' ' || c == '-')
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.len() < 4 {
-        return None;
-    }
-    let day: i64 = parts[0].parse().ok()?;
-    let month = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ]
-    .iter()
-    .position(|m| parts[1].to_ascii_lowercase().starts_with(m))? as i64
-        + 1;
-    let mut year: i64 = parts[2].parse().ok()?;
-    if year < 100 {
-        year += if year < 70 { 2000 } else { 1900 };
-    }
-    let hms: Vec<i64> = parts[3]
-        .split(':')
-        .map(|x| x.parse().ok())
-        .collect::<Option<Vec<_>>>()?;
-    if hms.len() != 3
-        || !(1..=31).contains(&day)
-        || !(1900..=9999).contains(&year)
-        || hms.iter().any(|x| *x < 0)
-        || hms[0] > 23
-        || hms[1] > 59
-        || hms[2] > 60
-    {
-        return None;
-    }
-    Some(days_from_civil(year, month, day) * 86_400 + hms[0] * 3600 + hms[1] * 60 + hms[2])
-}
-
-/// Days since 1970-01-01 (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Retry delay from response headers (names case-insensitive): `retry-after-ms` (OpenAI, Azure)
-/// wins over `retry-after`; then `x-ratelimit-reset-requests`/`-tokens` (`"1s"`, `"6m0s"`,
-/// `"20ms"`) when the others are missing.
-pub fn retry_after_from_headers(headers: &[(&str, &str)]) -> Option<f64> {
-    let get = |name: &str| {
-        headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| *v)
-    };
-    if let Some(ms) = get("retry-after-ms").and_then(|v| v.trim().parse::<f64>().ok()) {
-        if ms.is_finite() && ms >= 0.0 {
-            return Some(ms / 1000.0);
-        }
-    }
-    if let Some(s) = get("retry-after").and_then(parse_retry_after) {
-        return Some(s);
-    }
-    ["x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"]
-        .iter()
-        .filter_map(|h| get(h).and_then(parse_go_duration))
-        .reduce(f64::max)
-}
-
-/// `"6m0s"`, `"1.5s"`, `"20ms"`, `"1h2m"` → seconds.
-fn parse_go_duration(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let mut total = 0.0;
-    let mut num = String::new();
-    let mut chars = s.chars().peekable();
-    let mut any = false;
-    while let Some(c) = chars.next() {
-        if c.is_ascii_digit() || c == '.' {
-            num.push(c);
-            continue;
-        }
-        let n: f64 = num.parse().ok()?;
-        num.clear();
-        let unit = match c {
-            'h' => 3600.0,
-            'm' if chars.peek() == Some(&'s') => {
-                chars.next();
-                0.001
-            }
-            'm' => 60.0,
-            's' => 1.0,
-            _ => return None,
-        };
-        total += n * unit;
-        any = true;
-    }
-    if !num.is_empty() {
-        total += num.parse::<f64>().ok()?;
-        any = true;
-    }
-    any.then_some(total)
-}
+// Retry hints in messages
 
 /// "Try again in 10 seconds", "Please retry after 6 seconds", "try again in 1.898s",
 /// "in 20ms" → seconds.
@@ -594,22 +463,37 @@ pub fn normalize_error(
     body: &str,
     retry_after_header: Option<&str>,
 ) -> ProviderError {
-    let mut e = normalize_body(provider, http_status, body);
-    e.retry_after_s = retry_after_header.and_then(parse_retry_after).or(e.retry_after_s);
-    e
+    let hint = retry_after_header.and_then(|v| mcp_http::retry_after(&[("retry-after", v)], SystemTime::now()));
+    normalize_error_with_retry(provider, http_status, body, hint.map(|d| d.as_secs_f64()))
 }
 
 /// [`normalize_error`] with all response headers (`retry-after-ms` first, then `retry-after`,
-/// then `x-ratelimit-reset-*`).
+/// then `x-ratelimit-reset-*`: [`crate::retry_after_from_headers`]).
 pub fn normalize_error_with_headers(
     provider: &str,
     http_status: Option<u16>,
     body: &str,
     headers: &[(&str, &str)],
 ) -> ProviderError {
+    normalize_error_with_retry(
+        provider,
+        http_status,
+        body,
+        crate::provider::openai::retry_after_from_headers(headers),
+    )
+}
+
+/// [`normalize_error`] with the wait the response headers asked for (seconds), which wins over
+/// a wait stated in the message.
+pub(crate) fn normalize_error_with_retry(
+    provider: &str,
+    http_status: Option<u16>,
+    body: &str,
+    retry_after_s: Option<f64>,
+) -> ProviderError {
     let mut e = normalize_body(provider, http_status, body);
-    if let Some(s) = retry_after_from_headers(headers) {
-        e.retry_after_s = Some(s);
+    if retry_after_s.is_some() {
+        e.retry_after_s = retry_after_s;
     }
     e
 }
@@ -673,7 +557,7 @@ fn normalize_body(provider: &str, http_status: Option<u16>, body: &str) -> Provi
     }
     let mut e = ProviderError::new(kind, provider, http_status, &message);
     e.code = code.map(|c| {
-        let mut c = clip(&scrub_secrets(&c), 100);
+        let mut c = clip_chars(&Scrubber::default().scrub_message(&c), 100).0;
         mcp_repair::replace_nul_str(&mut c);
         c
     });

@@ -1,16 +1,22 @@
-//! Response normalization (M4/M5): any provider's answer → one typed [`LlmResponse`].
+//! Response normalization: any provider's answer → one typed [`LlmResponse`].
 //!
-//! Dialects: OpenAI chat completions (OpenAI, Azure OpenAI, Mistral, vLLM, llama.cpp, Ollama's
-//! `/v1`), Ollama's native `/api/chat`, Anthropic Messages, and server-sent-event streams of
-//! either. Strict parse first; [`mcp_repair::repair`] only when that fails, with every fix
-//! reported. Error bodies become [`LlmResponse::error`].
+//! The shape is recognized, so a body of any dialect parses (a replay recording, a gateway in
+//! front of another provider): OpenAI chat completions (OpenAI, Azure OpenAI, Mistral, vLLM,
+//! llama.cpp, Ollama's `/v1`) in [`crate::provider::openai`], Anthropic Messages in
+//! [`crate::provider::anthropic`]; what both share (tool-call arguments, usage, content-embedded
+//! tool calls, the finish) is here. Formats the chat path never requests (streams, Ollama's
+//! native API) are in [`crate::streams`]. Strict parse first; [`mcp_repair::repair`] only when
+//! that fails, with every fix reported. Error bodies become [`LlmResponse::error`].
 
 use crate::error::{error_from_value, looks_like_error, normalize_error, ErrorKind, ProviderError};
-use crate::types::{clip, Message, ToolCall, Usage};
+use crate::provider::{anthropic, openai};
+use crate::streams;
+use crate::types::{Message, ToolCall, Usage};
+use mcp_audit::clip_chars;
 use mcp_repair::{repair, Fix};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashSet};
+use serde_json::{json, Value};
+use std::collections::HashSet;
 
 /// Why the model stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -105,7 +111,7 @@ pub struct LlmResponse {
 }
 
 impl LlmResponse {
-    fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         LlmResponse {
             finish_reason: FinishReason::Unknown,
             content: None,
@@ -117,7 +123,7 @@ impl LlmResponse {
         }
     }
 
-    fn from_error(e: ProviderError) -> Self {
+    pub(crate) fn from_error(e: ProviderError) -> Self {
         LlmResponse {
             finish_reason: FinishReason::Error,
             error: Some(e),
@@ -176,7 +182,7 @@ impl LlmResponse {
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-fn fix(kind: &'static str, position: usize) -> Fix {
+pub(crate) fn fix(kind: &'static str, position: usize) -> Fix {
     Fix { kind, position }
 }
 
@@ -283,7 +289,7 @@ fn decode_args_text_depth(s: &str, depth: u8) -> Args {
                 complete: false,
                 error: Some(format!(
                     "tool arguments are not valid JSON: {}",
-                    clip(&e.to_string(), 200)
+                    clip_chars(&e.to_string(), 200).0
                 )),
                 fixes: Vec::new(),
             },
@@ -305,7 +311,7 @@ fn decode_args(v: Option<&Value>) -> Args {
     }
 }
 
-fn str_field<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a str> {
+pub(crate) fn str_field<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a str> {
     keys.iter()
         .find_map(|k| v.get(*k).and_then(Value::as_str))
         .map(str::trim)
@@ -315,7 +321,7 @@ fn str_field<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a str> {
 /// Build one call from any of the shapes seen in the wild: OpenAI `{id, function:{name,
 /// arguments}}`, Anthropic `{id, name, input}`, Ollama `{function:{name, arguments:{…}}}`,
 /// content-embedded `{name, arguments|parameters}`.
-fn call_from_value(v: &Value, index: usize) -> ParsedToolCall {
+pub(crate) fn call_from_value(v: &Value, index: usize) -> ParsedToolCall {
     let f = v.get("function").filter(|f| f.is_object()).unwrap_or(v);
     let id = str_field(v, &["id", "tool_call_id"])
         .map(String::from)
@@ -351,7 +357,7 @@ fn call_from_value(v: &Value, index: usize) -> ParsedToolCall {
     call
 }
 
-fn mark_incomplete(c: &mut ParsedToolCall, why: &str) {
+pub(crate) fn mark_incomplete(c: &mut ParsedToolCall, why: &str) {
     if c.complete {
         c.complete = false;
         c.arguments = None;
@@ -364,7 +370,7 @@ fn mark_incomplete(c: &mut ParsedToolCall, why: &str) {
 
 /// Where a truncated body was cut, relative to the first array under a given key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cut {
+pub(crate) enum Cut {
     /// Inside element `k` (0-based): it and everything after it are not trustworthy.
     Inside(usize),
     /// Between elements, after `n` complete ones.
@@ -377,7 +383,7 @@ enum Cut {
 
 impl Cut {
     /// May element `i` of the array be trusted?
-    fn element_whole(self, i: usize) -> bool {
+    pub(crate) fn element_whole(self, i: usize) -> bool {
         match self {
             Cut::Inside(k) => i < k,
             Cut::Between(n) => i < n,
@@ -389,7 +395,7 @@ impl Cut {
 
 /// Scan the (possibly broken, standard-JSON) raw text and locate the cut relative to the first
 /// array that is the value of `key`. Independent of how the repair engine closed the text.
-fn array_cut(raw: &str, key: &str) -> Cut {
+pub(crate) fn array_cut(raw: &str, key: &str) -> Cut {
     struct Frame {
         target: bool,
         elems: usize,
@@ -460,7 +466,7 @@ fn array_cut(raw: &str, key: &str) -> Cut {
 }
 
 /// Mark the calls of a truncated array that cannot be trusted.
-fn mark_cut(calls: &mut [ParsedToolCall], cut: Cut) {
+pub(crate) fn mark_cut(calls: &mut [ParsedToolCall], cut: Cut) {
     for (i, c) in calls.iter_mut().enumerate() {
         if !cut.element_whole(i) {
             mark_incomplete(c, "response was cut off inside this tool call; not executed");
@@ -471,14 +477,14 @@ fn mark_cut(calls: &mut [ParsedToolCall], cut: Cut) {
 // ---------------------------------------------------------------------------------------------
 // Usage
 
-fn u(v: &Value, k: &str) -> Option<u64> {
+pub(crate) fn u(v: &Value, k: &str) -> Option<u64> {
     v.get(k).and_then(|x| {
         x.as_u64()
             .or_else(|| x.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
     })
 }
 
-fn usage_from(v: Option<&Value>) -> Option<Usage> {
+pub(crate) fn usage_from(v: Option<&Value>) -> Option<Usage> {
     let v = v.filter(|v| v.is_object())?;
     if v.get("prompt_tokens").is_some() || v.get("completion_tokens").is_some() {
         let p = u(v, "prompt_tokens").unwrap_or(0);
@@ -505,20 +511,6 @@ fn usage_from(v: Option<&Value>) -> Option<Usage> {
     None
 }
 
-fn ollama_usage(v: &Value) -> Option<Usage> {
-    let p = u(v, "prompt_eval_count");
-    let c = u(v, "eval_count");
-    if p.is_none() && c.is_none() {
-        return None;
-    }
-    let (p, c) = (p.unwrap_or(0), c.unwrap_or(0));
-    Some(Usage {
-        prompt_tokens: p,
-        completion_tokens: c,
-        total_tokens: p.saturating_add(c),
-    })
-}
-
 // ---------------------------------------------------------------------------------------------
 // Content-embedded tool calls
 
@@ -543,7 +535,7 @@ fn extract_embedded(content: &str, first_index: usize) -> Option<(Option<String>
                 id: format!("call_{}", first_index + calls.len()),
                 name: String::new(),
                 arguments: None,
-                arguments_raw: clip(text.trim(), 2000),
+                arguments_raw: clip_chars(text.trim(), 2000).0,
                 complete: false,
                 error: Some("tool call in the text is not valid JSON".into()),
                 repairs: Vec::new(),
@@ -648,16 +640,35 @@ fn parse_items(text: &str) -> Vec<(Value, bool)> {
 // ---------------------------------------------------------------------------------------------
 // Entry point
 
-/// Parse a raw provider body (any supported dialect, JSON or SSE stream) into an
-/// [`LlmResponse`]. Never panics; garbage gives `finish_reason = error` with an
-/// `invalid_response` error.
+/// Which body formats a parse accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Formats {
+    /// The chat path: a JSON answer of one of the provider dialects (chat completions or
+    /// Anthropic Messages), or an error body. Streams are never requested there.
+    Chat,
+    /// Also the formats the chat path never requests ([`crate::streams`]): SSE streams of either
+    /// dialect, Ollama's NDJSON stream and its native `/api/chat` answer.
+    Any,
+}
+
+/// Parse a raw provider body (any supported dialect, JSON or a stream: see [`crate::streams`])
+/// into an [`LlmResponse`] — the SQL function `mcp.parse_llm_response`. Never panics; garbage
+/// gives `finish_reason = error` with an `invalid_response` error.
 pub fn parse_llm_response(raw: &str) -> LlmResponse {
-    let mut r = parse_body(raw);
+    let mut r = parse_body(raw, Formats::Any);
     replace_nul(&mut r, raw);
     r
 }
 
-fn parse_body(raw: &str) -> LlmResponse {
+/// Parse the JSON answer of a chat request (what a provider dialect returns without streaming;
+/// see [`crate::ProviderConfig::parse_response`]). Strict parse first, then repair.
+pub fn parse_chat_response(raw: &str) -> LlmResponse {
+    let mut r = parse_body(raw, Formats::Chat);
+    replace_nul(&mut r, raw);
+    r
+}
+
+fn parse_body(raw: &str, formats: Formats) -> LlmResponse {
     let t = raw.trim_start_matches('\u{feff}').trim();
     if t.is_empty() {
         return LlmResponse::from_error(ProviderError::new(
@@ -667,14 +678,16 @@ fn parse_body(raw: &str) -> LlmResponse {
             "empty response body",
         ));
     }
-    if is_sse(t) {
-        return parse_sse(t);
+    if formats == Formats::Any && streams::is_sse(t) {
+        return streams::parse_sse(t);
     }
     let (value, repairs, truncated) = match serde_json::from_str::<Value>(t) {
         Ok(v) => (v, Vec::new(), false),
         Err(strict) => {
-            if let Some(r) = parse_ndjson(t) {
-                return r;
+            if formats == Formats::Any {
+                if let Some(r) = streams::parse_ndjson(t) {
+                    return r;
+                }
             }
             match repair(t) {
                 Ok(r) => {
@@ -700,14 +713,14 @@ fn parse_body(raw: &str) -> LlmResponse {
             }
         }
     };
-    let mut r = from_value(&value, t, truncated);
+    let mut r = from_value(&value, t, truncated, formats);
     r.repairs = repairs;
     r
 }
 
 /// Normalize an already-parsed body (no repair involved).
 pub fn parse_llm_value(v: &Value) -> LlmResponse {
-    let mut r = from_value(v, "", false);
+    let mut r = from_value(v, "", false, Formats::Any);
     replace_nul(&mut r, "");
     r
 }
@@ -748,7 +761,7 @@ fn replace_nul(r: &mut LlmResponse, raw: &str) {
     }
 }
 
-fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
+pub(crate) fn from_value(v: &Value, raw: &str, truncated: bool, formats: Formats) -> LlmResponse {
     if looks_like_error(v) && v.get("choices").is_none() && v.get("type").and_then(Value::as_str) != Some("message") {
         let mut e = error_from_value(v);
         e.http_status = None;
@@ -758,11 +771,11 @@ fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
         || (v.get("content").map(Value::is_array) == Some(true)
             && (v.get("stop_reason").is_some() || v.get("role").and_then(Value::as_str) == Some("assistant")))
     {
-        anthropic(v, raw, truncated)
+        anthropic::from_message(v, raw, truncated)
     } else if let Some(choices) = v.get("choices").and_then(Value::as_array) {
-        openai(v, choices, raw, truncated)
-    } else if v.get("message").is_some_and(Value::is_object) {
-        ollama(v, raw, truncated)
+        openai::from_choices(v, choices, raw, truncated)
+    } else if formats == Formats::Any && v.get("message").is_some_and(Value::is_object) {
+        streams::ollama(v, raw, truncated)
     } else if v.get("role").is_some() || v.get("tool_calls").is_some() {
         // A bare assistant message.
         let mut r = message(v, raw, truncated);
@@ -773,7 +786,7 @@ fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
             ErrorKind::InvalidResponse,
             "unknown",
             None,
-            &format!("unrecognized response shape: {}", clip(&v.to_string(), 200)),
+            &format!("unrecognized response shape: {}", clip_chars(&v.to_string(), 200).0),
         ))
     };
     r.truncated = truncated;
@@ -782,7 +795,7 @@ fn from_value(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
 }
 
 /// Common post-processing: embedded tool calls, finish reason consistency.
-fn finish(r: &mut LlmResponse) {
+pub(crate) fn finish(r: &mut LlmResponse) {
     if r.error.is_some() {
         if r.finish_reason != FinishReason::ContentFilter {
             r.finish_reason = FinishReason::Error;
@@ -814,7 +827,7 @@ fn finish(r: &mut LlmResponse) {
     }
 }
 
-fn content_text(v: Option<&Value>) -> Option<String> {
+pub(crate) fn content_text(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) => Some(s.clone()),
         // Content as parts: [{"type":"text","text":…}]
@@ -830,7 +843,7 @@ fn content_text(v: Option<&Value>) -> Option<String> {
 }
 
 /// An OpenAI-style message object (`choices[0].message`, Ollama `message`, or bare).
-fn message(m: &Value, raw: &str, truncated: bool) -> LlmResponse {
+pub(crate) fn message(m: &Value, raw: &str, truncated: bool) -> LlmResponse {
     let mut r = LlmResponse::empty();
     r.content = content_text(m.get("content")).filter(|c| !c.is_empty());
     let mut calls: Vec<ParsedToolCall> = match m.get("tool_calls") {
@@ -847,378 +860,5 @@ fn message(m: &Value, raw: &str, truncated: bool) -> LlmResponse {
         mark_cut(&mut calls, array_cut(raw, "tool_calls"));
     }
     r.tool_calls = calls;
-    r
-}
-
-fn openai(v: &Value, choices: &[Value], raw: &str, truncated: bool) -> LlmResponse {
-    let usage = usage_from(v.get("usage"));
-    let Some(choice) = choices.first() else {
-        let mut r = LlmResponse::from_error(ProviderError::new(
-            ErrorKind::InvalidResponse,
-            "openai",
-            None,
-            "response has no choices",
-        ));
-        r.usage = usage;
-        return r;
-    };
-    let mut r = if let Some(m) = choice
-        .get("message")
-        .or_else(|| choice.get("delta"))
-        .filter(|m| m.is_object())
-    {
-        message(m, raw, truncated)
-    } else {
-        let mut r = LlmResponse::empty();
-        r.content = choice.get("text").and_then(Value::as_str).map(String::from);
-        r
-    };
-    r.finish_reason = choice
-        .get("finish_reason")
-        .and_then(Value::as_str)
-        .map(FinishReason::from_provider)
-        .unwrap_or(FinishReason::Unknown);
-    // Gateways (OpenRouter and others) put errors into the choice.
-    if let Some(e) = choice.get("error").filter(|e| e.is_object()) {
-        let mut pe = error_from_value(&json!({"error": e}));
-        pe.http_status = None;
-        r.error = Some(pe);
-    }
-    if r.finish_reason == FinishReason::ContentFilter
-        && r.error.is_none()
-        && r.content.is_none()
-        && r.tool_calls.is_empty()
-    {
-        r.error = Some(ProviderError::new(
-            ErrorKind::ContentFilter,
-            "openai",
-            None,
-            "the answer was withheld by the provider's content filter",
-        ));
-        r.error.as_mut().map(|e| e.code = Some("content_filter".into()));
-        r.finish_reason = FinishReason::ContentFilter;
-        r.usage = usage;
-        return r;
-    }
-    r.usage = usage;
-    r
-}
-
-fn ollama(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
-    let m = v.get("message").cloned().unwrap_or(Value::Null);
-    let mut r = message(&m, raw, truncated);
-    r.usage = ollama_usage(v).or_else(|| usage_from(v.get("usage")));
-    r.finish_reason = match v.get("done_reason").and_then(Value::as_str) {
-        Some(s) => FinishReason::from_provider(s),
-        None if v.get("done").and_then(Value::as_bool) == Some(true) => FinishReason::Stop,
-        None => FinishReason::Unknown,
-    };
-    r
-}
-
-fn anthropic(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
-    let mut r = LlmResponse::empty();
-    let blocks = v.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
-    let mut texts = Vec::new();
-    let cut = if truncated {
-        array_cut(raw, "content")
-    } else {
-        Cut::Closed
-    };
-    for (bi, b) in blocks.iter().enumerate() {
-        match b.get("type").and_then(Value::as_str) {
-            Some("text") => {
-                if let Some(t) = b.get("text").and_then(Value::as_str) {
-                    texts.push(t.to_string());
-                }
-            }
-            Some("tool_use") | Some("server_tool_use") => {
-                let i = r.tool_calls.len();
-                let mut c = call_from_value(b, i);
-                if !cut.element_whole(bi) {
-                    mark_incomplete(&mut c, "response was cut off inside this tool call; not executed");
-                }
-                r.tool_calls.push(c);
-            }
-            _ => {} // thinking, redacted_thinking, …
-        }
-    }
-    let text = texts.concat();
-    r.content = (!text.is_empty()).then_some(text);
-    r.finish_reason = v
-        .get("stop_reason")
-        .and_then(Value::as_str)
-        .map(FinishReason::from_provider)
-        .unwrap_or(FinishReason::Unknown);
-    r.usage = usage_from(v.get("usage"));
-    if r.finish_reason == FinishReason::ContentFilter && r.content.is_none() && r.tool_calls.is_empty() {
-        let mut e = ProviderError::new(
-            ErrorKind::ContentFilter,
-            "anthropic",
-            None,
-            "the model refused to answer",
-        );
-        e.code = Some("refusal".into());
-        r.error = Some(e);
-    }
-    r
-}
-
-// ---------------------------------------------------------------------------------------------
-// Streams
-
-fn is_sse(t: &str) -> bool {
-    t.starts_with("data:") || t.starts_with("event:") || t.starts_with(": ") || t.starts_with("id:")
-}
-
-/// Ollama's native stream: one JSON object per line.
-fn parse_ndjson(t: &str) -> Option<LlmResponse> {
-    let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    if lines.len() < 2 {
-        return None;
-    }
-    let first: Value = serde_json::from_str(lines[0]).ok()?;
-    if first.get("message").is_none() {
-        return None;
-    }
-    let mut content = String::new();
-    let mut calls = Vec::new();
-    let mut last = first.clone();
-    let mut cut = false;
-    for (i, l) in lines.iter().enumerate() {
-        mcp_repair::guard::tick_bytes(l.len());
-        let v: Value = match serde_json::from_str(l) {
-            Ok(v) => v,
-            Err(_) if i + 1 == lines.len() => {
-                cut = true;
-                break;
-            }
-            Err(_) => return None,
-        };
-        if looks_like_error(&v) {
-            let mut e = error_from_value(&v);
-            e.http_status = None;
-            return Some(LlmResponse::from_error(e));
-        }
-        if let Some(m) = v.get("message") {
-            if let Some(c) = m.get("content").and_then(Value::as_str) {
-                content.push_str(c);
-            }
-            if let Some(Value::Array(a)) = m.get("tool_calls") {
-                calls.extend(a.iter().cloned());
-            }
-        }
-        last = v;
-    }
-    let done = last.get("done").and_then(Value::as_bool) == Some(true);
-    let mut merged = last.clone();
-    if let Some(o) = merged.as_object_mut() {
-        o.insert(
-            "message".into(),
-            json!({"role": "assistant", "content": content, "tool_calls": calls}),
-        );
-    }
-    let mut r = ollama(&merged, "", false);
-    r.truncated = cut || !done;
-    finish(&mut r);
-    Some(r)
-}
-
-#[derive(Default)]
-struct StreamCall {
-    id: String,
-    name: String,
-    args: String,
-    /// Arguments that arrived as an object (Ollama-compatible servers) or Anthropic's initial input.
-    args_value: Option<Value>,
-    stopped: bool,
-}
-
-/// Assemble an SSE stream (OpenAI `chat.completion.chunk`s or Anthropic events).
-fn parse_sse(t: &str) -> LlmResponse {
-    let mut content = String::new();
-    let mut calls: BTreeMap<u64, StreamCall> = BTreeMap::new();
-    let mut finish_reason: Option<String> = None;
-    let mut usage: Option<Usage> = None;
-    let mut anthropic_input: Option<Usage> = None;
-    let mut done = false;
-    let mut cut = false;
-    let mut saw_any = false;
-    let mut anthropic_mode = false;
-    let data: Vec<&str> = t
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .collect();
-    let n = data.len();
-    for (i, d) in data.iter().enumerate() {
-        mcp_repair::guard::tick_bytes(d.len());
-        if *d == "[DONE]" {
-            done = true;
-            continue;
-        }
-        let v: Value = match serde_json::from_str(d) {
-            Ok(v) => v,
-            Err(_) => {
-                if i + 1 == n {
-                    cut = true;
-                }
-                continue;
-            }
-        };
-        saw_any = true;
-        if looks_like_error(&v) && v.get("choices").is_none() {
-            let mut e = error_from_value(&v);
-            e.http_status = None;
-            let mut r = LlmResponse::from_error(e);
-            r.content = (!content.is_empty()).then_some(content);
-            return r;
-        }
-        match v.get("type").and_then(Value::as_str) {
-            Some("message_start") => {
-                anthropic_mode = true;
-                anthropic_input = usage_from(v.get("message").and_then(|m| m.get("usage")));
-            }
-            Some("content_block_start") => {
-                anthropic_mode = true;
-                let idx = u(&v, "index").unwrap_or(0);
-                let b = v.get("content_block").cloned().unwrap_or(Value::Null);
-                match b.get("type").and_then(Value::as_str) {
-                    Some("tool_use") | Some("server_tool_use") => {
-                        let c = calls.entry(idx).or_default();
-                        c.id = str_field(&b, &["id"]).unwrap_or("").to_string();
-                        c.name = str_field(&b, &["name"]).unwrap_or("").to_string();
-                        c.args_value = b.get("input").cloned();
-                    }
-                    Some("text") => {
-                        if let Some(s) = b.get("text").and_then(Value::as_str) {
-                            content.push_str(s);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Some("content_block_delta") => {
-                let idx = u(&v, "index").unwrap_or(0);
-                let dlt = v.get("delta").cloned().unwrap_or(Value::Null);
-                match dlt.get("type").and_then(Value::as_str) {
-                    Some("text_delta") => content.push_str(dlt.get("text").and_then(Value::as_str).unwrap_or("")),
-                    Some("input_json_delta") => calls
-                        .entry(idx)
-                        .or_default()
-                        .args
-                        .push_str(dlt.get("partial_json").and_then(Value::as_str).unwrap_or("")),
-                    _ => {}
-                }
-            }
-            Some("content_block_stop") => {
-                if let Some(c) = calls.get_mut(&u(&v, "index").unwrap_or(0)) {
-                    c.stopped = true;
-                }
-            }
-            Some("message_delta") => {
-                if let Some(s) = v
-                    .get("delta")
-                    .and_then(|d| d.get("stop_reason"))
-                    .and_then(Value::as_str)
-                {
-                    finish_reason = Some(s.to_string());
-                }
-                if let Some(out) = v.get("usage").and_then(|x| u(x, "output_tokens")) {
-                    let mut us = anthropic_input.unwrap_or_default();
-                    us.completion_tokens = out;
-                    us.total_tokens = us.prompt_tokens.saturating_add(out);
-                    usage = Some(us);
-                }
-            }
-            Some("message_stop") => done = true,
-            _ => {
-                // OpenAI chunk.
-                if let Some(us) = usage_from(v.get("usage")) {
-                    usage = Some(us);
-                }
-                let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.first()) else {
-                    continue;
-                };
-                let dlt = choice
-                    .get("delta")
-                    .or_else(|| choice.get("message"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                if let Some(s) = content_text(dlt.get("content")) {
-                    content.push_str(&s);
-                }
-                if let Some(Value::Array(tcs)) = dlt.get("tool_calls") {
-                    for (k, tc) in tcs.iter().enumerate() {
-                        let idx = u(tc, "index").unwrap_or(k as u64);
-                        let c = calls.entry(idx).or_default();
-                        if let Some(id) = str_field(tc, &["id"]) {
-                            c.id = id.to_string();
-                        }
-                        if let Some(f) = tc.get("function") {
-                            if let Some(nm) = f.get("name").and_then(Value::as_str) {
-                                c.name.push_str(nm);
-                            }
-                            match f.get("arguments") {
-                                Some(Value::String(s)) => c.args.push_str(s),
-                                Some(o @ Value::Object(_)) => c.args_value = Some(o.clone()),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-                if let Some(fr) = choice.get("finish_reason").and_then(Value::as_str) {
-                    finish_reason = Some(fr.to_string());
-                }
-            }
-        }
-    }
-    if !saw_any && !done {
-        return LlmResponse::from_error(ProviderError::new(
-            ErrorKind::InvalidResponse,
-            "unknown",
-            None,
-            "event stream without data",
-        ));
-    }
-    let complete_stream = if anthropic_mode {
-        done || finish_reason.is_some()
-    } else {
-        done || finish_reason.is_some()
-    };
-    let mut r = LlmResponse::empty();
-    r.content = (!content.is_empty()).then_some(content);
-    r.usage = usage;
-    r.finish_reason = finish_reason
-        .as_deref()
-        .map(FinishReason::from_provider)
-        .unwrap_or(FinishReason::Unknown);
-    r.truncated = cut || !complete_stream;
-    let last_idx = calls.keys().next_back().copied();
-    for (idx, c) in calls {
-        let raw_args = if c.args.is_empty() {
-            c.args_value.clone()
-        } else {
-            Some(Value::String(c.args.clone()))
-        };
-        let mut obj = Map::new();
-        obj.insert("id".into(), json!(c.id));
-        obj.insert("name".into(), json!(c.name));
-        if let Some(a) = raw_args {
-            obj.insert("arguments".into(), a);
-        }
-        let mut pc = call_from_value(&Value::Object(obj), r.tool_calls.len());
-        let unfinished = if anthropic_mode {
-            !c.stopped && r.truncated
-        } else {
-            r.truncated && Some(idx) == last_idx
-        };
-        if unfinished {
-            mark_incomplete(&mut pc, "stream ended inside this tool call; not executed");
-        }
-        r.tool_calls.push(pc);
-    }
-    finish(&mut r);
     r
 }

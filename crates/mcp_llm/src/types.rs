@@ -1,9 +1,10 @@
-//! Typed chat messages: the single source of truth the chat loop works with (M4).
+//! Typed chat messages: the single source of truth the chat loop works with.
 //!
 //! These types carry no wire format of their own beyond a plain serde shape (used for storing a
 //! history as jsonb); [`crate::openai_body`] and [`crate::anthropic_body`] render them for a
 //! provider, and [`crate::parse_llm_response`] turns a provider's answer back into them.
 
+use mcp_audit::clip_chars;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -265,10 +266,16 @@ impl ToolChoice {
                 match (ty, name) {
                     ("function" | "tool" | "", Some(n)) => Ok(ToolChoice::Function(n.to_string())),
                     ("auto" | "none" | "required" | "any", _) => ToolChoice::parse(ty),
-                    _ => Err(format!("invalid tool_choice object: {}", clip(&v.to_string(), 200))),
+                    _ => Err(format!(
+                        "invalid tool_choice object: {}",
+                        clip_chars(&v.to_string(), 200).0
+                    )),
                 }
             }
-            other => Err(format!("invalid tool_choice: {}", clip(&other.to_string(), 200))),
+            other => Err(format!(
+                "invalid tool_choice: {}",
+                clip_chars(&other.to_string(), 200).0
+            )),
         }
     }
 
@@ -348,13 +355,5 @@ impl ChatRequest {
             messages,
             ..Default::default()
         }
-    }
-}
-
-/// Cut `s` to at most `max` characters (on a char boundary), marking the cut with `…`.
-pub(crate) fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        None => s.to_string(),
-        Some((i, _)) => format!("{}…", &s[..i]),
     }
 }

@@ -301,7 +301,7 @@ pub fn render_prompt(
         if !declared.iter().any(|d| d == k) {
             return Err(RpcError::invalid_params(format!(
                 "Invalid params: the prompt has no argument \"{}\"",
-                clip(k, 64)
+                mcp_audit::clip_chars(k, 64).0
             )));
         }
         let Some(s) = v.as_str() else {
@@ -346,10 +346,6 @@ pub fn render_prompt(
     }
     out.push_str(rest);
     Ok(out)
-}
-
-fn clip(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
 }
 
 // ------------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@
 //! - [`repair_jsonb`]: the same, with U+0000 replaced for PostgreSQL.
 
 mod chars;
+mod extract;
 pub mod guard;
 mod parser;
 mod py;
-mod root;
 
 pub use parser::MAX_DEPTH;
 
@@ -74,12 +74,12 @@ pub fn repair_pass(input: &str, second_opinion: bool) -> Result<Repaired, Repair
             fixes: Vec::new(),
         });
     }
-    root::repair_text_pass(input, second_opinion)
+    extract::repair_text_pass(input, second_opinion)
 }
 
 #[doc(hidden)]
 pub fn first_pass_doubtful(input: &str) -> bool {
-    serde_json::from_str::<Value>(input).is_err() && root::first_pass_doubtful(input)
+    serde_json::from_str::<Value>(input).is_err() && extract::first_pass_doubtful(input)
 }
 
 /// Replaces U+0000 in strings and keys (see [`replace_nul`]).
@@ -159,5 +159,5 @@ pub fn repair(input: &str) -> Result<Repaired, RepairError> {
             fixes: Vec::new(),
         });
     }
-    root::repair_text(input)
+    extract::repair_text(input)
 }

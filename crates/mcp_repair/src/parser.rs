@@ -9,6 +9,7 @@
 //!   input; once the budget is spent strings are parsed in the conservative one-pass mode.
 
 use crate::chars::*;
+use crate::py::SecondOpinion;
 use crate::{Fix, RepairError};
 use serde_json::{Map, Number, Value};
 
@@ -17,6 +18,15 @@ use serde_json::{Map, Number, Value};
 pub const MAX_DEPTH: usize = 128;
 
 pub type PResult<T> = Result<T, RepairError>;
+
+/// Where the string being parsed sits (json_repair's `ContextValues`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ctx {
+    Key,
+    Value,
+    Array,
+    Root,
+}
 
 pub struct Parser<'a> {
     pub s: &'a str,
@@ -36,21 +46,13 @@ pub struct Parser<'a> {
     pub py: bool,
     /// An object key is being parsed (context for the second-opinion rules).
     pub(crate) in_key: bool,
-    /// Look-ahead budget of the second-opinion mode; `py_exhausted` once it is spent.
-    pub(crate) py_budget: usize,
-    pub py_exhausted: bool,
-    /// Scan position of the second-opinion string parser.
-    pub(crate) py_i: usize,
+    /// The second-opinion mode's own state (`py.rs`).
+    second: SecondOpinion,
     /// First-pass quote decisions that may be wrong (an inner quote kept as content, a string
     /// re-read because its end quote was wrong, doubled quotes): root asks for a second opinion.
     pub doubt: u32,
     /// Of those, inner quotes kept as content.
     pub(crate) kept_quotes: u32,
-    /// Recent look-ahead results of the second-opinion mode: (targets, from, found).
-    pub(crate) py_cache: Vec<(u64, usize, usize)>,
-    pub(crate) py_cache_next: usize,
-    /// Starts of ```json-in-a-string attempts that failed (never retried).
-    pub(crate) py_fence_failed: std::collections::HashSet<usize>,
     /// A `"a" + "b" + …` chain is being read: the strings inside it do not start a chain of
     /// their own (the loop in `parse_concatenated` reads the whole chain without recursion).
     in_concat: bool,
@@ -167,14 +169,9 @@ impl<'a> Parser<'a> {
             retry_budget: 4 * s.len() + 4096,
             py: false,
             in_key: false,
-            py_budget: 16 * s.len() + 4096,
-            py_exhausted: false,
-            py_i: 0,
+            second: SecondOpinion::new(s.len()),
             doubt: 0,
             kept_quotes: 0,
-            py_cache: Vec::new(),
-            py_cache_next: 0,
-            py_fence_failed: std::collections::HashSet::new(),
             in_concat: false,
             vals: Vec::new(),
         }
@@ -423,7 +420,7 @@ impl<'a> Parser<'a> {
         if let Some(v) = self.parse_keyword() {
             return Ok(Scalar::Done(Some(self.put(Parsed::Value(v)))));
         }
-        if self.py && c.is_ascii_alphabetic() && self.ctx() == crate::py::Ctx::Value {
+        if self.py && c.is_ascii_alphabetic() && self.ctx() == Ctx::Value {
             if let Some(v) = self.parse_unquoted_value_py() {
                 return Ok(Scalar::Done(Some(
                     self.put(Parsed::Unquoted(Value::String(v))),
@@ -441,6 +438,99 @@ impl<'a> Parser<'a> {
             return Ok(Scalar::Done(Some(self.put(Parsed::Value(v)))));
         }
         Ok(Scalar::Done(None))
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // What the second-opinion mode (`py.rs`) may see and do: the input, the cursor, the open
+    // containers, fixes and nesting; its own state. It reads no field of the parser.
+
+    /// The input (the region being parsed).
+    #[inline]
+    pub(crate) fn text(&self) -> &'a str {
+        self.s
+    }
+
+    /// The input's bytes.
+    #[inline]
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.b
+    }
+
+    /// The cursor (byte offset in [`Parser::text`]).
+    #[inline]
+    pub(crate) fn pos(&self) -> usize {
+        self.i
+    }
+
+    #[inline]
+    pub(crate) fn set_pos(&mut self, i: usize) {
+        self.i = i;
+    }
+
+    /// Open containers (`{`, `[`, `(`), innermost last.
+    #[inline]
+    pub(crate) fn open_containers(&self) -> &[u8] {
+        &self.stack
+    }
+
+    /// Fixes recorded so far (to roll back an abandoned attempt with [`Parser::truncate_fixes`]).
+    pub(crate) fn fix_count(&self) -> usize {
+        self.fixes.len()
+    }
+
+    pub(crate) fn truncate_fixes(&mut self, n: usize) {
+        self.fixes.truncate(n);
+    }
+
+    /// Undo one [`Parser::check_depth`].
+    pub(crate) fn unnest(&mut self) {
+        self.depth -= 1;
+    }
+
+    #[inline]
+    pub(crate) fn second(&self) -> &SecondOpinion {
+        &self.second
+    }
+
+    #[inline]
+    pub(crate) fn second_mut(&mut self) -> &mut SecondOpinion {
+        &mut self.second
+    }
+
+    /// The second-opinion mode gave up (its look-ahead budget is spent).
+    pub fn second_opinion_exhausted(&self) -> bool {
+        self.second.exhausted()
+    }
+
+    /// Char at byte `i` (`None` at the end or inside a multi-byte char).
+    #[inline]
+    pub(crate) fn ch(&self, i: usize) -> Option<char> {
+        let c = *self.b.get(i)?;
+        if c < 0x80 {
+            return Some(c as char);
+        }
+        char_at(self.b, i).map(|x| x.0)
+    }
+
+    #[inline]
+    pub(crate) fn clen(&self, i: usize) -> usize {
+        char_at(self.b, i).map(|x| x.1).unwrap_or(1)
+    }
+
+    /// The current context of a string/value about to be parsed.
+    pub(crate) fn ctx(&self) -> Ctx {
+        if self.in_key {
+            return Ctx::Key;
+        }
+        match self.stack.last() {
+            Some(b'{') => Ctx::Value,
+            Some(b'[') | Some(b'(') => Ctx::Array,
+            _ => Ctx::Root,
+        }
+    }
+
+    pub(crate) fn in_ctx(&self, c: u8) -> bool {
+        self.stack.contains(&c)
     }
 
     fn leave(&mut self) {
@@ -1067,7 +1157,7 @@ impl<'a> Parser<'a> {
     /// string starts here (cursor unchanged).
     pub fn parse_string_auto(&mut self) -> PResult<Option<String>> {
         if self.py {
-            if self.ctx() == crate::py::Ctx::Array {
+            if self.ctx() == Ctx::Array {
                 // arrays: the first-pass rules unless they doubt this string
                 let (i0, f0, d0, k0, b0) = (
                     self.i,

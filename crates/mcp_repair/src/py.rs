@@ -5,25 +5,53 @@
 //! contain quoted words followed by such a character (`"lorem "ipsum", sic."`), strings whose end
 //! quote sits on its own line, and a few similar shapes that the Python library decides by
 //! looking further ahead: "is the text after the next quote the start of the next object
-//! member?". `root.rs` runs this mode only when the first pass failed or reported a doubtful
-//! quote repair (see `root::needs_second_opinion`), and keeps its result only then.
+//! member?". `extract.rs` runs this mode only when the first pass failed or reported a doubtful
+//! quote repair (`extract::repair_text`), and keeps its result only then.
+//!
+//! This module sees the parser only through its methods (input, cursor, open containers,
+//! fixes, nesting: the block "What the second-opinion mode may see" in `parser.rs`); its own
+//! state is [`SecondOpinion`], which the parser holds without reading it.
 //!
 //! The rules are ported from mangiucugna/json_repair (`parse_string.py`,
 //! `object_value_context.py`) for double, single and “smart” quotes in object keys, object
 //! values and arrays; a string at the top level keeps the first-pass rules. Every look-ahead is
-//! charged to `py_budget` (a multiple of the input length); when it runs out the mode gives up
-//! (`py_exhausted`) and the first-pass result stands, so the total work stays linear.
+//! charged to its budget (a multiple of the input length); when it runs out the mode gives up
+//! (exhausted) and the first-pass result stands, so the total work stays linear.
 
 use crate::chars::*;
-use crate::parser::{PResult, Parser};
+use crate::parser::{Ctx, PResult, Parser};
 
-/// Where the string being parsed sits (json_repair's `ContextValues`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Ctx {
-    Key,
-    Value,
-    Array,
-    Root,
+/// The second opinion's own state (the parser holds it, opaque; only this module reads it).
+pub(crate) struct SecondOpinion {
+    /// Look-ahead budget; `exhausted` once it is spent.
+    budget: usize,
+    exhausted: bool,
+    /// Scan position of the string parser.
+    i: usize,
+    /// Recent look-ahead results: (targets, from, found).
+    cache: Vec<(u64, usize, usize)>,
+    cache_next: usize,
+    /// Starts of ```json-in-a-string attempts that failed (never retried).
+    fence_failed: std::collections::HashSet<usize>,
+}
+
+impl SecondOpinion {
+    /// A budget of a multiple of the input length keeps the mode linear.
+    pub(crate) fn new(input_len: usize) -> Self {
+        SecondOpinion {
+            budget: 16 * input_len + 4096,
+            exhausted: false,
+            i: 0,
+            cache: Vec::new(),
+            cache_next: 0,
+            fence_failed: std::collections::HashSet::new(),
+        }
+    }
+
+    /// The budget ran out: the first-pass result stands.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.exhausted
+    }
 }
 
 struct State {
@@ -73,87 +101,56 @@ impl State {
 }
 
 impl<'a> Parser<'a> {
-    /// Char at byte `i` (`None` at the end or inside a multi-byte char).
-    #[inline]
-    pub(crate) fn ch(&self, i: usize) -> Option<char> {
-        let c = *self.b.get(i)?;
-        if c < 0x80 {
-            return Some(c as char);
-        }
-        char_at(self.b, i).map(|x| x.0)
-    }
-
-    #[inline]
-    fn clen(&self, i: usize) -> usize {
-        char_at(self.b, i).map(|x| x.1).unwrap_or(1)
-    }
-
     /// Charge `n` bytes of look-ahead; false once the budget is spent.
     fn charge(&mut self, n: usize) -> bool {
         crate::guard::tick_bytes(n);
-        if self.py_budget < n {
-            self.py_budget = 0;
-            self.py_exhausted = true;
+        if self.second().budget < n {
+            self.second_mut().budget = 0;
+            self.second_mut().exhausted = true;
             return false;
         }
-        self.py_budget -= n;
+        self.second_mut().budget -= n;
         true
-    }
-
-    /// The current context of a string/value about to be parsed.
-    pub(crate) fn ctx(&self) -> Ctx {
-        if self.in_key {
-            return Ctx::Key;
-        }
-        match self.stack.last() {
-            Some(b'{') => Ctx::Value,
-            Some(b'[') | Some(b'(') => Ctx::Array,
-            _ => Ctx::Root,
-        }
-    }
-
-    fn in_ctx(&self, c: u8) -> bool {
-        self.stack.contains(&c)
     }
 
     /// json_repair's `skip_to_character`: the first unescaped target at or after `from`, or the
     /// input length.
     pub(crate) fn py_skip_to(&mut self, from: usize, targets: &[char]) -> usize {
-        let n = self.b.len();
+        let n = self.bytes().len();
         // a search for the same targets that started at or before `from` and ended at or after
         // it answers this one too (json_repair caches the same way); keeps comma-heavy strings
         // linear
         let key = targets.iter().fold(0u64, |h, c| {
             h.wrapping_mul(1_000_003).wrapping_add(*c as u64)
         });
-        if let Some(&(_, _, m)) = self.py_cache.iter().find(|&&(k, s0, m)| {
+        if let Some(&(_, _, m)) = self.second().cache.iter().find(|&&(k, s0, m)| {
             k == key
                 && s0 <= from
                 && from <= m
-                && (m >= n || at(self.b, m.wrapping_sub(1)) != b'\\')
+                && (m >= n || at(self.bytes(), m.wrapping_sub(1)) != b'\\')
         }) {
             return m;
         }
         let r = self.py_skip_to_scan(from, targets);
-        if self.py_cache.len() < 32 {
-            self.py_cache.push((key, from, r));
+        if self.second().cache.len() < 32 {
+            self.second_mut().cache.push((key, from, r));
         } else {
-            let slot = self.py_cache_next % 32;
-            self.py_cache[slot] = (key, from, r);
-            self.py_cache_next = slot + 1;
+            let slot = self.second().cache_next % 32;
+            self.second_mut().cache[slot] = (key, from, r);
+            self.second_mut().cache_next = slot + 1;
         }
         r
     }
 
     fn py_skip_to_scan(&mut self, from: usize, targets: &[char]) -> usize {
-        let n = self.b.len();
+        let n = self.bytes().len();
         let mut i = from;
         let mut backslashes = 0usize;
         while i < n {
-            if self.py_exhausted {
+            if self.second().exhausted {
                 return n;
             }
-            let c = self.b[i];
+            let c = self.bytes()[i];
             if c == b'\\' {
                 backslashes += 1;
                 i += 1;
@@ -162,7 +159,7 @@ impl<'a> Parser<'a> {
             let (ch, l) = if c < 0x80 {
                 (c as char, 1)
             } else {
-                char_at(self.b, i).unwrap_or(('\u{fffd}', 1))
+                char_at(self.bytes(), i).unwrap_or(('\u{fffd}', 1))
             };
             if targets.contains(&ch) && backslashes.is_multiple_of(2) {
                 self.charge(i - from);
@@ -219,21 +216,23 @@ impl<'a> Parser<'a> {
     fn scroll_comment_member_start(&mut self, from: usize) -> usize {
         let mut i = self.py_scroll(from);
         loop {
-            let c = at(self.b, i);
-            if c == b'#' || (c == b'/' && at(self.b, i + 1) == b'/') {
+            let c = at(self.bytes(), i);
+            if c == b'#' || (c == b'/' && at(self.bytes(), i + 1) == b'/') {
                 let s = i;
-                while i < self.b.len() && !matches!(self.b[i], b'\n' | b'\r') {
+                while i < self.bytes().len() && !matches!(self.bytes()[i], b'\n' | b'\r') {
                     i += 1;
                 }
                 self.charge(i - s);
                 i = self.py_scroll(i);
-            } else if c == b'/' && at(self.b, i + 1) == b'*' {
+            } else if c == b'/' && at(self.bytes(), i + 1) == b'*' {
                 let s = i;
                 i += 2;
-                while i < self.b.len() && !(self.b[i] == b'*' && at(self.b, i + 1) == b'/') {
+                while i < self.bytes().len()
+                    && !(self.bytes()[i] == b'*' && at(self.bytes(), i + 1) == b'/')
+                {
                     i += 1;
                 }
-                i = (i + 2).min(self.b.len());
+                i = (i + 2).min(self.bytes().len());
                 self.charge(i - s);
                 i = self.py_scroll(i);
             } else {
@@ -248,7 +247,7 @@ impl<'a> Parser<'a> {
             Some(c) if is_py_quote(c) => {
                 let end_q = if c == '\u{201c}' { '\u{201d}' } else { c };
                 let e = self.py_skip_to(m + c.len_utf8(), &[end_q]);
-                if e >= self.b.len() {
+                if e >= self.bytes().len() {
                     return false;
                 }
                 let k = self.py_scroll(e + end_q.len_utf8());
@@ -263,7 +262,7 @@ impl<'a> Parser<'a> {
     fn quoted_member_follows(&mut self, q: usize) -> bool {
         let ql = self.clen(q);
         let comma = self.py_scroll(q + ql);
-        if at(self.b, comma) != b',' {
+        if at(self.bytes(), comma) != b',' {
             return false;
         }
         let m = self.scroll_comment_member_start(comma + 1);
@@ -272,9 +271,9 @@ impl<'a> Parser<'a> {
 
     /// json_repair's `classify_object_value_comma` for the comma at `i`.
     fn classify_comma(&mut self) -> CommaClass {
-        let i = self.py_i;
+        let i = self.second().i;
         let next = self.py_scroll(i + 1);
-        let n = self.b.len();
+        let n = self.bytes().len();
         let Some(nc) = self.ch(next) else {
             return CommaClass::Member;
         };
@@ -345,7 +344,7 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         for lit in ["true", "false", "null"] {
-            if self.b.get(s..s + lit.len()) == Some(lit.as_bytes()) {
+            if self.bytes().get(s..s + lit.len()) == Some(lit.as_bytes()) {
                 let e = self.ch(s + lit.len());
                 if e.is_none_or(|e| e.is_whitespace() || matches!(e, ',' | '}' | ']')) {
                     return true;
@@ -359,7 +358,7 @@ impl<'a> Parser<'a> {
     /// json_repair's `_skip_inline_container`: end (exclusive) of the balanced container at
     /// `idx`, if it closes.
     fn skip_inline_container(&mut self, idx: usize) -> Option<usize> {
-        let open = at(self.b, idx);
+        let open = at(self.bytes(), idx);
         let close = |c: u8| match c {
             b'[' => b']',
             b'{' => b'}',
@@ -369,7 +368,7 @@ impl<'a> Parser<'a> {
         let mut i = idx + 1;
         let start = idx;
         while let Some(&want) = stack.last() {
-            if self.py_exhausted || stack.len() > crate::MAX_DEPTH {
+            if self.second().exhausted || stack.len() > crate::MAX_DEPTH {
                 return None;
             }
             let c = self.ch(i)?;
@@ -394,11 +393,11 @@ impl<'a> Parser<'a> {
     }
 
     fn starts_nested_inline(&mut self, idx: usize) -> bool {
-        let open = at(self.b, idx);
+        let open = at(self.bytes(), idx);
         let mut p = idx;
         while p > 0 {
             p -= 1;
-            let pc = at(self.b, p);
+            let pc = at(self.bytes(), p);
             if is_ws(pc) {
                 continue;
             }
@@ -433,7 +432,7 @@ impl<'a> Parser<'a> {
         let mut search = fence + 3;
         let next = self.scroll_comment_member_start(search);
         let mut keep_container = false;
-        if matches!(at(self.b, next), b'[' | b'{' | b'(') {
+        if matches!(at(self.bytes(), next), b'[' | b'{' | b'(') {
             if let Some(end) = self.skip_inline_container(next) {
                 if self.post_fence_container_starts_member(end) {
                     return false;
@@ -473,10 +472,10 @@ impl<'a> Parser<'a> {
     /// when this mode does not apply here (the caller uses the first-pass rules).
     pub(crate) fn parse_string_py(&mut self) -> PResult<Option<String>> {
         let ctx = self.ctx();
-        if ctx == Ctx::Root || self.py_exhausted {
+        if ctx == Ctx::Root || self.second().exhausted {
             return Ok(None);
         }
-        let start = self.i;
+        let start = self.pos();
         let (lq, rq) = match self.ch(start) {
             Some('"') => ('"', '"'),
             Some('\'') => ('\'', '\''),
@@ -490,7 +489,7 @@ impl<'a> Parser<'a> {
         if lq == '"' {
             let e = self.py_skip_to_plain_quote(start + 1);
             if let Some(e) = e {
-                let value = self.s.get(start + 1..e).unwrap_or("");
+                let value = self.text().get(start + 1..e).unwrap_or("");
                 if !value.contains(['\\', '\n', '\r']) {
                     let k = self.py_scroll(e + 1);
                     let nc = self.ch(k);
@@ -501,7 +500,7 @@ impl<'a> Parser<'a> {
                         Ctx::Root => nc.is_none(),
                     };
                     if ok {
-                        self.i = e + 1;
+                        self.set_pos(e + 1);
                         return Ok(Some(value.to_string()));
                     }
                 }
@@ -522,9 +521,9 @@ impl<'a> Parser<'a> {
         };
         let mut i = start + lq.len_utf8();
         // ```json … ``` inside a string is parsed as the JSON it holds
-        if self.b.get(i..i + 7) == Some(b"```json") {
+        if self.bytes().get(i..i + 7) == Some(b"```json") {
             let k = self.py_skip_to(i + 7, &['`']);
-            if self.b.get(k..k + 3) == Some(b"```") {
+            if self.bytes().get(k..k + 3) == Some(b"```") {
                 return Ok(None);
             }
         }
@@ -534,13 +533,13 @@ impl<'a> Parser<'a> {
                 || (ctx == Ctx::Value && matches!(n1, Some(',') | Some('}')))
                 || (ctx == Ctx::Array && matches!(n1, Some(',') | Some(']')))
             {
-                self.i = i + lq.len_utf8();
+                self.set_pos(i + lq.len_utf8());
                 return Ok(Some(String::new()));
             }
             if n1 == Some(lq) {
                 // `"""` — json_repair gives up on the string
                 self.fix("doubled_quote", i);
-                self.i = i;
+                self.set_pos(i);
                 return Ok(Some(String::new()));
             }
             let k = self.py_skip_to(i + lq.len_utf8(), &[rq]);
@@ -572,7 +571,7 @@ impl<'a> Parser<'a> {
                     let nc = self.ch(j);
                     if nc.is_some_and(|c| is_py_quote(c) || c == '{' || c == '[') {
                         self.fix("doubled_quote", i);
-                        self.i = i + lq.len_utf8();
+                        self.set_pos(i + lq.len_utf8());
                         return Ok(Some(String::new()));
                     }
                     if !matches!(nc, Some(',') | Some(']') | Some('}')) {
@@ -582,12 +581,12 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.py_i = i;
+        self.second_mut().i = i;
         let end_char = self.py_scan_body(&mut st, ctx)?;
-        if self.py_exhausted {
-            return Err(self.err(self.i, "look-ahead budget spent"));
+        if self.second().exhausted {
+            return Err(self.err(self.pos(), "look-ahead budget spent"));
         }
-        let mut i = self.py_i;
+        let mut i = self.second().i;
         let mut out = st.acc;
         if end_char != Some(rq) {
             if end_char.is_none() {
@@ -607,13 +606,13 @@ impl<'a> Parser<'a> {
             let t = out.trim_end().len();
             out.truncate(t);
         }
-        self.i = i;
+        self.set_pos(i);
         Ok(Some(out))
     }
 
     /// The next `"` after `from` (no escape handling: the fast path rejects backslashes anyway).
     fn py_skip_to_plain_quote(&mut self, from: usize) -> Option<usize> {
-        let rel = self.b.get(from..)?.iter().position(|&c| c == b'"')?;
+        let rel = self.bytes().get(from..)?.iter().position(|&c| c == b'"')?;
         // the scan stops at the first quote; cost is what it read
         self.charge(rel);
         Some(from + rel)
@@ -622,37 +621,41 @@ impl<'a> Parser<'a> {
     /// The body loop (`_scan_string_body`). Returns the char that stopped it (`None` = end).
     fn py_scan_body(&mut self, st: &mut State, ctx: Ctx) -> PResult<Option<char>> {
         let rq = st.rq;
-        let mut ch = self.ch(self.py_i);
-        let mut polled = self.py_i;
+        let mut ch = self.ch(self.second().i);
+        let mut polled = self.second().i;
         loop {
-            if self.py_exhausted {
+            if self.second().exhausted {
                 return Ok(ch);
             }
-            if self.py_i >= polled + crate::parser::POLL_STRIDE {
-                crate::guard::tick_bytes(self.py_i - polled);
-                polled = self.py_i;
+            if self.second().i >= polled + crate::parser::POLL_STRIDE {
+                crate::guard::tick_bytes(self.second().i - polled);
+                polled = self.second().i;
             }
             let Some(c) = ch else { return Ok(None) };
             if c == rq {
                 return Ok(ch);
             }
-            let i = self.py_i;
+            let i = self.second().i;
             // a balanced `{key: …}` block inside an object value belongs to the string
             if matches!(c, '{' | '[' | '(')
                 && (st.pending_inline
-                    || (ctx == Ctx::Value && c == '{' && i > 0 && at(self.b, i - 1) != b'\\' && {
-                        let k = self.py_scroll(i + 1);
-                        self.bare_key_followed_by_colon(k)
-                    }))
+                    || (ctx == Ctx::Value
+                        && c == '{'
+                        && i > 0
+                        && at(self.bytes(), i - 1) != b'\\'
+                        && {
+                            let k = self.py_scroll(i + 1);
+                            self.bare_key_followed_by_colon(k)
+                        }))
                 && st.last() != Some('\\')
             {
                 if let Some(end) = self.skip_inline_container(i) {
                     self.fix("unescaped_quote", i);
                     st.pending_inline = false;
                     st.inline_stack.clear();
-                    let seg = self.s.get(i..end).unwrap_or("").to_string();
+                    let seg = self.text().get(i..end).unwrap_or("").to_string();
                     st.push_str(&seg);
-                    self.py_i = end;
+                    self.second_mut().i = end;
                     ch = self.ch(end);
                     continue;
                 }
@@ -671,8 +674,8 @@ impl<'a> Parser<'a> {
                 }
                 st.pending_inline = cls == CommaClass::Container;
                 st.push(',');
-                self.py_i += 1;
-                ch = self.ch(self.py_i);
+                self.second_mut().i += 1;
+                ch = self.ch(self.second().i);
                 continue;
             }
             // inline container stack
@@ -693,29 +696,29 @@ impl<'a> Parser<'a> {
             }
             if keep {
                 st.push(c);
-                self.py_i += 1;
-                ch = self.ch(self.py_i);
+                self.second_mut().i += 1;
+                ch = self.ch(self.second().i);
                 continue;
             }
             if ctx == Ctx::Value && c == '}' && st.last() != Some(rq) {
                 if st.open_braces > 0 {
                     st.push(c);
-                    self.py_i += 1;
-                    ch = self.ch(self.py_i);
+                    self.second_mut().i += 1;
+                    ch = self.ch(self.second().i);
                     continue;
                 }
                 let mut missing = true;
-                if at(self.b, i + 1) == b'\\' {
+                if at(self.bytes(), i + 1) == b'\\' {
                     missing = false;
                 }
                 let k = self.py_skip_to(i + 1, &[rq]);
-                if k < self.b.len() {
+                if k < self.bytes().len() {
                     let k2 = self.py_scroll(k + rq.len_utf8());
                     match self.ch(k2) {
                         None | Some(',') | Some('}') => missing = false,
                         Some(_) => {
                             let k3 = self.py_skip_to(k2, &[st.lq]);
-                            if k3 >= self.b.len() {
+                            if k3 >= self.bytes().len() {
                                 missing = false;
                             } else {
                                 let k4 = self.py_scroll(k3 + st.lq.len_utf8());
@@ -727,7 +730,7 @@ impl<'a> Parser<'a> {
                     }
                 } else {
                     let k = self.py_skip_to(i + 1, &[':']);
-                    if k < self.b.len() {
+                    if k < self.bytes().len() {
                         return Ok(ch);
                     }
                     let k = self.py_scroll(i + 1);
@@ -742,17 +745,17 @@ impl<'a> Parser<'a> {
             }
             if c == ']' && self.in_ctx(b'[') && st.last() != Some(rq) {
                 let k = self.py_skip_to(i, &[rq]);
-                if k >= self.b.len() {
+                if k >= self.bytes().len() {
                     return Ok(ch);
                 }
             }
             if ctx == Ctx::Value && c == '}' {
                 let k = self.py_scroll(i + 1);
-                if self.b.get(k..k + 3) == Some(b"```") {
+                if self.bytes().get(k..k + 3) == Some(b"```") {
                     if !self.brace_before_fence_belongs(st, k) {
                         return Ok(ch);
                     }
-                } else if k >= self.b.len() {
+                } else if k >= self.bytes().len() {
                     return Ok(ch);
                 }
             }
@@ -761,19 +764,19 @@ impl<'a> Parser<'a> {
                 self.fix("control_character", i);
             }
             st.push(c);
-            self.py_i = i + c.len_utf8();
-            ch = self.ch(self.py_i);
+            self.second_mut().i = i + c.len_utf8();
+            ch = self.ch(self.second().i);
             let Some(c2) = ch else { return Ok(None) };
             if st.last() == Some('\\') && self.py_escape(st, c2) {
-                ch = self.ch(self.py_i);
+                ch = self.ch(self.second().i);
                 continue;
             }
-            let i = self.py_i;
+            let i = self.second().i;
             if c2 == ':' && ctx == Ctx::Key {
                 let k = self.py_skip_to(i + 1, &[st.lq]);
-                if k < self.b.len() {
+                if k < self.bytes().len() {
                     let k = self.py_skip_to(k + st.lq.len_utf8(), &[rq]);
-                    if k < self.b.len() {
+                    if k < self.bytes().len() {
                         let k = self.py_scroll(k + rq.len_utf8());
                         if matches!(self.ch(k), Some(',') | Some('}')) {
                             return Ok(ch);
@@ -785,15 +788,15 @@ impl<'a> Parser<'a> {
             }
             if c2 == rq && ctx == Ctx::Value && self.quote_in_regex_class(st) {
                 st.push(c2);
-                self.py_i += rq.len_utf8();
-                ch = self.ch(self.py_i);
+                self.second_mut().i += rq.len_utf8();
+                ch = self.ch(self.second().i);
                 continue;
             }
             if c2 == rq && st.last() != Some('\\') {
                 match self.right_delimiter_candidate(st, ctx)? {
                     Cand::Break => return Ok(ch),
                     Cand::Continue => {
-                        ch = self.ch(self.py_i);
+                        ch = self.ch(self.second().i);
                         continue;
                     }
                     Cand::End => return Ok(ch),
@@ -806,18 +809,18 @@ impl<'a> Parser<'a> {
         if st.regex_class_start.is_none() || st.regex_class_ws {
             return false;
         }
-        let k = self.py_skip_to(self.py_i + 1, &[']']);
-        k < self.b.len()
+        let k = self.py_skip_to(self.second().i + 1, &[']']);
+        k < self.bytes().len()
     }
 
     /// After a backslash was appended and `c` follows. Returns true when handled.
     fn py_escape(&mut self, st: &mut State, c: char) -> bool {
-        let i = self.py_i;
+        let i = self.second().i;
         let rq = st.rq;
         if c == '\\' {
             let run_start = i - 1;
             let mut run_end = i + 1;
-            while at(self.b, run_end) == b'\\' {
+            while at(self.bytes(), run_end) == b'\\' {
                 run_end += 1;
             }
             let run = run_end - run_start;
@@ -829,7 +832,7 @@ impl<'a> Parser<'a> {
                     || matches!(after, None | Some(',') | Some(':') | Some('}') | Some(']')))
             {
                 st.replace_backslash(&"\\".repeat(run / 2));
-                self.py_i = run_end;
+                self.second_mut().i = run_end;
                 return true;
             }
         }
@@ -842,11 +845,11 @@ impl<'a> Parser<'a> {
         };
         if let Some(m) = mapped {
             st.replace_backslash(&m.to_string());
-            self.py_i = i + c.len_utf8();
-            while let Some(nc) = self.ch(self.py_i) {
+            self.second_mut().i = i + c.len_utf8();
+            while let Some(nc) = self.ch(self.second().i) {
                 if st.last() == Some('\\') && (nc == rq || nc == '\\') {
                     st.replace_backslash(&nc.to_string());
-                    self.py_i += nc.len_utf8();
+                    self.second_mut().i += nc.len_utf8();
                 } else {
                     break;
                 }
@@ -855,7 +858,7 @@ impl<'a> Parser<'a> {
         }
         if c == 'u' || c == 'x' {
             let nd = if c == 'u' { 4 } else { 2 };
-            let hex = self.b.get(i + 1..i + 1 + nd);
+            let hex = self.bytes().get(i + 1..i + 1 + nd);
             if let Some(h) = hex.filter(|h| h.iter().all(u8::is_ascii_hexdigit)) {
                 let cp =
                     u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16).unwrap_or(0);
@@ -863,8 +866,8 @@ impl<'a> Parser<'a> {
                 let mut chr = char::from_u32(cp);
                 if c == 'u'
                     && (0xD800..0xDC00).contains(&cp)
-                    && at(self.b, end) == b'\\'
-                    && at(self.b, end + 1) == b'u'
+                    && at(self.bytes(), end) == b'\\'
+                    && at(self.bytes(), end + 1) == b'u'
                 {
                     if let Some(h2) = self
                         .b
@@ -880,14 +883,14 @@ impl<'a> Parser<'a> {
                     }
                 }
                 st.replace_backslash(&chr.unwrap_or('\u{fffd}').to_string());
-                self.py_i = end;
+                self.second_mut().i = end;
                 return true;
             }
             return false;
         }
         if c == '\u{201e}' || (is_py_quote(c) && c != rq) {
             st.replace_backslash(&c.to_string());
-            self.py_i = i + c.len_utf8();
+            self.second_mut().i = i + c.len_utf8();
             return true;
         }
         false
@@ -895,24 +898,24 @@ impl<'a> Parser<'a> {
 
     /// json_repair's `_handle_right_delimiter_candidate` for the quote at `py_i`.
     fn right_delimiter_candidate(&mut self, st: &mut State, ctx: Ctx) -> PResult<Cand> {
-        let i = self.py_i;
+        let i = self.second().i;
         let rq = st.rq;
         let rl = rq.len_utf8();
         if st.doubled && self.ch(i + rl) == Some(rq) {
             // `""value""`: the doubled closing quote ends the string
-            self.py_i = i + rl;
+            self.second_mut().i = i + rl;
             return Ok(Cand::End);
         }
         if st.unmatched {
             st.unmatched = false;
             self.fix("unescaped_quote", i);
             st.push(rq);
-            self.py_i = i + rl;
+            self.second_mut().i = i + rl;
             return Ok(Cand::Continue);
         }
         let in_value = if ctx == Ctx::Key {
-            let n = self.stack.len().saturating_sub(1);
-            self.stack[..n].contains(&b'{')
+            let n = self.open_containers().len().saturating_sub(1);
+            self.open_containers()[..n].contains(&b'{')
         } else {
             self.in_ctx(b'{')
         };
@@ -937,7 +940,7 @@ impl<'a> Parser<'a> {
             k += nc.len_utf8();
         }
         self.charge(k - start);
-        if self.py_exhausted {
+        if self.second().exhausted {
             return Ok(Cand::End);
         }
         let nc = self.ch(k);
@@ -947,10 +950,10 @@ impl<'a> Parser<'a> {
             if matches!(self.ch(a), Some('}') | Some(',')) {
                 self.fix("unescaped_quote", i);
                 st.push(rq);
-                self.py_i = i + rl;
+                self.second_mut().i = i + rl;
                 return Ok(Cand::Continue);
             }
-        } else if nc == Some(rq) && at(self.b, k.wrapping_sub(1)) != b'\\' {
+        } else if nc == Some(rq) && at(self.bytes(), k.wrapping_sub(1)) != b'\\' {
             if self.only_ws_between(i + rl, k)
                 && !(ctx == Ctx::Value && self.quoted_member_follows(k))
             {
@@ -961,7 +964,7 @@ impl<'a> Parser<'a> {
                     if self.quoted_member_follows(k) {
                         self.fix("unescaped_quote", i);
                         st.push(rq);
-                        self.py_i = i + rl;
+                        self.second_mut().i = i + rl;
                         return Ok(Cand::Continue);
                     }
                     let mut j = self.py_skip_to(k + rl, &[rq]) + rl;
@@ -970,7 +973,9 @@ impl<'a> Parser<'a> {
                         if c == ':' {
                             break;
                         }
-                        if matches!(c, ',' | ']' | '}') || (c == rq && at(self.b, j - 1) != b'\\') {
+                        if matches!(c, ',' | ']' | '}')
+                            || (c == rq && at(self.bytes(), j - 1) != b'\\')
+                        {
                             break;
                         }
                         j += c.len_utf8();
@@ -980,7 +985,7 @@ impl<'a> Parser<'a> {
                         self.fix("unescaped_quote", i);
                         st.unmatched = !st.unmatched;
                         st.push(rq);
-                        self.py_i = i + rl;
+                        self.second_mut().i = i + rl;
                         return Ok(Cand::Continue);
                     }
                 }
@@ -994,7 +999,7 @@ impl<'a> Parser<'a> {
                             break;
                         }
                         kk = self.py_skip_to(kk + rl, &[rq, ']']);
-                        if self.py_exhausted {
+                        if self.second().exhausted {
                             break;
                         }
                     }
@@ -1002,7 +1007,7 @@ impl<'a> Parser<'a> {
                         self.fix("unescaped_quote", i);
                         st.unmatched = !st.unmatched;
                         st.push(rq);
-                        self.py_i = i + rl;
+                        self.second_mut().i = i + rl;
                         return Ok(Cand::Continue);
                     }
                     return Ok(Cand::Break);
@@ -1010,7 +1015,7 @@ impl<'a> Parser<'a> {
                 Ctx::Key => {
                     self.fix("unescaped_quote", i);
                     st.push(rq);
-                    self.py_i = i + rl;
+                    self.second_mut().i = i + rl;
                     return Ok(Cand::Continue);
                 }
                 Ctx::Root => {}
@@ -1025,19 +1030,19 @@ impl<'a> Parser<'a> {
     /// braces belong to it unless the next member or the end of the object follows; a quote
     /// ends it (and is dropped) unless it opens the next key.
     pub(crate) fn parse_unquoted_value_py(&mut self) -> Option<String> {
-        let start = self.i;
+        let start = self.pos();
         let mut i = start;
         let mut open_braces = 0usize;
         let mut end_at = None;
         while let Some(c) = self.ch(i) {
-            if self.py_exhausted {
+            if self.second().exhausted {
                 return None;
             }
             match c {
                 '"' => {
                     let q = self.py_skip_to(i + 1, &['"']);
                     let after = self.py_scroll(q + 1);
-                    if q < self.b.len() && self.ch(after) == Some(':') {
+                    if q < self.bytes().len() && self.ch(after) == Some(':') {
                         end_at = Some((i, i));
                     } else {
                         end_at = Some((i, i + 1));
@@ -1045,7 +1050,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 ',' => {
-                    self.py_i = i;
+                    self.second_mut().i = i;
                     if self.classify_comma() == CommaClass::Member {
                         end_at = Some((i, i));
                         break;
@@ -1065,8 +1070,8 @@ impl<'a> Parser<'a> {
             }
             i += c.len_utf8();
         }
-        let (text_end, resume) = end_at.unwrap_or((self.b.len(), self.b.len()));
-        let text = self.s.get(start..text_end)?.trim_end();
+        let (text_end, resume) = end_at.unwrap_or((self.bytes().len(), self.bytes().len()));
+        let text = self.text().get(start..text_end)?.trim_end();
         if text.is_empty() {
             return None;
         }
@@ -1074,7 +1079,7 @@ impl<'a> Parser<'a> {
         if resume > text_end {
             self.fix("missing_quote", text_end);
         }
-        self.i = resume.max(start + text.len());
+        self.set_pos(resume.max(start + text.len()));
         Some(text.to_string())
     }
 
@@ -1084,12 +1089,12 @@ impl<'a> Parser<'a> {
         let Some(fixes) = self.fenced_in_string_start() else {
             return Ok(false);
         };
-        let start = self.i;
+        let start = self.pos();
         // a fenced block in a string in a fenced block …: counts as nesting
         self.check_depth()?;
-        self.i = start + 8;
+        self.set_pos(start + 8);
         let kind = self.parse_value();
-        self.depth -= 1;
+        self.unnest();
         let kind = kind?;
         Ok(self.fenced_in_string_end(start, fixes, kind))
     }
@@ -1098,15 +1103,15 @@ impl<'a> Parser<'a> {
     /// abandoned before)? Returns the number of fixes so far.
     #[inline(never)]
     fn fenced_in_string_start(&mut self) -> Option<usize> {
-        let start = self.i;
-        if self.py_fence_failed.contains(&start) {
+        let start = self.pos();
+        if self.second().fence_failed.contains(&start) {
             return None;
         }
         let close = self.py_skip_to(start + 8, &['`']);
-        if self.b.get(close..close + 3) != Some(b"```") {
+        if self.bytes().get(close..close + 3) != Some(b"```") {
             return None;
         }
-        Some(self.fixes.len())
+        Some(self.fix_count())
     }
 
     #[inline(never)]
@@ -1117,31 +1122,31 @@ impl<'a> Parser<'a> {
         kind: Option<crate::parser::Kind>,
     ) -> bool {
         match kind {
-            Some(_) if self.b.get(self.i..self.i + 3) == Some(b"```") => {}
+            Some(_) if self.bytes().get(self.pos()..self.pos() + 3) == Some(b"```") => {}
             _ => {
                 if kind.is_some() {
                     self.take();
                 }
                 // the attempt is abandoned: its work counts against the look-ahead budget and
                 // this start is not tried again (nested attempts would otherwise multiply)
-                self.charge(self.i.saturating_sub(start));
-                self.py_fence_failed.insert(start);
-                self.i = start;
-                self.fixes.truncate(fixes);
+                self.charge(self.pos().saturating_sub(start));
+                self.second_mut().fence_failed.insert(start);
+                self.set_pos(start);
+                self.truncate_fixes(fixes);
                 return false;
             }
         }
-        self.i += 3;
-        let j = self.peek_ws(self.i);
-        if at(self.b, j) == b'"' {
-            self.i = j + 1;
+        self.set_pos(self.pos() + 3);
+        let j = self.peek_ws(self.pos());
+        if at(self.bytes(), j) == b'"' {
+            self.set_pos(j + 1);
         }
         self.fix("code_fence", start);
         true
     }
 
     fn peek_ws(&self, mut j: usize) -> usize {
-        while is_ws(at(self.b, j)) {
+        while is_ws(at(self.bytes(), j)) {
             j += 1;
         }
         j

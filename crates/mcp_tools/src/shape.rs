@@ -1,4 +1,4 @@
-//! Result shaping and rendering (M9).
+//! Result shaping and rendering.
 //!
 //! What a tool result looks like to the model:
 //!
@@ -293,19 +293,7 @@ pub fn header_bytes(columns: &[String], opts: &ShapeOptions) -> usize {
         + 4
 }
 
-/// Keep at most `max` characters of `s`; a clipped value ends with `…` (after the `max` kept
-/// characters). Never splits a UTF-8 character. Returns whether it clipped.
-pub fn clip_chars(s: &str, max: usize) -> (String, bool) {
-    match s.char_indices().nth(max) {
-        None => (s.to_string(), false),
-        Some((idx, _)) => {
-            let mut out = String::with_capacity(idx + 3);
-            out.push_str(&s[..idx]);
-            out.push('…');
-            (out, true)
-        }
-    }
-}
+pub use mcp_audit::clip_chars;
 
 /// Escape text for a markdown table cell (see the module docs).
 pub fn escape_cell(s: &str) -> String {

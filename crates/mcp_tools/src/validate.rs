@@ -1,4 +1,4 @@
-//! Tool argument validation (M6).
+//! Tool argument validation.
 //!
 //! Two jobs:
 //!
@@ -1122,18 +1122,14 @@ fn clip_json(v: &Value) -> String {
     clip_str(&text, MAX_ECHO_CHARS)
 }
 
-/// Keep at most `max` characters, appending `…` when clipped. Control characters become spaces
-/// so an echoed value cannot break a message's layout.
+/// [`clip_chars`](crate::clip_chars) with control characters as spaces, so an echoed value
+/// cannot break a message's layout.
 fn clip_str(s: &str, max: usize) -> String {
-    let mut out: String = s
+    crate::clip_chars(s, max)
+        .0
         .chars()
-        .take(max)
         .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if s.chars().nth(max).is_some() {
-        out.push('…');
-    }
-    out
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1165,14 +1161,20 @@ pub fn correction_message(tool: &str, errors: &[ArgError]) -> String {
     )
 }
 
-/// `'name'` for a plausible tool name, otherwise `the tool` (never echo arbitrary text).
-pub(crate) fn tool_label(tool: &str) -> String {
-    let ok = !tool.is_empty()
-        && tool.len() <= 64
-        && tool
+/// The one tool-name check: 1 to 64 ASCII letters, digits, `_` and `-` — the form every provider
+/// accepts on the wire (`^[a-zA-Z0-9_-]{1,64}$`); with `allow_dot` also `.` (a plausible name
+/// to echo in a message).
+pub fn is_tool_name(name: &str, allow_dot: bool) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if ok {
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || (allow_dot && c == '.'))
+}
+
+/// `'name'` for a plausible tool name, otherwise `the tool` (never echo arbitrary text).
+pub fn tool_label(tool: &str) -> String {
+    if is_tool_name(tool, true) {
         format!("'{tool}'")
     } else {
         "the tool".into()

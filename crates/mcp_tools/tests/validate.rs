@@ -1,4 +1,4 @@
-//! Tool argument validation (M6): schema checks for the registry and model-readable errors.
+//! Tool argument validation: schema checks for the registry and model-readable errors.
 
 use mcp_tools::*;
 use serde_json::{json, Value};
@@ -802,4 +802,19 @@ fn recursive_schema() {
 fn tool_schema_can_live_in_a_shared_cache() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<ToolSchema>();
+}
+
+#[test]
+fn the_one_tool_name_check() {
+    use mcp_tools::{is_tool_name, tool_label};
+    assert!(is_tool_name("search_tarif-2", false));
+    assert!(is_tool_name("a.b", true));
+    assert!(!is_tool_name("a.b", false));
+    assert!(!is_tool_name("", true));
+    assert!(!is_tool_name("a b", true));
+    assert!(is_tool_name(&"x".repeat(64), false));
+    assert!(!is_tool_name(&"x".repeat(65), true));
+    assert!(!is_tool_name("ä", true));
+    assert_eq!(tool_label("getDialog"), "'getDialog'");
+    assert_eq!(tool_label("x'); drop"), "the tool");
 }

@@ -1,3 +1,4 @@
+use mcp_audit::Scrubber;
 use mcp_llm::*;
 
 fn ne(provider: &str, status: u16, body: &str) -> ProviderError {
@@ -295,24 +296,23 @@ fn plain_text_error_and_unrecognized_success() {
 
 #[test]
 fn retry_after_header_forms() {
-    assert_eq!(parse_retry_after("30"), Some(30.0));
-    assert_eq!(parse_retry_after(" 1.5 "), Some(1.5));
-    assert_eq!(parse_retry_after("-3"), None);
-    assert_eq!(parse_retry_after("soon"), None);
+    // The one Retry-After reader (mcp_http::retry_after), as the normalization uses it.
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    let secs = |v: &str, now: SystemTime| mcp_http::retry_after(&[("retry-after", v)], now).map(|d| d.as_secs_f64());
+    let at = |unix: u64| UNIX_EPOCH + Duration::from_secs(unix);
+    let now = SystemTime::now();
+    assert_eq!(secs("30", now), Some(30.0));
+    assert_eq!(secs(" 1.5 ", now), Some(1.5));
+    assert_eq!(secs("-3", now), None);
+    assert_eq!(secs("soon", now), None);
     // Wed, 21 Oct 2015 07:28:00 GMT = 1445412480
-    assert_eq!(
-        parse_retry_after_at("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_450.0),
-        Some(30.0)
-    );
-    assert_eq!(
-        parse_retry_after_at("Wednesday, 21-Oct-15 07:28:00 GMT", 1_445_412_470.0),
-        Some(10.0)
-    );
-    assert_eq!(
-        parse_retry_after_at("Wed, 21 Oct 2015 07:28:00 GMT", 1_500_000_000.0),
-        Some(0.0)
-    );
-    assert!(parse_retry_after("Mon, 01 Jan 2024 00:00:00 GMT").is_some());
+    assert_eq!(secs("Wed, 21 Oct 2015 07:28:00 GMT", at(1_445_412_450)), Some(30.0));
+    assert_eq!(secs("Wednesday, 21-Oct-15 07:28:00 GMT", at(1_445_412_470)), Some(10.0));
+    assert_eq!(secs("Wed, 21 Oct 2015 07:28:00 GMT", at(1_500_000_000)), Some(0.0));
+    assert!(secs("Mon, 01 Jan 2024 00:00:00 GMT", now).is_some());
+    // through the normalization: a header value in seconds
+    let e = normalize_error("openai", Some(429), "{}", Some("7"));
+    assert_eq!(e.retry_after_s, Some(7.0));
     assert_eq!(
         retry_after_from_headers(&[
             ("x-ratelimit-reset-requests", "6m0s"),
@@ -323,9 +323,9 @@ fn retry_after_header_forms() {
     assert_eq!(retry_after_from_headers(&[("RETRY-AFTER-MS", "250")]), Some(0.25));
     assert_eq!(retry_after_from_headers(&[]), None);
     // absurd dates do not overflow
-    assert_eq!(parse_retry_after("Wed, 21 Oct 99999999999999 07:28:00 GMT"), None);
-    let _ = parse_retry_after("Wed, 21 Oct 2015 -1:28:00 GMT");
-    assert_eq!(parse_retry_after("Wed, 21 Oct 2015 99:28:00 GMT"), None);
+    assert_eq!(secs("Wed, 21 Oct 99999999999999 07:28:00 GMT", now), None);
+    let _ = secs("Wed, 21 Oct 2015 -1:28:00 GMT", now);
+    assert_eq!(secs("Wed, 21 Oct 2015 99:28:00 GMT", now), None);
     let _ = retry_after_from_headers(&[("x-ratelimit-reset-requests", "1e999s")]);
 }
 
@@ -350,7 +350,7 @@ fn secrets_are_scrubbed() {
         "AIzaSyD",
     ];
     for (c, s) in cases.iter().zip(secrets) {
-        let out = scrub_secrets(c);
+        let out = Scrubber::default().scrub_message(c);
         assert!(!out.contains(s), "{c:?} -> {out:?}");
         assert!(out.contains("[redacted]"), "{c:?} -> {out:?}");
     }
@@ -361,7 +361,7 @@ fn secrets_are_scrubbed() {
         "Access denied due to missing subscription key. Make sure to include subscription key",
         "The model `gpt-4o-2024-08-06` does not exist or you do not have access to it.",
     ] {
-        assert_eq!(scrub_secrets(ok), ok);
+        assert_eq!(Scrubber::default().scrub_message(ok), ok);
     }
     // and through normalize_error, in any body kind
     let e = ne(

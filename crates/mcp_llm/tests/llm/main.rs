@@ -3,5 +3,6 @@
 mod bodies;
 mod budget;
 mod errors;
+mod providers;
 mod responses;
 mod types;

@@ -1,108 +1,42 @@
-//! Request bodies for the two wire dialects: OpenAI chat completions (OpenAI, Azure OpenAI,
-//! Mistral, Ollama, vLLM, llama.cpp) and Anthropic's Messages API.
+//! Anthropic's Messages API: `{base}/messages`, the key in `x-api-key`, `anthropic-version`;
+//! system prompts top-level, tool calls and results as content blocks.
 
-use crate::types::{ChatRequest, Message, Role};
+use super::{merge_extra, Dialect, ProviderConfig};
+use crate::error::{ErrorKind, ProviderError};
+use crate::response::{array_cut, call_from_value, mark_incomplete, usage_from, Cut, FinishReason, LlmResponse};
+use crate::types::{ChatRequest, Role};
 use serde_json::{json, Map, Value};
+
+/// `anthropic-version` header sent to the Messages API.
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
 /// Anthropic requires `max_tokens`; this is used when the request has none.
 pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u32 = 1024;
 
-/// Keys the builders own; `extra` never replaces them.
-const RESERVED: &[&str] = &["model", "messages", "system", "tools", "tool_choice"];
+/// The Messages API.
+pub struct Anthropic;
 
-fn merge_extra(body: &mut Map<String, Value>, extra: &Map<String, Value>) {
-    for (k, v) in extra {
-        if RESERVED.contains(&k.as_str()) {
-            continue;
-        }
-        body.insert(k.clone(), v.clone());
+impl Dialect for Anthropic {
+    fn endpoint(&self, p: &ProviderConfig) -> String {
+        format!("{}/messages", p.base_url.trim().trim_end_matches('/'))
     }
-}
 
-/// OpenAI reasoning models (o1/o3/o4, gpt-5) reject `max_tokens` and want
-/// `max_completion_tokens`.
-fn wants_max_completion_tokens(model: &str) -> bool {
-    let m = model.to_ascii_lowercase();
-    ["o1", "o3", "o4", "gpt-5"]
-        .iter()
-        .any(|p| m == *p || m.starts_with(&format!("{p}-")))
-}
-
-fn openai_message(m: &Message) -> Value {
-    match m.role {
-        Role::System | Role::User => json!({"role": m.role.as_str(), "content": m.text()}),
-        Role::Tool => json!({
-            "role": "tool",
-            "tool_call_id": m.tool_call_id.clone().unwrap_or_default(),
-            "content": m.text(),
-        }),
-        Role::Assistant => {
-            let mut o = Map::new();
-            o.insert("role".into(), json!("assistant"));
-            if m.tool_calls.is_empty() {
-                o.insert("content".into(), json!(m.text()));
-            } else {
-                let content = match m.content.as_deref() {
-                    Some(c) if !c.is_empty() => json!(c),
-                    _ => Value::Null,
-                };
-                o.insert("content".into(), content);
-                let calls: Vec<Value> = m
-                    .tool_calls
-                    .iter()
-                    .map(|c| {
-                        json!({
-                            "id": c.id,
-                            "type": "function",
-                            "function": {"name": c.name, "arguments": c.arguments_string()},
-                        })
-                    })
-                    .collect();
-                o.insert("tool_calls".into(), Value::Array(calls));
-            }
-            Value::Object(o)
-        }
-    }
-}
-
-/// The chat-completions body: messages, `tools` as `{"type":"function","function":{…}}`,
-/// `tool_choice`, tool-call arguments as JSON *strings*. `tools`/`tool_choice` are omitted
-/// when the request has no tools.
-pub fn openai_body(req: &ChatRequest) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), json!(req.model));
-    body.insert(
-        "messages".into(),
-        Value::Array(req.messages.iter().map(openai_message).collect()),
-    );
-    if !req.tools.is_empty() {
-        let tools: Vec<Value> = req
-            .tools
-            .iter()
-            .map(|t| {
-                json!({
-                    "type": "function",
-                    "function": {"name": t.name, "description": t.description, "parameters": t.schema()},
-                })
-            })
+    fn auth_headers(&self, _p: &ProviderConfig, key: Option<&str>) -> Vec<(String, String)> {
+        let mut h: Vec<(String, String)> = key
+            .map(|k| ("x-api-key".to_string(), k.to_string()))
+            .into_iter()
             .collect();
-        body.insert("tools".into(), Value::Array(tools));
-        body.insert("tool_choice".into(), req.tool_choice.to_openai());
+        h.push(("anthropic-version".into(), ANTHROPIC_VERSION.into()));
+        h
     }
-    if let Some(n) = req.max_tokens {
-        let key = if wants_max_completion_tokens(&req.model) {
-            "max_completion_tokens"
-        } else {
-            "max_tokens"
-        };
-        body.insert(key.into(), json!(n));
+
+    fn body(&self, req: &ChatRequest) -> Value {
+        anthropic_body(req)
     }
-    if let Some(t) = req.temperature {
-        body.insert("temperature".into(), json!(t));
-    }
-    merge_extra(&mut body, &req.extra);
-    Value::Object(body)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Request body
 
 /// Append content blocks to the last message if it has `role`, else start a new message.
 fn push_blocks(out: &mut Vec<Value>, role: &str, blocks: Vec<Value>) {
@@ -192,4 +126,56 @@ pub fn anthropic_body(req: &ChatRequest) -> Value {
     }
     merge_extra(&mut body, &req.extra);
     Value::Object(body)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answer
+
+/// A Messages answer (`{"type": "message", "content": [blocks], "stop_reason", "usage"}`).
+pub(crate) fn from_message(v: &Value, raw: &str, truncated: bool) -> LlmResponse {
+    let mut r = LlmResponse::empty();
+    let blocks = v.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut texts = Vec::new();
+    let cut = if truncated {
+        array_cut(raw, "content")
+    } else {
+        Cut::Closed
+    };
+    for (bi, b) in blocks.iter().enumerate() {
+        match b.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                if let Some(t) = b.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_string());
+                }
+            }
+            Some("tool_use") | Some("server_tool_use") => {
+                let i = r.tool_calls.len();
+                let mut c = call_from_value(b, i);
+                if !cut.element_whole(bi) {
+                    mark_incomplete(&mut c, "response was cut off inside this tool call; not executed");
+                }
+                r.tool_calls.push(c);
+            }
+            _ => {} // thinking, redacted_thinking, …
+        }
+    }
+    let text = texts.concat();
+    r.content = (!text.is_empty()).then_some(text);
+    r.finish_reason = v
+        .get("stop_reason")
+        .and_then(Value::as_str)
+        .map(FinishReason::from_provider)
+        .unwrap_or(FinishReason::Unknown);
+    r.usage = usage_from(v.get("usage"));
+    if r.finish_reason == FinishReason::ContentFilter && r.content.is_none() && r.tool_calls.is_empty() {
+        let mut e = ProviderError::new(
+            ErrorKind::ContentFilter,
+            "anthropic",
+            None,
+            "the model refused to answer",
+        );
+        e.code = Some("refusal".into());
+        r.error = Some(e);
+    }
+    r
 }

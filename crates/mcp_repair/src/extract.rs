@@ -1,6 +1,7 @@
-//! Top level: find where the JSON is (BOM, SSE `data:` lines, tool-call wrappers, Markdown
-//! fences, prose), then run the repairing parser over that region and decide what to do with
-//! what follows the first value (NDJSON, several values, trailing prose).
+//! Extract the JSON from the text around it: find where it is (BOM, SSE `data:` lines, tool-call
+//! wrappers, Markdown fences, prose), then run the repairing parser over that region and decide
+//! what to do with what follows the first value (NDJSON, several values, trailing prose); ask
+//! for the second opinion (`py.rs`) when the first pass doubted a quote.
 
 use crate::chars::*;
 use crate::parser::{Parsed, Parser};
@@ -302,7 +303,7 @@ fn parse_root_region(text: &str, off: usize, start: usize, mode: RootMode, py: b
     p.py = py;
     p.i = start;
     let (v, _) = parse_root(&mut p, mode)?;
-    if p.py_exhausted {
+    if p.second_opinion_exhausted() {
         return Err(p.err(p.i, "look-ahead budget spent"));
     }
     if p.doubt > 0 {
@@ -588,7 +589,7 @@ fn fenced(text: &str, off: usize, first_fence: usize, py: bool) -> RResult {
         p.py = py;
         p.i = *content;
         match parse_root(&mut p, RootMode::Fenced) {
-            Ok(_) if p.py_exhausted => {
+            Ok(_) if p.second_opinion_exhausted() => {
                 return Err(p.err(p.i, "look-ahead budget spent"));
             }
             Ok((v, _)) => {

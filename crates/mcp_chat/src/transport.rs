@@ -1,0 +1,174 @@
+//! How the engine reaches a provider: one request body out, one raw answer back. Two
+//! implementations: [`HttpTransport`] (through `mcp_http`: retries, timeouts, size cap,
+//! interrupt polling) and [`ReplayTransport`] (recorded bodies, in order, no network). What the
+//! body and the answer mean is the provider dialect's business (`mcp_llm::provider`); what is
+//! recorded and scrubbed is the engine's.
+
+use mcp_http::{HttpClient, HttpErrorKind, Options, Request};
+use mcp_llm::provider::replay::REPLAY_URL;
+use mcp_llm::{ErrorKind, ProviderConfig, ProviderKind};
+use std::time::{Duration, Instant};
+
+/// An answer: an HTTP status (none for a replayed body), the raw body and the headers.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: Option<u16>,
+    pub body: String,
+    pub headers: Vec<(String, String)>,
+    pub latency: Duration,
+    pub attempts: u32,
+}
+
+/// No answer.
+#[derive(Debug)]
+pub enum Failure {
+    /// The caller's `interrupt` ended the wait.
+    Cancelled { latency: Duration, attempts: u32 },
+    /// Nothing usable arrived. `message` is not scrubbed yet (the engine does that, before it
+    /// is cut to size); `chat_kind` replaces the error kind the run reports.
+    Failed {
+        kind: ErrorKind,
+        code: Option<String>,
+        message: String,
+        chat_kind: Option<&'static str>,
+        latency: Duration,
+        attempts: u32,
+    },
+}
+
+/// One request at a time, to one provider.
+pub trait Transport {
+    /// The request URL as the audit shows it (no user info, no query string).
+    fn audit_url(&self) -> String;
+    /// Send `body`; poll `interrupt` while waiting.
+    fn send(&mut self, body: String, interrupt: &mut dyn FnMut() -> bool)
+        -> Result<Reply, Failure>;
+}
+
+/// The transport `provider` needs.
+pub fn for_provider<'a>(
+    provider: &'a ProviderConfig,
+    http: &Options,
+    client: &'a HttpClient,
+) -> Box<dyn Transport + 'a> {
+    if provider.kind == ProviderKind::Replay {
+        Box::new(ReplayTransport {
+            bodies: &provider.replay,
+            next: 0,
+        })
+    } else {
+        let mut opts = http.clone();
+        if let Some(t) = provider.timeout {
+            opts.read_timeout = t;
+        }
+        Box::new(HttpTransport {
+            client,
+            provider,
+            opts,
+        })
+    }
+}
+
+/// POST through `mcp_http` (which scrubs the request's credentials from what comes back).
+pub struct HttpTransport<'a> {
+    client: &'a HttpClient,
+    provider: &'a ProviderConfig,
+    opts: Options,
+}
+
+impl Transport for HttpTransport<'_> {
+    fn audit_url(&self) -> String {
+        mcp_http::redact_url(&self.provider.endpoint())
+    }
+
+    fn send(
+        &mut self,
+        body: String,
+        interrupt: &mut dyn FnMut() -> bool,
+    ) -> Result<Reply, Failure> {
+        let request = Request {
+            url: self.provider.endpoint(),
+            headers: self.provider.headers(),
+            body,
+        };
+        let result = self.client.post_json(&request, &self.opts, interrupt);
+        drop(request);
+        match result {
+            Ok(r) => {
+                let (latency, attempts, status) = (r.latency, r.attempts, r.status);
+                let headers = r.headers.clone();
+                Ok(Reply {
+                    status: Some(status),
+                    body: r.into_text(),
+                    headers,
+                    latency,
+                    attempts,
+                })
+            }
+            Err(e) if e.kind == HttpErrorKind::Interrupted => Err(Failure::Cancelled {
+                latency: e.latency,
+                attempts: e.attempts,
+            }),
+            Err(e) => Err(Failure::Failed {
+                kind: match e.kind {
+                    HttpErrorKind::Timeout => ErrorKind::Timeout,
+                    HttpErrorKind::TooLarge => ErrorKind::InvalidResponse,
+                    HttpErrorKind::InvalidUrl | HttpErrorKind::InvalidRequest => {
+                        ErrorKind::BadRequest
+                    }
+                    _ => ErrorKind::Network,
+                },
+                code: Some(e.kind.as_str().to_string()),
+                message: e.message,
+                chat_kind: None,
+                latency: e.latency,
+                attempts: e.attempts,
+            }),
+        }
+    }
+}
+
+/// Recorded raw bodies, served in order; one more request than recorded fails with
+/// `replay_exhausted`.
+pub struct ReplayTransport<'a> {
+    bodies: &'a [String],
+    next: usize,
+}
+
+impl Transport for ReplayTransport<'_> {
+    fn audit_url(&self) -> String {
+        REPLAY_URL.to_string()
+    }
+
+    fn send(
+        &mut self,
+        _body: String,
+        _interrupt: &mut dyn FnMut() -> bool,
+    ) -> Result<Reply, Failure> {
+        let t0 = Instant::now();
+        match self.bodies.get(self.next) {
+            Some(b) => {
+                self.next += 1;
+                Ok(Reply {
+                    status: None,
+                    body: b.clone(),
+                    headers: Vec::new(),
+                    latency: t0.elapsed(),
+                    attempts: 0,
+                })
+            }
+            None => Err(Failure::Failed {
+                kind: ErrorKind::InvalidResponse,
+                code: None,
+                message: format!(
+                    "replay exhausted: the recording holds {} responses, request {} has none",
+                    self.bodies.len(),
+                    self.next + 1
+                ),
+                chat_kind: Some("replay_exhausted"),
+                latency: Duration::ZERO,
+                attempts: 0,
+            }),
+        }
+    }
+}

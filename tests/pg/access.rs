@@ -14,7 +14,7 @@ fn acl_role(name: &str) {
 
 /// `mcp.chat(sql)` as a JSON result, or the error as "SQLSTATE: message".
 fn acl_chat(sql: &str) -> Result<Value, String> {
-    match crate::pg_util::in_subtransaction_catch_all(|| Spi::get_one::<JsonB>(sql)) {
+    match crate::pg::in_subtransaction_catch_all(|| Spi::get_one::<JsonB>(sql)) {
         Ok(Ok(Some(j))) => Ok(j.0),
         Ok(Ok(None)) => Err("NULL".into()),
         Ok(Err(e)) => Err(e.to_string()),
@@ -315,13 +315,13 @@ fn api_keys_are_ciphertext_at_rest() {
     let after = Spi::get_one::<Vec<u8>>("SELECT ciphertext FROM mcp.provider_secret WHERE provider = 'p1'").unwrap();
     assert_ne!(before, after);
     assert_eq!(
-        crate::registry::api_key("p1").unwrap().as_deref(),
+        crate::keys::api_key("p1").unwrap().as_deref(),
         Some("sk-test-DO-NOT-LEAK-123")
     );
     // a ciphertext moved to another provider does not open there
     run("UPDATE mcp.provider_secret t SET nonce = s.nonce, ciphertext = s.ciphertext
            FROM mcp.provider_secret s WHERE s.provider = 'p1' AND t.provider = 'p2'");
-    let moved = crate::registry::api_key("p2").unwrap_err();
+    let moved = crate::keys::api_key("p2").unwrap_err();
     assert_eq!(moved.sqlstate(), pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE);
     assert_eq!(
         moved.message(),
@@ -329,7 +329,7 @@ fn api_keys_are_ciphertext_at_rest() {
     );
     // a key sealed with another server key is named by both key ids
     run("UPDATE mcp.provider_secret SET key_id = '0123456789abcdef' WHERE provider = 'p1'");
-    let other = crate::registry::api_key("p1").unwrap_err();
+    let other = crate::keys::api_key("p1").unwrap_err();
     assert!(
         other.message().starts_with("the API key of provider \"p1\" was encrypted with server key 0123456789abcdef, but mcp.server_key_file holds server key "),
         "{}",

@@ -848,7 +848,7 @@ fn sandbox_refuses_nested_tools_and_chats() {
 
 #[pg_test]
 fn sandbox_owner_switch_still_works_inside() {
-    use crate::pg_util::as_extension_owner;
+    use crate::pg::as_extension_owner;
     run("DROP ROLE IF EXISTS mcp_plain");
     run("CREATE ROLE mcp_plain NOLOGIN");
     run("SET LOCAL ROLE mcp_plain");

@@ -560,3 +560,7 @@ $$;
 REVOKE EXECUTE ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) FROM PUBLIC;
 COMMENT ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) IS
   'Creates an opaque bearer token for pg_mcp_bridge''s HTTP transport and returns it (the only time it is visible: only its SHA-256 is stored). Needs INSERT on mcp.bridge_token (the owner; EXECUTE is not granted to PUBLIC).';
+
+-- issue 10 (one tool pipeline): the engine's reason for a call it did not run is stored in
+-- error_message.
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised; for a call the chat engine answered itself (status invalid, denied or skipped without SQLSTATE), why it was not run (cut to mcp.audit_max_value_bytes).';

@@ -1,11 +1,11 @@
 //! mcp_tools — tool argument validation against JSON Schema (strict, model-readable errors)
 //! and result shaping/markdown rendering for pg_mcp. Pure Rust, no pgrx.
 //!
-//! * [`validate`] (M6): [`check_tool_schema`] for the registry, [`ToolSchema`] for calls,
+//! * [`validate`]: [`check_tool_schema`] for the registry, [`ToolSchema`] for calls,
 //!   [`correction_message`] / [`errors_to_json`] for the model and `mcp.validate_arguments`.
 //! * [`report`]: typed parameters of report tools, the schema overview, SQL error sentences.
 //! * [`sandbox`]: which functions a tool may not execute, by class.
-//! * [`shape`] (M9): [`Cell`], row caps, clipping, escaping, [`render_markdown`],
+//! * [`shape`]: [`Cell`], row caps, clipping, escaping, [`render_markdown`],
 //!   [`render_json`], [`generic_tool_error`].
 
 pub mod report;

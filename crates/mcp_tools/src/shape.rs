@@ -1,4 +1,4 @@
-//! Result shaping and rendering (M9).
+//! Result shaping and rendering.
 //!
 //! What a tool result looks like to the model:
 //!

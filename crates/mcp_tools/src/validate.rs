@@ -1,4 +1,4 @@
-//! Tool argument validation (M6).
+//! Tool argument validation.
 //!
 //! Two jobs:
 //!

@@ -1,4 +1,4 @@
-//! Result shaping and rendering (M9).
+//! Result shaping and rendering.
 
 use mcp_tools::*;
 use serde_json::json;

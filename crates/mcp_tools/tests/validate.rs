@@ -1,4 +1,4 @@
-//! Tool argument validation (M6): schema checks for the registry and model-readable errors.
+//! Tool argument validation: schema checks for the registry and model-readable errors.
 
 use mcp_tools::*;
 use serde_json::{json, Value};

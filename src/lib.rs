@@ -11,6 +11,7 @@ use pgrx::prelude::*;
 
 mod api;
 mod audit;
+mod bind;
 mod chat;
 mod error;
 mod gucs;

@@ -7,10 +7,10 @@
 //! fault becomes a JSON-RPC error object instead of an SQL ERROR; a query cancel or
 //! statement_timeout still propagates (as in every pg_mcp entry point).
 
+use crate::bind::Param;
 use crate::error::McpError;
 use crate::pg::{first_row, in_subtransaction, select_kept, set_guc, with_tool_timeout};
 use crate::registry::function_signature;
-use crate::tools::bind::Param;
 use crate::{gucs, sql_tool, tools};
 use mcp_protocol::{codes, Incoming, RpcError};
 use pgrx::prelude::*;

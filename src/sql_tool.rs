@@ -16,11 +16,11 @@
 //!    security-restricted operation, and **always rolled back** after the rows were copied out,
 //!    which also undoes `set_config(…, false)` and temp-table writes.
 
+use crate::bind::Param;
 use crate::gucs;
 use crate::pg::{in_subtransaction, set_guc, PgErrorInfo};
 use crate::rows;
 use crate::sandbox::{self, GuardLevel};
-use crate::tools::bind::Param;
 use pgrx::datum::DatumWithOid;
 use pgrx::pg_sys;
 use pgrx::prelude::*;

@@ -1,10 +1,11 @@
 //! The registry on the SQL surface: `mcp.resolve_function` (the view
 //! `mcp.unresolved_functions`), `mcp.check_tool_definition` and the `mcp.tool` row trigger.
-//! The rules are in [`crate::registry`].
+//! The rules are in [`crate::registry`] and [`crate::tools::definition`].
 
 use crate::error::{required, McpError, McpResult};
 use crate::jsonb::JsonbArg;
-use crate::registry::{checking_bodies, refuse_tool_definition, resolve_function};
+use crate::registry::resolve_function;
+use crate::tools::definition::{checking_bodies, refuse_tool_definition};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 

@@ -1,11 +1,11 @@
 //! Function tools: the tool's `function` (any SQL function the calling role may EXECUTE),
 //! called by named arguments bound to the function's own argument types
-//! ([`super::bind::Param`]), as the calling role, in a subtransaction. A lone value (or JSON
+//! ([`crate::bind::Param`]), as the calling role, in a subtransaction. A lone value (or JSON
 //! document) is returned as is, anything else as a table.
 
-use super::bind::Param;
 use super::shape::{collect_options, default_limit, shape_rows};
 use super::{query_fault, unresolved_function, Call, Kind, ToolOutcome, ToolRow};
+use crate::bind::Param;
 use crate::error::McpResult;
 use crate::pg::{in_subtransaction, PgErrorInfo};
 use crate::registry::{function_signature, FunctionSignature};

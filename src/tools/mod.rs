@@ -7,7 +7,7 @@
 //! 2. **validate** the arguments against the tool's JSON Schema ([`validate`]): a failure is
 //!    answered with a correction for the model, the tool does not run;
 //! 3. **bind**, 4. **execute**, 5. **shape**: the tool's [`Kind`] binds the arguments as typed
-//!    parameters ([`bind`]), runs as the calling role under the tool's time limit, in the
+//!    parameters ([`crate::bind`]), runs as the calling role under the tool's time limit, in the
 //!    sandbox, with `application_name` naming the call, and shapes the rows ([`shape`]);
 //! 6. **audit**: one `mcp.tool_call` row ([`audit::record`]), status in the one vocabulary
 //!    [`ToolCallStatus`].
@@ -17,7 +17,7 @@
 
 pub mod access;
 pub mod audit;
-pub mod bind;
+pub mod definition;
 mod function;
 mod get_dialog;
 pub mod names;
@@ -31,7 +31,6 @@ pub use access::{
     authorize, calling_role, interface_access, interface_denied, may_use_interface_role,
     tools_json, visible_tools, Authorization, ToolRow,
 };
-pub use report::param_types as report_param_types;
 pub use validate::validate_against;
 
 use crate::error::McpResult;
@@ -303,7 +302,7 @@ fn query_fault(call: &mut Call<'_>, fault: QueryFault, sql_sentence: bool) -> To
 fn run_query(
     call: &mut Call<'_>,
     sql: &str,
-    params: &[bind::Param],
+    params: &[crate::bind::Param],
     limit: mcp_tools::RowLimit,
     sql_sentence: bool,
 ) -> ToolOutcome {

@@ -2,9 +2,9 @@
 //! schema's properties in alphabetical order ([`mcp_tools::report::report_params`]), each as the
 //! SQL type its property maps to; run in the read-only context, rows as a table.
 
-use super::bind::{sql_type_oid, Param};
 use super::shape::default_limit;
 use super::{run_query, Call, Kind, ToolOutcome, ToolRow};
+use crate::bind::{sql_type_oid, Param};
 use crate::error::McpResult;
 use mcp_chat::ToolCallStatus;
 

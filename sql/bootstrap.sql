@@ -285,7 +285,7 @@ COMMENT ON COLUMN mcp.tool_call.result_size IS 'Size of the whole result text in
 COMMENT ON COLUMN mcp.tool_call.result_preview IS 'First 500 characters of the result; a longer result''s sha256 is in clipped.';
 COMMENT ON COLUMN mcp.tool_call.latency_ms IS 'Execution time.';
 COMMENT ON COLUMN mcp.tool_call.error_sqlstate IS 'Operator-only: SQLSTATE of the error the tool raised.';
-COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised (cut to mcp.audit_max_value_bytes).';
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised; for a call the chat engine answered itself (status invalid, denied or skipped without SQLSTATE), why it was not run (cut to mcp.audit_max_value_bytes).';
 COMMENT ON COLUMN mcp.tool_call.created_at IS 'When the call ran.';
 COMMENT ON COLUMN mcp.tool_call.clipped IS 'Values of this row that were cut (to mcp.audit_max_value_bytes, or the 500-character result preview): {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
 

@@ -565,3 +565,6 @@ COMMENT ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) IS
 ALTER TABLE mcp.prompt ADD COLUMN completions jsonb CONSTRAINT prompt_completions_object
     CHECK (completions IS NULL OR jsonb_typeof(completions) = 'object');
 COMMENT ON COLUMN mcp.prompt.completions IS 'Suggested values per variable for MCP completion/complete, e.g. {"region": ["Bayern", "Hessen"]}: a static list (no query runs); NULL = no suggestions.';
+-- issue 10 (one tool pipeline): the engine's reason for a call it did not run is stored in
+-- error_message.
+COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error message the tool raised; for a call the chat engine answered itself (status invalid, denied or skipped without SQLSTATE), why it was not run (cut to mcp.audit_max_value_bytes).';

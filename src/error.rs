@@ -1,7 +1,8 @@
 //! One error type for the SQL surface, mapped to real SQLSTATEs.
 //!
-//! Every `#[pg_extern]` returns `Result<T, McpError>`; pgrx turns the `Err` into a clean
-//! PostgreSQL `ERROR` with the SQLSTATE below (never XX000 for bad input).
+//! pg_mcp's code returns `McpResult<T>`; a `#[pg_extern]` returns `Result<T, ErrorReport>` and
+//! converts with `?` (`From<McpError> for ErrorReport`), so pgrx raises a clean PostgreSQL
+//! `ERROR` with the SQLSTATE below (never XX000 for bad input).
 
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::PgSqlErrorCode;
@@ -82,7 +83,10 @@ impl McpError {
         McpError::WithHint(Box::new(self), hint.into())
     }
 
-    /// Raise as a PostgreSQL ERROR (does not return).
+    /// Raise as a PostgreSQL ERROR (does not return). Only for callbacks PostgreSQL calls that
+    /// cannot return an error: the executor's object-access hook (`crate::sandbox`) and the
+    /// `mcp.tool` trigger (pgrx turns a trigger's `Err` into a panic, SQLSTATE XX000).
+    /// Everything else returns `McpResult`.
     pub fn raise(self) -> ! {
         ErrorReport::from(self).report(pgrx::PgLogLevel::ERROR);
         unreachable!("ERROR does not return")

@@ -1,20 +1,24 @@
 //! pg_mcp: PostgreSQL as MCP server and LLM orchestrator.
 //!
-//! This crate is the thin pgrx layer: one file per SQL-facing concern, each `#[pg_extern]`
-//! converting types and calling the pure-Rust crates under `crates/`.
+//! This crate is the pgrx layer over the pure-Rust crates under `crates/`: `api/` holds the SQL
+//! surface (one file per concern, thin `#[pg_extern]`s), `tools/` the tool pipeline (one file
+//! per tool kind), `chat/` the chat engine's database host, `pg/` careful wrappers around
+//! PostgreSQL internals. ARCHITECTURE.md follows a chat and a tool call through them.
 
 use pgrx::prelude::*;
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod api;
 mod audit;
+mod bind;
 mod chat;
 mod error;
 mod gucs;
-mod json_api;
 mod jsonb;
+mod keys;
 mod mcp_server;
-mod pg_util;
+mod pg;
 mod registry;
 mod rows;
 mod sandbox;
@@ -33,7 +37,7 @@ pub extern "C-unwind" fn _PG_init() {
     mcp_server::init_gucs();
     gucs::init();
     sandbox::init();
-    json_api::install_engine_hooks();
+    pg::hooks::install_engine_hooks();
 }
 
 /// The in-database tests (#[pg_test]), one module per subject under tests/pg/.

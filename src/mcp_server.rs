@@ -1,14 +1,15 @@
-//! `mcp.handle(request jsonb)`: the database as an MCP server (M13).
+//! The database as an MCP server: what `mcp.handle(request jsonb)` (in `api/mcp.rs`) answers.
 //!
 //! The protocol logic (message classification, revision negotiation, cursors, prompt rendering,
 //! URI templates) is in `crates/mcp_protocol`; this file reads the registry as the calling role
-//! and runs tools through the same pipeline as `mcp.call_tool` ([`tools::execute_tool`]:
+//! and runs tools through the same pipeline as `mcp.call_tool` ([`tools::call`]:
 //! authorization, validation, shaping, audit). Every request runs in a subtransaction, so any
 //! fault becomes a JSON-RPC error object instead of an SQL ERROR; a query cancel or
 //! statement_timeout still propagates (as in every pg_mcp entry point).
 
+use crate::bind::Param;
 use crate::error::McpError;
-use crate::pg_util::{first_row, in_subtransaction, select_kept, set_guc, with_tool_timeout};
+use crate::pg::{first_row, in_subtransaction, select_kept, set_guc, with_tool_timeout};
 use crate::registry::function_signature;
 use crate::{gucs, sql_tool, tools};
 use mcp_protocol::{codes, Incoming, RpcError};
@@ -16,12 +17,6 @@ use pgrx::prelude::*;
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting, JsonB};
 use serde_json::{json, Map, Value};
 use std::ffi::CString;
-
-pgrx::extension_sql_file!(
-    "../sql/mcp_server.sql",
-    name = "mcp_server",
-    requires = ["bootstrap", handle]
-);
 
 /// The interface whose tools an MCP client sees (`ALTER ROLE … SET mcp.interface` fixes it
 /// per role; the bridge may set it per connection).
@@ -81,25 +76,8 @@ fn page_size() -> usize {
     PAGE_SIZE.get().max(1) as usize
 }
 
-/// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
-/// notifications and client responses.
-#[pg_extern(name = "handle", volatile)]
-fn handle(request: Option<JsonB>) -> Option<JsonB> {
-    let msg = request?.0;
-    match msg {
-        Value::Array(items) if items.is_empty() => Some(JsonB(mcp_protocol::error_response(
-            &Value::Null,
-            &RpcError::new(codes::INVALID_REQUEST, "Invalid Request: empty batch"),
-        ))),
-        Value::Array(items) => {
-            let out: Vec<Value> = items.iter().filter_map(handle_one).collect();
-            (!out.is_empty()).then(|| JsonB(Value::Array(out)))
-        }
-        other => handle_one(&other).map(JsonB),
-    }
-}
-
-fn handle_one(msg: &Value) -> Option<Value> {
+/// The response to one MCP JSON-RPC message; `None` for notifications and client responses.
+pub(crate) fn handle_one(msg: &Value) -> Option<Value> {
     match mcp_protocol::classify(msg) {
         Incoming::Response | Incoming::Notification { .. } => None,
         Incoming::Invalid { id, error } => Some(mcp_protocol::error_response(&id, &error)),
@@ -205,7 +183,7 @@ fn tools_list(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let cursor = cursor(params)?;
     let all = tools::visible_tools(&interface()).map_err(from_mcp)?;
     let (page, next) = mcp_protocol::paginate(&all, |t| t.name.as_str(), cursor, page_size())?;
-    let page: Vec<tools::ToolInfo> = page.into_iter().cloned().collect();
+    let page: Vec<tools::ToolRow> = page.into_iter().cloned().collect();
     let rendered = tools::tools_json(&page, "mcp").map_err(from_mcp)?;
     let mut items = rendered.as_array().cloned().unwrap_or_default();
     if mcp_protocol::has_structured_content(&negotiated_version()) {
@@ -242,7 +220,7 @@ fn output_schemas() -> Result<std::collections::HashMap<String, Value>, RpcError
 /// (MCP: "servers MUST provide structured results that conform to this schema"); otherwise it
 /// is answered as a tool error.
 fn check_output(tool: &str, outcome: &mut tools::ToolOutcome) -> Result<(), RpcError> {
-    if outcome.is_error {
+    if outcome.is_error() {
         return Ok(());
     }
     let schema = first_row(
@@ -272,7 +250,7 @@ fn check_output(tool: &str, outcome: &mut tools::ToolOutcome) -> Result<(), RpcE
         outcome.text =
             format!("Tool '{tool}' returned a result that does not match its output schema: {p}.");
         outcome.structured = None;
-        outcome.is_error = true;
+        outcome.status = mcp_chat::ToolCallStatus::Error;
     }
     Ok(())
 }
@@ -284,15 +262,22 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
     // Unknown (or not visible) tools are a protocol error (MCP "Tools": error handling); the
     // same test as tools/list, so a tool is callable exactly when it is listed.
     let visible = tools::visible_tools(&iface).map_err(from_mcp)?;
-    if !visible.iter().any(|t| t.name == name) {
+    let Some(row) = visible.iter().find(|t| t.name == name) else {
         return Err(RpcError::invalid_params(format!(
             "Unknown tool: {}",
             name.chars().take(64).collect::<String>()
         )));
-    }
-    let (mut outcome, _) =
-        tools::execute_tool(name, &Value::Object(arguments), &iface, None, None, None)
-            .map_err(from_mcp)?;
+    };
+    let (mut outcome, _) = tools::call(&tools::CallRequest {
+        tool: name,
+        arguments: &Value::Object(arguments),
+        interface: &iface,
+        run_id: None,
+        tool_call_id: None,
+        arguments_raw: None,
+        authorized: Some(row),
+    })
+    .map_err(from_mcp)?;
     check_output(name, &mut outcome)?;
     let mut result = outcome.to_json();
     if !mcp_protocol::has_structured_content(&negotiated_version()) {
@@ -424,7 +409,7 @@ fn resources_read(params: &Map<String, Value>) -> Result<Value, RpcError> {
 /// The first column of the first row of the resource's reader, run as the caller in the
 /// read-only context under the tool time limit. `None` when it returned no row or NULL.
 fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<String>, RpcError> {
-    let (sql, params): (String, Vec<sql_tool::ParamText>) = match (&r.function, &r.query) {
+    let (sql, params): (String, Vec<Param>) = match (&r.function, &r.query) {
         (Some(oid), _) => {
             let sig = function_signature(*oid)
                 .map_err(from_mcp)?
@@ -437,7 +422,7 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
                     pgrx::spi::quote_identifier(name),
                     params.len() + 1
                 ));
-                params.push((Some(value.clone()), pg_sys::TEXTOID));
+                params.push(Param::text(value));
             }
             (
                 format!("SELECT {}({})", sig.qualified_name, parts.join(", ")),
@@ -446,15 +431,17 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
         }
         (None, Some(q)) => (
             q.clone(),
-            vars.iter()
-                .map(|(_, v)| (Some(v.clone()), pg_sys::TEXTOID))
-                .collect(),
+            vars.iter().map(|(_, v)| Param::text(v)).collect(),
         ),
         (None, None) => return Err(RpcError::internal("The resource has no reader")),
     };
     let result = with_tool_timeout(gucs::TOOL_TIMEOUT_MS.get(), || {
         // one value, kept whole up to the tool result budget (mcp.max_result_bytes)
-        sql_tool::run_read_only(&sql, &params, &crate::tools::collect_options(1, true, true))
+        sql_tool::run_read_only(
+            &sql,
+            &params,
+            &crate::tools::shape::collect_options(1, true, true),
+        )
     });
     let rows = match result {
         Ok(q) => q.rows,

@@ -49,7 +49,7 @@ pub struct CollectOptions {
     /// its JSON whole; clipped like every other cell once a second row arrives (function tools
     /// return a single value as is).
     pub single_value_chars: Option<usize>,
-    /// Keep JSON documents whole (the schema tool parses them).
+    /// Keep JSON documents whole (the MCP server's resources parse them).
     pub json_whole: bool,
     /// The result budget in bytes (also the largest value read for output).
     pub max_bytes: usize,
@@ -58,6 +58,9 @@ pub struct CollectOptions {
 /// The outcome of [`fetch`].
 pub struct Fetched {
     pub rows: Rows,
+    /// The first row's lone jsonb value, read as a value through PostgreSQL's jsonb iterator
+    /// (with `single_value_chars`): a function tool's result is not parsed back from its text.
+    pub lone_json: Option<serde_json::Value>,
     /// Rows exist beyond those kept (the n+1 row, or the row that did not fit the budget).
     pub more_rows: bool,
     /// The budget ended the fetch.
@@ -237,6 +240,7 @@ pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> Spi
         let mut rows: Vec<Vec<Cell>> = Vec::new();
         let mut more_rows = false;
         let mut budget_reached = false;
+        let mut lone_json = None;
         loop {
             let empty = cursor.fetch(1)?.is_empty();
             // SAFETY: SPI_cursor_fetch just set SPI_tuptable (with the tuple descriptor, also
@@ -260,6 +264,22 @@ pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> Spi
                     max_bytes: opts.max_bytes,
                 };
                 let tuple = unsafe { *(*tuptable).vals };
+                if single && opts.single_value_chars.is_some() && cols[0].1 == pg_sys::JSONBOID {
+                    let mut is_null = false;
+                    let d = unsafe { pg_sys::SPI_getbinval(tuple, tupdesc, 1, &mut is_null) };
+                    // a value beyond the result budget is not read (its cell says so)
+                    if !is_null && unsafe { varlena_size(d) } <= opts.max_bytes {
+                        // as deep as serde_json reads (what a caller of the text would get)
+                        lone_json = unsafe {
+                            crate::jsonb::JsonbArg::from_polymorphic_datum(
+                                d,
+                                false,
+                                pg_sys::JSONBOID,
+                            )
+                        }
+                        .and_then(|j| j.value("the result").ok());
+                    }
+                }
                 let mut row = Vec::with_capacity(cols.len());
                 for (i, (_, typoid, typlen)) in cols.iter().enumerate() {
                     let mut is_null = false;
@@ -309,6 +329,7 @@ pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> Spi
             .collect();
         Ok(Fetched {
             rows: Rows { columns, rows },
+            lone_json,
             more_rows,
             budget_reached,
         })

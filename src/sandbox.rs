@@ -1,6 +1,6 @@
 //! The tool sandbox: what PostgreSQL itself refuses while a pg_mcp tool runs.
 //!
-//! Every tool call ([`crate::tools::execute_tool`]) runs inside [`run_sandboxed`]:
+//! Every tool call ([`crate::tools::call`]) runs inside [`run_sandboxed`]:
 //!
 //! 1. **A security-restricted operation**, the way PostgreSQL runs index expressions and
 //!    maintenance commands: `SetUserIdAndSecContext(current user, … |

@@ -1,5 +1,5 @@
 //! The read-only query context shared by the `sql_query` tool, report tools and the
-//! `schema_information` tool (M7 part, M9).
+//! `schema_information` tool, and the MCP server's resources.
 //!
 //! What enforces "read-only" is PostgreSQL, not a text scan:
 //! 1. PostgreSQL's own parser: exactly one statement, and it must be a query (SELECT, VALUES,
@@ -16,8 +16,9 @@
 //!    security-restricted operation, and **always rolled back** after the rows were copied out,
 //!    which also undoes `set_config(…, false)` and temp-table writes.
 
+use crate::bind::Param;
 use crate::gucs;
-use crate::pg_util::{in_subtransaction, set_guc, PgErrorInfo};
+use crate::pg::{in_subtransaction, set_guc, PgErrorInfo};
 use crate::rows;
 use crate::sandbox::{self, GuardLevel};
 use pgrx::datum::DatumWithOid;
@@ -232,33 +233,22 @@ pub fn check_statement(sql: &str, param_types: &[pg_sys::Oid]) -> Result<(), Str
     }
 }
 
-/// A typed parameter: the text for the type's input function (`None` = NULL) and the type.
-pub type ParamText = (Option<String>, pg_sys::Oid);
-
 enum Inner {
     Refused(String),
     Spi(String),
 }
 
-/// Run one query in the read-only context: check it, bind `params` through their types' input
-/// functions, execute it as the calling role through a cursor, copy out the rows `collect`
-/// allows (see [`rows::fetch`]), and roll everything back. The caller arms the time limit
-/// ([`crate::pg_util::with_tool_timeout`]) and the sandbox ([`crate::sandbox::run_sandboxed`]).
-pub fn run_read_only(
-    sql: &str,
-    params: &[ParamText],
-    collect: &rows::CollectOptions,
-) -> Result<rows::Fetched, QueryFault> {
-    let types: Vec<pg_sys::Oid> = params.iter().map(|p| p.1).collect();
-    let outcome = in_subtransaction(true, || -> Result<rows::Fetched, Inner> {
+/// Run `f` in the read-only context: a subtransaction with `transaction_read_only = on` that
+/// is always rolled back. `f`'s SQL errors become [`QueryFault::Failed`].
+pub fn read_only<R>(f: impl FnOnce() -> Result<R, pgrx::spi::SpiError>) -> Result<R, QueryFault> {
+    read_only_inner(|| f().map_err(|e| Inner::Spi(e.to_string())))
+}
+
+fn read_only_inner<R>(f: impl FnOnce() -> Result<R, Inner>) -> Result<R, QueryFault> {
+    let outcome = in_subtransaction(true, || {
         // read-only for this subtransaction; reverted when it is rolled back
         set_guc(c"transaction_read_only", "on");
-        check_statement(sql, &types).map_err(Inner::Refused)?;
-        let datums: Vec<DatumWithOid> = params
-            .iter()
-            .map(|(t, oid)| typed_datum(t.as_deref(), *oid))
-            .collect();
-        rows::fetch(sql, &datums, collect).map_err(|e| Inner::Spi(e.to_string()))
+        f()
     });
     match outcome {
         Ok(Ok(r)) => Ok(r),
@@ -271,46 +261,26 @@ pub fn run_read_only(
     }
 }
 
+/// Run one query in the read-only context: check it, bind `params` ([`Param::datum`]),
+/// execute it as the calling role through a cursor, copy out the rows `collect` allows (see
+/// [`rows::fetch`]), and roll everything back. The caller arms the time limit
+/// ([`crate::pg::with_tool_timeout`]) and the sandbox ([`crate::sandbox::run_sandboxed`]).
+pub fn run_read_only(
+    sql: &str,
+    params: &[Param],
+    collect: &rows::CollectOptions,
+) -> Result<rows::Fetched, QueryFault> {
+    let types: Vec<pg_sys::Oid> = params.iter().map(|p| p.oid).collect();
+    read_only_inner(|| {
+        check_statement(sql, &types).map_err(Inner::Refused)?;
+        let datums: Vec<DatumWithOid> = params.iter().map(Param::datum).collect();
+        rows::fetch(sql, &datums, collect).map_err(|e| Inner::Spi(e.to_string()))
+    })
+}
+
 /// Whether the calling role is a superuser, and the operator has not allowed the SQL tool
 /// for superusers (who bypass grants and row-level security).
 pub fn superuser_refused() -> bool {
     let su = unsafe { pg_sys::superuser() };
     su && !gucs::ALLOW_SUPERUSER_SQL.get()
-}
-
-/// The OID of a SQL type name produced by [`mcp_tools::report::sql_type_of`].
-pub fn type_oid(sql_type: &str) -> pg_sys::Oid {
-    match sql_type {
-        "bigint" => pg_sys::INT8OID,
-        "numeric" => pg_sys::NUMERICOID,
-        "boolean" => pg_sys::BOOLOID,
-        "date" => pg_sys::DATEOID,
-        "timestamptz" => pg_sys::TIMESTAMPTZOID,
-        "time" => pg_sys::TIMEOID,
-        "uuid" => pg_sys::UUIDOID,
-        "jsonb" => pg_sys::JSONBOID,
-        "text[]" => pg_sys::TEXTARRAYOID,
-        "bigint[]" => pg_sys::INT8ARRAYOID,
-        "numeric[]" => pg_sys::NUMERICARRAYOID,
-        "boolean[]" => pg_sys::BOOLARRAYOID,
-        _ => pg_sys::TEXTOID,
-    }
-}
-
-/// A typed parameter value from its text through the type's input function (raises on bad
-/// input, so call it inside a subtransaction).
-fn typed_datum(text: Option<&str>, oid: pg_sys::Oid) -> DatumWithOid<'static> {
-    let Some(text) = text else {
-        return DatumWithOid::null_oid(oid);
-    };
-    let Ok(c) = CString::new(text.replace('\0', "")) else {
-        return DatumWithOid::null_oid(oid);
-    };
-    unsafe {
-        let mut input = pg_sys::Oid::INVALID;
-        let mut ioparam = pg_sys::Oid::INVALID;
-        pg_sys::getTypeInputInfo(oid, &mut input, &mut ioparam);
-        let d = pg_sys::OidInputFunctionCall(input, c.as_ptr().cast_mut(), ioparam, -1);
-        DatumWithOid::new(d, oid)
-    }
 }

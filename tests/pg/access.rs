@@ -18,7 +18,7 @@ mod tests {
 
     /// `mcp.chat(sql)` as a JSON result, or the error as "SQLSTATE: message".
     fn acl_chat(sql: &str) -> Result<Value, String> {
-        match crate::pg_util::in_subtransaction_catch_all(|| Spi::get_one::<JsonB>(sql)) {
+        match crate::pg::in_subtransaction_catch_all(|| Spi::get_one::<JsonB>(sql)) {
             Ok(Ok(Some(j))) => Ok(j.0),
             Ok(Ok(None)) => Err("NULL".into()),
             Ok(Err(e)) => Err(e.to_string()),
@@ -350,7 +350,7 @@ mod tests {
         .unwrap();
         assert_ne!(before, after);
         assert_eq!(
-            crate::registry::api_key("p1").unwrap().as_deref(),
+            crate::keys::api_key("p1").unwrap().as_deref(),
             Some("sk-test-DO-NOT-LEAK-123")
         );
         // a ciphertext moved to another provider does not open there
@@ -358,7 +358,7 @@ mod tests {
             "UPDATE mcp.provider_secret t SET nonce = s.nonce, ciphertext = s.ciphertext
            FROM mcp.provider_secret s WHERE s.provider = 'p1' AND t.provider = 'p2'",
         );
-        let moved = crate::registry::api_key("p2").unwrap_err();
+        let moved = crate::keys::api_key("p2").unwrap_err();
         assert_eq!(
             moved.sqlstate(),
             pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
@@ -369,7 +369,7 @@ mod tests {
     );
         // a key sealed with another server key is named by both key ids
         run("UPDATE mcp.provider_secret SET key_id = '0123456789abcdef' WHERE provider = 'p1'");
-        let other = crate::registry::api_key("p1").unwrap_err();
+        let other = crate::keys::api_key("p1").unwrap_err();
         assert!(
         other.message().starts_with("the API key of provider \"p1\" was encrypted with server key 0123456789abcdef, but mcp.server_key_file holds server key "),
         "{}",

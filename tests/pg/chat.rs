@@ -239,6 +239,12 @@ mod tests {
             &r,
         );
         assert_eq!(st, json!(["denied"]));
+        // why the engine did not run it is kept with the row (the status alone says "denied")
+        let why = of_run(
+            "SELECT jsonb_agg(error_message) FROM mcp.tool_call WHERE run_id = $1::uuid",
+            &r,
+        );
+        assert_eq!(why, json!(["tool_choice is none"]));
         // a function that is not offered: failed before anything is sent
         let r = chat_with("Tarif?", json!({"tool_choice": "function:nope"}));
         assert_eq!(r["status"], "failed", "{r}");

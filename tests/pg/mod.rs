@@ -64,7 +64,7 @@ fn demo_registry() {
 fn err_of(sql: &str) -> String {
     // Run in a subtransaction so the error does not abort the test transaction; every error,
     // query cancel included, comes back as "SQLSTATE: message".
-    match crate::pg_util::in_subtransaction_catch_all(|| Spi::run(sql)) {
+    match crate::pg::in_subtransaction_catch_all(|| Spi::run(sql)) {
         Ok(Ok(())) => String::new(),
         Ok(Err(e)) => e.to_string(),
         Err(info) => format!("{}: {}", info.sqlstate, info.message),

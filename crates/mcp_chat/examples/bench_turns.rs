@@ -30,7 +30,7 @@ const SCENARIO: &str = r#"{"steps": [
 struct BenchHost {
     tools: Vec<ToolDef>,
     result: String,
-    /// Compiled schemas handed to the engine (as a per-backend cache would).
+    /// Compiled schemas the host validates with (as the pgrx layer's per-backend cache).
     cache: Option<std::collections::HashMap<String, mcp_tools::ToolSchema>>,
 }
 
@@ -86,11 +86,24 @@ impl Host for BenchHost {
     fn tools(&mut self) -> Vec<ToolDef> {
         self.tools.clone()
     }
-    fn execute_tool(&mut self, _call: &ToolCall) -> ToolExecution {
+    fn execute_tool(&mut self, call: &ToolCall, _arguments_raw: &str) -> ToolExecution {
+        // The host validates (as the pgrx layer's pipeline does): from its cache of compiled
+        // schemas, or compiling the tool's schema for each call.
+        let schema = match self.cache.as_ref().and_then(|c| c.get(&call.name)) {
+            Some(s) => Some(s.clone()),
+            None => self
+                .tools
+                .iter()
+                .find(|t| t.name == call.name)
+                .and_then(|t| mcp_tools::ToolSchema::compile(&t.parameters).ok()),
+        };
+        if let Some(errors) = schema
+            .map(|s| s.validate(&call.arguments))
+            .filter(|e| !e.is_empty())
+        {
+            return ToolExecution::invalid(&call.name, &errors);
+        }
         ToolExecution::ok(self.result.clone())
-    }
-    fn compiled_schema(&mut self, tool: &str) -> Option<mcp_tools::ToolSchema> {
-        self.cache.as_ref()?.get(tool).cloned()
     }
 }
 
@@ -195,8 +208,8 @@ fn main() {
             fn tools(&mut self) -> Vec<ToolDef> {
                 self.0.tools()
             }
-            fn execute_tool(&mut self, c: &ToolCall) -> ToolExecution {
-                self.0.execute_tool(c)
+            fn execute_tool(&mut self, c: &ToolCall, raw: &str) -> ToolExecution {
+                self.0.execute_tool(c, raw)
             }
             fn on_llm_exchange(&mut self, e: &LlmExchange) {
                 if let Some(b) = &e.response_body {

@@ -28,8 +28,6 @@ pub struct ChatConfig {
     pub max_total_tokens: Option<u64>,
     /// Timeouts, size cap, retry policy for every LLM request.
     pub http: Options,
-    /// Skip argument validation in the engine (the host validates in `execute_tool`).
-    pub host_validates: bool,
 }
 
 impl ChatConfig {
@@ -41,7 +39,6 @@ impl ChatConfig {
             max_iterations: DEFAULT_MAX_ITERATIONS,
             max_total_tokens: None,
             http: Options::default(),
-            host_validates: false,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::config::{ChatConfig, DEFAULT_COMPLETION_RESERVE};
 use crate::host::{
-    ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution, ToolStatus,
+    ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution,
 };
 use crate::outcome::{ChatError, ChatOutcome, ChatStatus};
 use crate::transport::{self, Failure, Transport};
@@ -15,9 +15,9 @@ use mcp_llm::{
     TokenCounter, ToolCall, ToolChoice, ToolDef, Usage,
 };
 // `label`: `'name'` for a plausible tool name, otherwise `the tool` (never echo model text).
-use mcp_tools::{correction_message, errors_to_json, tool_label as label, ToolSchema};
+use mcp_tools::tool_label as label;
 use serde_json::{json, Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// System prompt of the summarization request.
@@ -93,7 +93,6 @@ struct Run<'a> {
     counter: TokenCounter,
     tools: Vec<ToolDef>,
     tools_tokens: usize,
-    schemas: HashMap<String, Result<ToolSchema, String>>,
     window: Option<Window>,
     usage: Usage,
     usage_estimated: bool,
@@ -124,7 +123,6 @@ impl<'a> Run<'a> {
             counter: TokenCounter::estimate(),
             tools: Vec::new(),
             tools_tokens: 0,
-            schemas: HashMap::new(),
             window: None,
             usage: Usage::default(),
             usage_estimated: false,
@@ -215,24 +213,21 @@ impl<'a> Run<'a> {
         }
         for s in &self.cfg.system_prompts {
             if !s.trim().is_empty() {
-                self.push(Message::system(s.clone()), true);
+                self.push(Message::system(s.clone()));
             }
         }
         for m in repair_history(history) {
             for c in &m.tool_calls {
                 self.used_ids.insert(c.id.clone());
             }
-            self.push(m, false);
+            self.push(m);
         }
-        self.push(Message::user(question), true);
+        self.push(Message::user(question));
         Ok(())
     }
 
-    /// Append a message (and tell the host when it is new in this run).
-    fn push(&mut self, m: Message, announce: bool) {
-        if announce {
-            self.host.on_message(&m);
-        }
+    /// Append a message.
+    fn push(&mut self, m: Message) {
         if self.counting {
             self.msg_tokens.push(self.counter.count_message(&m));
         }
@@ -326,7 +321,7 @@ impl<'a> Run<'a> {
                     };
                     return Stop::failed(ChatError::engine(kind, why));
                 }
-                self.push(Message::assistant(text.clone()), true);
+                self.push(Message::assistant(text.clone()));
                 return Stop {
                     status: ChatStatus::Completed,
                     answer: Some(text),
@@ -339,7 +334,7 @@ impl<'a> Run<'a> {
                 resp.content.clone().filter(|c| !c.trim().is_empty()),
                 calls.iter().map(wire_call).collect(),
             );
-            self.push(assistant, true);
+            self.push(assistant);
             let iteration = self.iterations;
 
             // Stops decided before anything of this batch runs.
@@ -400,21 +395,21 @@ impl<'a> Run<'a> {
                 if let Some(ToolExecution {
                     status,
                     needs_input,
+                    cancelled: tool_cancelled,
                     ..
                 }) = &exec
                 {
-                    if *status != ToolStatus::Cancelled {
+                    if status.ran() && !*tool_cancelled {
                         new_keys.push((
                             c.name.clone(),
                             canonical(c.arguments.as_ref().unwrap_or(&Value::Null)),
                         ));
                     }
-                    if *status == ToolStatus::NeedsInput && ask.is_none() {
-                        let req = needs_input.clone().unwrap_or_else(|| json!({}));
-                        let q = question_for_user(&req, resp.content.as_deref());
-                        ask = Some((req, q));
+                    if let (Some(req), None) = (needs_input, &ask) {
+                        let q = question_for_user(req, resp.content.as_deref());
+                        ask = Some((req.clone(), q));
                     }
-                    if *status == ToolStatus::Cancelled || self.host.interrupted() {
+                    if *tool_cancelled || self.host.interrupted() {
                         for rest in &calls[i + 1..] {
                             self.skip(iteration, rest, "the run was cancelled");
                         }
@@ -425,7 +420,7 @@ impl<'a> Run<'a> {
             self.executed_keys.extend(new_keys);
             if let Some((req, q)) = ask {
                 self.needs_input = Some(req);
-                self.push(Message::assistant(q.clone()), true);
+                self.push(Message::assistant(q.clone()));
                 return Stop {
                     status: ChatStatus::NeedsInput,
                     answer: Some(q),
@@ -488,7 +483,10 @@ impl<'a> Run<'a> {
     // -----------------------------------------------------------------------------------------
     // Tool calls
 
-    /// Validate and (when valid) execute one call; append its tool message; report it.
+    /// Answer one call: the engine answers calls it cannot hand over (incomplete, tools
+    /// disabled, tool not offered); every other call goes to the host's pipeline, which
+    /// validates, authorizes, runs and audits it. Appends the tool message and reports the
+    /// record. Returns the host's answer when the host saw the call.
     fn handle_call(
         &mut self,
         iteration: u32,
@@ -496,7 +494,7 @@ impl<'a> Run<'a> {
         choice_none: bool,
         truncated: bool,
     ) -> Option<ToolExecution> {
-        let (status, content, errors, reason) = if !c.complete {
+        let refusal = if !c.complete {
             let why = c
                 .error
                 .clone()
@@ -506,19 +504,17 @@ impl<'a> Run<'a> {
             } else {
                 "Call the tool again with a JSON object of named arguments."
             };
-            (
-                ToolCallStatus::Incomplete,
+            Some((
+                ToolCallStatus::Invalid,
                 format!("Tool call failed: {}. {hint}", clip(&why, 300)),
-                Value::Array(Vec::new()),
-                Some(why),
-            )
+                why,
+            ))
         } else if choice_none {
-            (
-                ToolCallStatus::Refused,
+            Some((
+                ToolCallStatus::Denied,
                 "Tool call refused: tools are disabled for this request. Answer without calling tools.".to_string(),
-                Value::Array(Vec::new()),
-                Some("tool_choice is none".to_string()),
-            )
+                "tool_choice is none".to_string(),
+            ))
         } else if !self.tools.iter().any(|t| t.name == c.name) {
             let names: Vec<&str> = self
                 .tools
@@ -526,8 +522,8 @@ impl<'a> Run<'a> {
                 .map(|t| t.name.as_str())
                 .take(50)
                 .collect();
-            (
-                ToolCallStatus::UnknownTool,
+            Some((
+                ToolCallStatus::Denied,
                 format!(
                     "Tool call failed: unknown tool {}. Available tools: {}.",
                     label(&c.name),
@@ -537,47 +533,60 @@ impl<'a> Run<'a> {
                         names.join(", ")
                     }
                 ),
-                Value::Array(Vec::new()),
-                Some("tool not offered in this run".to_string()),
-            )
+                "tool not offered in this run".to_string(),
+            ))
         } else {
-            match self.check_arguments(c) {
-                Err((content, errors, reason)) => {
-                    (ToolCallStatus::Invalid, content, errors, Some(reason))
-                }
-                Ok(()) => {
-                    let call = ToolCall::new(
-                        c.id.clone(),
-                        c.name.clone(),
-                        c.arguments.clone().unwrap_or_else(|| json!({})),
-                    );
-                    self.host.on_tool_start(&c.id, &c.arguments_raw);
-                    let t0 = Instant::now();
-                    let exec = self.host.execute_tool(&call);
-                    let latency = t0.elapsed();
-                    self.executed += 1;
-                    let rec = ToolCallRecord {
-                        iteration,
-                        call_id: c.id.clone(),
-                        name: c.name.clone(),
-                        arguments_raw: c.arguments_raw.clone(),
-                        arguments: c.arguments.clone(),
-                        status: ToolCallStatus::Executed(exec.status),
-                        validation_errors: Value::Array(Vec::new()),
-                        reason: None,
-                        content: exec.content.clone(),
-                        latency,
-                        detail: exec.detail.clone(),
-                    };
-                    self.push(
-                        Message::tool_result(c.id.clone(), c.name.clone(), exec.content.clone()),
-                        true,
-                    );
-                    self.host.on_tool_call(&rec);
-                    return Some(exec);
-                }
-            }
+            None
         };
+        if let Some((status, content, reason)) = refusal {
+            self.answer_unexecuted(iteration, c, status, content, reason);
+            return None;
+        }
+        let call = ToolCall::new(
+            c.id.clone(),
+            c.name.clone(),
+            c.arguments.clone().unwrap_or_else(|| json!({})),
+        );
+        let t0 = Instant::now();
+        let exec = self.host.execute_tool(&call, &c.arguments_raw);
+        let latency = t0.elapsed();
+        if exec.status.ran() {
+            self.executed += 1;
+        } else {
+            self.rejected += 1;
+        }
+        let rec = ToolCallRecord {
+            iteration,
+            call_id: c.id.clone(),
+            name: c.name.clone(),
+            arguments_raw: c.arguments_raw.clone(),
+            arguments: c.arguments.clone(),
+            status: exec.status,
+            executed: true,
+            validation_errors: exec.validation_errors.clone(),
+            reason: exec.cancelled.then(|| "cancelled".to_string()),
+            content: exec.content.clone(),
+            latency,
+        };
+        self.push(Message::tool_result(
+            c.id.clone(),
+            c.name.clone(),
+            exec.content.clone(),
+        ));
+        self.host.on_tool_call(&rec);
+        Some(exec)
+    }
+
+    /// Answer a call the host never sees: refused by the engine, or not executed because the
+    /// run stops.
+    fn answer_unexecuted(
+        &mut self,
+        iteration: u32,
+        c: &ParsedToolCall,
+        status: ToolCallStatus,
+        content: String,
+        reason: String,
+    ) {
         self.rejected += 1;
         let rec = ToolCallRecord {
             iteration,
@@ -586,87 +595,29 @@ impl<'a> Run<'a> {
             arguments_raw: c.arguments_raw.clone(),
             arguments: c.arguments.clone(),
             status,
-            validation_errors: errors,
-            reason,
+            executed: false,
+            validation_errors: Value::Array(Vec::new()),
+            reason: Some(reason),
             content: content.clone(),
             latency: Duration::ZERO,
-            detail: None,
         };
-        self.push(
-            Message::tool_result(c.id.clone(), wire_name(&c.name), content),
-            true,
-        );
+        self.push(Message::tool_result(
+            c.id.clone(),
+            wire_name(&c.name),
+            content,
+        ));
         self.host.on_tool_call(&rec);
-        None
-    }
-
-    /// Validate against the tool's schema (compiled once per run). `Err`: the correction for the
-    /// model, the errors as JSON, a reason for the audit.
-    fn check_arguments(&mut self, c: &ParsedToolCall) -> Result<(), (String, Value, String)> {
-        if self.cfg.host_validates {
-            return Ok(());
-        }
-        let args = c.arguments.clone().unwrap_or_else(|| json!({}));
-        if !self.schemas.contains_key(&c.name) {
-            let cached = self.host.compiled_schema(&c.name).map(Ok);
-            let compiled = match (cached, self.tools.iter().find(|t| t.name == c.name)) {
-                (Some(ok), _) => ok,
-                (None, Some(t)) => ToolSchema::compile(&t.parameters).map_err(|e| e.join("; ")),
-                (None, None) => Err("tool not offered".to_string()),
-            };
-            self.schemas.insert(c.name.clone(), compiled);
-        }
-        match self.schemas.get(&c.name) {
-            Some(Ok(schema)) => {
-                let errors = schema.validate(&args);
-                if errors.is_empty() {
-                    Ok(())
-                } else {
-                    Err((
-                        correction_message(&c.name, &errors),
-                        errors_to_json(&errors),
-                        "arguments failed validation".to_string(),
-                    ))
-                }
-            }
-            Some(Err(e)) => Err((
-                format!(
-                    "Tool call failed: tool {} is unavailable (its parameter schema is invalid). Do not call it again.",
-                    label(&c.name)
-                ),
-                Value::Array(Vec::new()),
-                format!("parameter schema does not compile: {}", clip(e, 300)),
-            )),
-            None => Err((
-                "Tool call failed: the tool is unavailable.".to_string(),
-                Value::Array(Vec::new()),
-                "no schema".to_string(),
-            )),
-        }
     }
 
     /// Answer a call that is not executed because the run stops.
     fn skip(&mut self, iteration: u32, c: &ParsedToolCall, why: &str) {
-        self.rejected += 1;
-        let content = format!("Tool call not executed: {why}.");
-        let rec = ToolCallRecord {
+        self.answer_unexecuted(
             iteration,
-            call_id: c.id.clone(),
-            name: c.name.clone(),
-            arguments_raw: c.arguments_raw.clone(),
-            arguments: c.arguments.clone(),
-            status: ToolCallStatus::Skipped,
-            validation_errors: Value::Array(Vec::new()),
-            reason: Some(why.to_string()),
-            content: content.clone(),
-            latency: Duration::ZERO,
-            detail: None,
-        };
-        self.push(
-            Message::tool_result(c.id.clone(), wire_name(&c.name), content),
-            true,
+            c,
+            ToolCallStatus::Skipped,
+            format!("Tool call not executed: {why}."),
+            why.to_string(),
         );
-        self.host.on_tool_call(&rec);
     }
 
     // -----------------------------------------------------------------------------------------
@@ -725,13 +676,9 @@ impl<'a> Run<'a> {
         if summary.trim().is_empty() {
             return Ok(());
         }
-        if let Ok(replaced) = apply_summary(&mut self.msgs, range, &summary) {
+        if apply_summary(&mut self.msgs, range, &summary).is_ok() {
             self.summaries += 1;
             self.recount();
-            if let Some(m) = self.msgs.get(replaced.start) {
-                let m = m.clone();
-                self.host.on_message(&m);
-            }
         }
         Ok(())
     }

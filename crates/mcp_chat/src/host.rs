@@ -1,123 +1,128 @@
 //! What the engine needs from its environment ([`Host`]) and the records it hands back for
 //! auditing ([`LlmExchange`], [`ToolCallRecord`]).
 
-use mcp_llm::{FinishReason, Fix, Message, ProviderError, ToolCall, ToolDef, Usage};
+use mcp_llm::{FinishReason, Fix, ProviderError, ToolCall, ToolDef, Usage};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-/// How a tool execution ended (as reported by the host).
+/// What happened to one tool call: pg_mcp's one status vocabulary for tool calls. The engine
+/// sets it for the calls it answers itself, the host's pipeline for the calls it runs, and the
+/// SQL layer stores [`ToolCallStatus::as_str`] in `mcp.tool_call.status` (whose CHECK
+/// constraint lists the same five values). Finer distinctions (a cut-off call, a tool not
+/// offered, `tool_choice = none`, a cancelled tool) travel in the record's `reason`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ToolStatus {
-    /// The tool ran; `content` is its result.
+pub enum ToolCallStatus {
+    /// The tool ran; the content is its result (a `getDialog` request for input included).
     Ok,
-    /// The tool failed; `content` is a generic, model-readable error (details go in `detail`).
+    /// The tool ran and failed (raised, hit its time limit, was cancelled); the content is a
+    /// generic, model-readable error.
     Error,
-    /// The tool asks the user for something (`getDialog`): the run stops with `needs_input`
-    /// after the current batch of calls.
-    NeedsInput,
-    /// The tool was cancelled by an interrupt: the run stops with `cancelled` at once.
-    Cancelled,
+    /// Not run: the arguments do not fit the tool's schema (a correction was sent), or the call
+    /// was cut off or unparsable.
+    Invalid,
+    /// Not run: the tool is not available to the role in this interface (unknown, not offered,
+    /// not mapped, no EXECUTE, refused by the sandbox), or `tool_choice` is `none`.
+    Denied,
+    /// Not run because the run stopped (iteration cap, token budget, loop, cancel, input needed).
+    Skipped,
 }
 
-/// The host's answer to one tool call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolExecution {
-    pub status: ToolStatus,
-    /// Sent to the model as the `role=tool` message content.
-    pub content: String,
-    /// For `NeedsInput`: what to ask (`{"missing_parameters": [...], "context": "...",
-    /// "question": "..."}`, every field optional).
-    pub needs_input: Option<Value>,
-    /// Operator-only detail (SQLSTATE, error text); never sent to the model. Passed through to
-    /// [`ToolCallRecord::detail`].
-    pub detail: Option<String>,
-}
-
-impl ToolExecution {
-    pub fn ok(content: impl Into<String>) -> Self {
-        ToolExecution {
-            status: ToolStatus::Ok,
-            content: content.into(),
-            needs_input: None,
-            detail: None,
+impl ToolCallStatus {
+    /// The stored value (`mcp.tool_call.status`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolCallStatus::Ok => "ok",
+            ToolCallStatus::Error => "error",
+            ToolCallStatus::Invalid => "invalid",
+            ToolCallStatus::Denied => "denied",
+            ToolCallStatus::Skipped => "skipped",
         }
     }
 
-    pub fn error(content: impl Into<String>) -> Self {
+    /// Whether the tool ran (`ok` or `error`).
+    pub fn ran(self) -> bool {
+        matches!(self, ToolCallStatus::Ok | ToolCallStatus::Error)
+    }
+}
+
+/// The host's answer to one tool call it was handed (see [`Host::execute_tool`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolExecution {
+    pub status: ToolCallStatus,
+    /// Sent to the model as the `role=tool` message content.
+    pub content: String,
+    /// A `getDialog`-style request for user input (`{"missing_parameters": [...], "context":
+    /// "...", "question": "..."}`, every field optional): the run stops with `needs_input` after
+    /// the current batch of calls.
+    pub needs_input: Option<Value>,
+    /// The tool was cancelled by an interrupt: the run stops with `cancelled` at once.
+    pub cancelled: bool,
+    /// For `Invalid`: the validation errors (`mcp_tools::errors_to_json` shape).
+    pub validation_errors: Value,
+}
+
+impl ToolExecution {
+    fn new(status: ToolCallStatus, content: impl Into<String>) -> Self {
         ToolExecution {
-            status: ToolStatus::Error,
+            status,
             content: content.into(),
             needs_input: None,
-            detail: None,
+            cancelled: false,
+            validation_errors: Value::Array(Vec::new()),
+        }
+    }
+
+    pub fn ok(content: impl Into<String>) -> Self {
+        Self::new(ToolCallStatus::Ok, content)
+    }
+
+    pub fn error(content: impl Into<String>) -> Self {
+        Self::new(ToolCallStatus::Error, content)
+    }
+
+    pub fn denied(content: impl Into<String>) -> Self {
+        Self::new(ToolCallStatus::Denied, content)
+    }
+
+    /// Arguments refused by the tool's schema: the correction the model gets
+    /// ([`mcp_tools::correction_message`]) and the errors for the audit.
+    pub fn invalid(tool: &str, errors: &[mcp_tools::ArgError]) -> Self {
+        ToolExecution {
+            validation_errors: mcp_tools::errors_to_json(errors),
+            ..Self::new(
+                ToolCallStatus::Invalid,
+                mcp_tools::correction_message(tool, errors),
+            )
+        }
+    }
+
+    /// Arguments the host's pipeline refused: its correction and errors as JSON.
+    pub fn invalid_with(content: impl Into<String>, validation_errors: Value) -> Self {
+        ToolExecution {
+            validation_errors,
+            ..Self::new(ToolCallStatus::Invalid, content)
         }
     }
 
     /// A `getDialog`-style request for user input; `content` is what the model is told.
     pub fn needs_input(request: Value, content: impl Into<String>) -> Self {
         ToolExecution {
-            status: ToolStatus::NeedsInput,
-            content: content.into(),
             needs_input: Some(request),
-            detail: None,
+            ..Self::new(ToolCallStatus::Ok, content)
         }
     }
 
     pub fn cancelled() -> Self {
         ToolExecution {
-            status: ToolStatus::Cancelled,
-            content: "Tool call cancelled.".into(),
-            needs_input: None,
-            detail: None,
+            cancelled: true,
+            ..Self::new(ToolCallStatus::Error, "Tool call cancelled.")
         }
-    }
-
-    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
-        self.detail = Some(detail.into());
-        self
     }
 
     pub fn is_error(&self) -> bool {
-        matches!(self.status, ToolStatus::Error | ToolStatus::Cancelled)
-    }
-}
-
-/// What happened to one tool call the model asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolCallStatus {
-    /// Executed by the host; result is `ToolExecution::status`.
-    Executed(ToolStatus),
-    /// Arguments failed validation; a correction was sent, not executed.
-    Invalid,
-    /// Cut off or unparsable (no name, arguments not an object); not executed.
-    Incomplete,
-    /// Not among the tools offered for this run; not executed.
-    UnknownTool,
-    /// The model called a tool while `tool_choice` was `none`; not executed.
-    Refused,
-    /// Not executed because the run stopped (loop, iteration cap, budget, cancel, input needed).
-    Skipped,
-}
-
-impl ToolCallStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolCallStatus::Executed(ToolStatus::Ok) => "ok",
-            ToolCallStatus::Executed(ToolStatus::Error) => "error",
-            ToolCallStatus::Executed(ToolStatus::NeedsInput) => "needs_input",
-            ToolCallStatus::Executed(ToolStatus::Cancelled) => "cancelled",
-            ToolCallStatus::Invalid => "invalid",
-            ToolCallStatus::Incomplete => "incomplete",
-            ToolCallStatus::UnknownTool => "unknown_tool",
-            ToolCallStatus::Refused => "refused",
-            ToolCallStatus::Skipped => "skipped",
-        }
-    }
-
-    pub fn executed(self) -> bool {
-        matches!(self, ToolCallStatus::Executed(_))
+        self.status != ToolCallStatus::Ok
     }
 }
 
@@ -133,16 +138,19 @@ pub struct ToolCallRecord {
     /// Decoded arguments (`None` when the call was incomplete).
     pub arguments: Option<Value>,
     pub status: ToolCallStatus,
+    /// Handed to [`Host::execute_tool`], which accounted for it (ran it, or refused it in its
+    /// own pipeline); otherwise answered by the engine itself.
+    pub executed: bool,
     /// Validation errors (`mcp_tools::errors_to_json` shape), empty when none.
     pub validation_errors: Value,
-    /// Why the call was not executed, or the incomplete call's parse error.
+    /// Why the engine did not hand the call to the host (the incomplete call's parse error,
+    /// "tool not offered in this run", "tool_choice is none", why the run stopped), or
+    /// "cancelled" for a cancelled tool.
     pub reason: Option<String>,
     /// The `role=tool` content sent back to the model.
     pub content: String,
     /// Time spent in `Host::execute_tool` (zero when not executed).
     pub latency: Duration,
-    /// Operator-only detail from the host.
-    pub detail: Option<String>,
 }
 
 impl ToolCallRecord {
@@ -154,11 +162,11 @@ impl ToolCallRecord {
             "arguments_raw": self.arguments_raw,
             "arguments": self.arguments,
             "status": self.status.as_str(),
+            "executed": self.executed,
             "validation_errors": self.validation_errors,
             "reason": self.reason,
             "result_bytes": self.content.len(),
             "latency_ms": self.latency.as_secs_f64() * 1000.0,
-            "detail": self.detail,
         })
     }
 }
@@ -169,7 +177,7 @@ impl ToolCallRecord {
 pub enum ExchangePurpose {
     /// A step of the chat cycle.
     Chat,
-    /// Summarizing older turns to fit the context window (M11).
+    /// Summarizing older turns to fit the context window.
     Summary,
 }
 
@@ -246,29 +254,22 @@ impl LlmExchange {
 }
 
 /// The engine's environment. The pgrx layer implements it: tools from the registry, each call
-/// run as SQL in its own subtransaction, audit rows, PostgreSQL's interrupt flags.
+/// through the tool pipeline (authorize, validate, bind, execute, shape, audit), audit rows,
+/// PostgreSQL's interrupt flags.
 ///
-/// Call order within a run: `tools` once; then per message added `on_message`; per LLM request
-/// `interrupted` (polled while waiting) and `on_llm_exchange`; per tool call the model asked for
-/// `execute_tool` (only for valid calls) and `on_tool_call` (for every call, executed or not).
-/// All calls happen on the thread that called `run_chat`.
+/// Call order within a run: `tools` once; per LLM request `interrupted` (polled while waiting)
+/// and `on_llm_exchange`; per tool call the model asked for `execute_tool` (only for complete
+/// calls of an offered tool while tools are allowed and the run goes on) and `on_tool_call`
+/// (for every call, executed or not). All calls happen on the thread that called `run_chat`.
 pub trait Host {
     /// The tools offered to the model for this run (already filtered by authorization).
     fn tools(&mut self) -> Vec<ToolDef>;
 
-    /// Run one valid tool call. The engine has already checked the name (one of `tools()`) and,
-    /// unless `ChatConfig::host_validates`, the arguments against the tool's schema.
-    fn execute_tool(&mut self, call: &ToolCall) -> ToolExecution;
-
-    /// Called right before [`Host::execute_tool`] with the arguments exactly as the model sent
-    /// them (before repair/decoding), e.g. to store them with the host's own audit row.
-    fn on_tool_start(&mut self, _call_id: &str, _arguments_raw: &str) {}
-
-    /// A compiled validator for a tool's `parameters`, e.g. from a per-backend cache. `None`
-    /// (the default): the engine compiles the schema itself, once per run.
-    fn compiled_schema(&mut self, _tool: &str) -> Option<mcp_tools::ToolSchema> {
-        None
-    }
+    /// Run one call of an offered tool: the host validates the arguments against the tool's
+    /// schema (answering [`ToolExecution::invalid`]), checks authorization again, runs it and
+    /// audits it. `arguments_raw` is the arguments exactly as the model sent them (before
+    /// repair/decoding), for the host's audit row.
+    fn execute_tool(&mut self, call: &ToolCall, arguments_raw: &str) -> ToolExecution;
 
     /// True when the run must stop now (query cancel, statement timeout, backend shutdown).
     /// Polled every few milliseconds while waiting for the LLM: must be cheap.
@@ -279,10 +280,7 @@ pub trait Host {
     /// One LLM request/response happened (successful or not).
     fn on_llm_exchange(&mut self, _exchange: &LlmExchange) {}
 
-    /// One message was added to the conversation (system prompts, the question, assistant
-    /// answers, tool results, summaries, the `needs_input` question).
-    fn on_message(&mut self, _message: &Message) {}
-
-    /// One tool call was handled (executed, rejected or skipped).
+    /// One tool call was handled (executed, rejected or skipped); `record.executed` tells
+    /// whether [`Host::execute_tool`] saw it.
     fn on_tool_call(&mut self, _record: &ToolCallRecord) {}
 }

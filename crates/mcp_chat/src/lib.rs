@@ -10,14 +10,16 @@
 //! when the answer asks for tools, every call (several per
 //! answer allowed) is answered with one `role=tool` message, in order:
 //!
-//! * incomplete (cut off, nameless, arguments not an object) → a correction, not executed;
-//! * `tool_choice = none` and the model called anyway → refused, not executed;
-//! * a tool not offered in this run → "unknown tool", not executed;
-//! * arguments failing the tool's JSON Schema ([`mcp_tools::ToolSchema`], compiled once per run)
-//!   → [`mcp_tools::correction_message`], not executed. The engine validates by default so every
-//!   host gets the same behaviour; a host that validates itself sets
-//!   [`ChatConfig::host_validates`];
-//! * otherwise [`Host::execute_tool`].
+//! * incomplete (cut off, nameless, arguments not an object) → a correction, not executed
+//!   (status `invalid`);
+//! * `tool_choice = none` and the model called anyway → refused, not executed (`denied`);
+//! * a tool not offered in this run → "unknown tool", not executed (`denied`);
+//! * otherwise [`Host::execute_tool`]: the host's pipeline validates the arguments against the
+//!   tool's JSON Schema (a failure is answered with [`ToolExecution::invalid`], whose
+//!   [`mcp_tools::correction_message`] the model gets), authorizes, runs and audits the call.
+//!
+//! Every call ends with one [`ToolCallStatus`] (`ok`, `error`, `invalid`, `denied`, `skipped`):
+//! the one status vocabulary of pg_mcp's tool calls.
 //!
 //! The assistant message is stored with *every* call id (incomplete calls with `{}` arguments),
 //! so no tool answer is orphaned and no call lacks its answer — for continuation too. Then the
@@ -32,12 +34,12 @@
 //! | status | trigger |
 //! |---|---|
 //! | `completed` | an answer without tool calls (non-empty text) |
-//! | `needs_input` | a tool returned [`ToolStatus::NeedsInput`] (`getDialog`); the rest of the batch still runs, then the question for the user is stored as an assistant message and returned as `answer`. Continue by calling `run_chat` with `outcome.messages` and the user's reply. |
+//! | `needs_input` | a tool answered [`ToolExecution::needs_input`] (`getDialog`); the rest of the batch still runs, then the question for the user is stored as an assistant message and returned as `answer`. Continue by calling `run_chat` with `outcome.messages` and the user's reply. |
 //! | `max_iterations` | the answer of the last allowed request (default 10, hard cap 25) still asks for tools; those calls are answered "not executed" |
 //! | `budget_exceeded` | `max_total_tokens` reached: before a request (used + counted prompt > budget) or after an answer that asks for tools |
 //! | `loop_detected` | a call with the same tool and the same (key-sorted) arguments as one executed in an *earlier* iteration; the whole batch is answered "not executed" |
 //! | `failed` | non-2xx after `mcp_http`'s retries (normalized error), transport failure, error body, empty answer, content filter, bad config, replay exhausted |
-//! | `cancelled` | [`Host::interrupted`] returned true (polled while waiting for the LLM, between tool calls and iterations) or a tool reported `Cancelled` |
+//! | `cancelled` | [`Host::interrupted`] returned true (polled while waiting for the LLM, between tool calls and iterations) or a tool answered [`ToolExecution::cancelled`] |
 //!
 //! # Context management
 //!
@@ -53,8 +55,8 @@
 //! # Audit and secrets
 //!
 //! Every LLM request produces an [`LlmExchange`] (body as sent, raw response, status, latency,
-//! attempts, usage, repairs, normalized error); every tool call a [`ToolCallRecord`]; every new
-//! message an [`Host::on_message`] call. The API key only ever travels in a header. One
+//! attempts, usage, repairs, normalized error); every tool call a [`ToolCallRecord`]; the
+//! conversation is returned in the outcome. The API key only ever travels in a header. One
 //! `mcp_audit::Scrubber` per run (the provider's credentials in every form: as is, JSON-escaped,
 //! percent-encoded) is applied to every response body — success or error, HTTP or replay —
 //! before it is parsed, so neither the answer, the conversation, a record nor an error can carry
@@ -74,9 +76,7 @@ pub use config::{
 pub use engine::{
     canonical, question_for_user, run_chat, SUMMARY_INSTRUCTION, SUMMARY_SYSTEM_PROMPT,
 };
-pub use host::{
-    ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution, ToolStatus,
-};
+pub use host::{ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution};
 pub use outcome::{ChatError, ChatOutcome, ChatStatus};
 
 // Re-exported so a host needs no direct dependency for the common types.

@@ -15,8 +15,65 @@ use serde_json::Value;
 pub struct ReportParam {
     /// Property name in the tool's schema.
     pub name: String,
-    /// SQL type the value is bound as (one of the names [`sql_type_of`] returns).
-    pub sql_type: &'static str,
+    /// SQL type the value is bound as.
+    pub sql_type: SqlType,
+}
+
+/// The SQL types a report parameter is bound as ([`sql_type_of`]). The pgrx layer maps each to
+/// its type OID with an exhaustive match: no type travels as a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SqlType {
+    Bigint,
+    Numeric,
+    Boolean,
+    Date,
+    Timestamptz,
+    Time,
+    Uuid,
+    Text,
+    Jsonb,
+    TextArray,
+    BigintArray,
+    NumericArray,
+    BooleanArray,
+}
+
+impl SqlType {
+    /// The type's SQL name (for messages and docs).
+    pub fn name(self) -> &'static str {
+        match self {
+            SqlType::Bigint => "bigint",
+            SqlType::Numeric => "numeric",
+            SqlType::Boolean => "boolean",
+            SqlType::Date => "date",
+            SqlType::Timestamptz => "timestamptz",
+            SqlType::Time => "time",
+            SqlType::Uuid => "uuid",
+            SqlType::Text => "text",
+            SqlType::Jsonb => "jsonb",
+            SqlType::TextArray => "text[]",
+            SqlType::BigintArray => "bigint[]",
+            SqlType::NumericArray => "numeric[]",
+            SqlType::BooleanArray => "boolean[]",
+        }
+    }
+}
+
+impl PartialEq<&str> for SqlType {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
+/// How a type takes a JSON value through its input function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputForm {
+    /// The value's text (a string as is, anything else as JSON text).
+    Scalar,
+    /// A JSON array as an array literal; any other value as its text.
+    Array,
+    /// The JSON text.
+    Json,
 }
 
 /// The SQL type a JSON Schema property is bound as.
@@ -31,17 +88,17 @@ pub struct ReportParam {
 /// | `object`, other arrays, no single type | `jsonb` |
 ///
 /// `["string", "null"]` counts as `string`.
-pub fn sql_type_of(property: &Value) -> &'static str {
+pub fn sql_type_of(property: &Value) -> SqlType {
     match single_type(property).as_deref() {
-        Some("integer") => "bigint",
-        Some("number") => "numeric",
-        Some("boolean") => "boolean",
+        Some("integer") => SqlType::Bigint,
+        Some("number") => SqlType::Numeric,
+        Some("boolean") => SqlType::Boolean,
         Some("string") => match property.get("format").and_then(Value::as_str) {
-            Some("date") => "date",
-            Some("date-time") => "timestamptz",
-            Some("time") => "time",
-            Some("uuid") => "uuid",
-            _ => "text",
+            Some("date") => SqlType::Date,
+            Some("date-time") => SqlType::Timestamptz,
+            Some("time") => SqlType::Time,
+            Some("uuid") => SqlType::Uuid,
+            _ => SqlType::Text,
         },
         Some("array") => match property
             .get("items")
@@ -49,13 +106,13 @@ pub fn sql_type_of(property: &Value) -> &'static str {
             .unwrap_or(None)
             .as_deref()
         {
-            Some("string") => "text[]",
-            Some("integer") => "bigint[]",
-            Some("number") => "numeric[]",
-            Some("boolean") => "boolean[]",
-            _ => "jsonb",
+            Some("string") => SqlType::TextArray,
+            Some("integer") => SqlType::BigintArray,
+            Some("number") => SqlType::NumericArray,
+            Some("boolean") => SqlType::BooleanArray,
+            _ => SqlType::Jsonb,
         },
-        _ => "jsonb",
+        _ => SqlType::Jsonb,
     }
 }
 
@@ -75,23 +132,19 @@ pub fn report_params(schema: &Value) -> Vec<ReportParam> {
     out
 }
 
-/// The text handed to the input function of `sql_type` for a JSON value; `None` for SQL NULL
-/// (an absent or `null` argument).
-pub fn sql_text(value: Option<&Value>, sql_type: &str) -> Option<String> {
+/// The text handed to a type's input function for a JSON value; `None` for SQL NULL (an
+/// absent or `null` argument). Used for every tool argument bound to a SQL type (report and
+/// function tools alike).
+pub fn input_text(value: Option<&Value>, form: InputForm) -> Option<String> {
     let value = value?;
     if value.is_null() {
         return None;
     }
-    if sql_type == "jsonb" {
-        return Some(value.to_string());
-    }
-    if sql_type.ends_with("[]") {
-        return Some(match value {
-            Value::Array(items) => array_literal(items),
-            other => array_literal(std::slice::from_ref(other)),
-        });
-    }
-    Some(scalar_text(value))
+    Some(match (form, value) {
+        (InputForm::Json, v) => v.to_string(),
+        (InputForm::Array, Value::Array(items)) => array_literal(items),
+        (_, v) => scalar_text(v),
+    })
 }
 
 fn scalar_text(v: &Value) -> String {
@@ -275,25 +328,49 @@ mod tests {
 
     #[test]
     fn values_as_input_text() {
-        assert_eq!(sql_text(None, "text"), None);
-        assert_eq!(sql_text(Some(&json!(null)), "bigint"), None);
-        assert_eq!(sql_text(Some(&json!("a'b")), "text").unwrap(), "a'b");
-        assert_eq!(sql_text(Some(&json!(42)), "bigint").unwrap(), "42");
-        assert_eq!(sql_text(Some(&json!(1.5)), "numeric").unwrap(), "1.5");
-        assert_eq!(sql_text(Some(&json!(true)), "boolean").unwrap(), "true");
+        assert_eq!(input_text(None, InputForm::Scalar), None);
+        assert_eq!(input_text(Some(&json!(null)), InputForm::Scalar), None);
         assert_eq!(
-            sql_text(Some(&json!({"a": 1})), "jsonb").unwrap(),
+            input_text(Some(&json!("a'b")), InputForm::Scalar).unwrap(),
+            "a'b"
+        );
+        assert_eq!(
+            input_text(Some(&json!(42)), InputForm::Scalar).unwrap(),
+            "42"
+        );
+        assert_eq!(
+            input_text(Some(&json!(1.5)), InputForm::Scalar).unwrap(),
+            "1.5"
+        );
+        assert_eq!(
+            input_text(Some(&json!(true)), InputForm::Scalar).unwrap(),
+            "true"
+        );
+        assert_eq!(
+            input_text(Some(&json!({"a": 1})), InputForm::Json).unwrap(),
             r#"{"a":1}"#
         );
         assert_eq!(
-            sql_text(Some(&json!(["x", "y\"z", "b\\s", null, "NULL"])), "text[]").unwrap(),
+            input_text(
+                Some(&json!(["x", "y\"z", "b\\s", null, "NULL"])),
+                InputForm::Array
+            )
+            .unwrap(),
             r#"{"x","y\"z","b\\s",NULL,"NULL"}"#
         );
         assert_eq!(
-            sql_text(Some(&json!([1, 2])), "bigint[]").unwrap(),
+            input_text(Some(&json!([1, 2])), InputForm::Array).unwrap(),
             r#"{"1","2"}"#
         );
-        assert_eq!(sql_text(Some(&json!([])), "text[]").unwrap(), "{}");
+        assert_eq!(
+            input_text(Some(&json!([])), InputForm::Array).unwrap(),
+            "{}"
+        );
+        // a value that is not an array goes to the array type's input function as is
+        assert_eq!(
+            input_text(Some(&json!("{1,2}")), InputForm::Array).unwrap(),
+            "{1,2}"
+        );
     }
 
     #[test]

@@ -1,0 +1,32 @@
+//! `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out. The server itself
+//! is [`crate::mcp_server`].
+
+use crate::mcp_server::handle_one;
+use mcp_protocol::{codes, RpcError};
+use pgrx::prelude::*;
+use pgrx::JsonB;
+use serde_json::Value;
+
+pgrx::extension_sql_file!(
+    "../../sql/mcp_server.sql",
+    name = "mcp_server",
+    requires = ["bootstrap", handle]
+);
+
+/// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
+/// notifications and client responses.
+#[pg_extern(name = "handle", volatile)]
+fn handle(request: Option<JsonB>) -> Option<JsonB> {
+    let msg = request?.0;
+    match msg {
+        Value::Array(items) if items.is_empty() => Some(JsonB(mcp_protocol::error_response(
+            &Value::Null,
+            &RpcError::new(codes::INVALID_REQUEST, "Invalid Request: empty batch"),
+        ))),
+        Value::Array(items) => {
+            let out: Vec<Value> = items.iter().filter_map(handle_one).collect();
+            (!out.is_empty()).then(|| JsonB(Value::Array(out)))
+        }
+        other => handle_one(&other).map(JsonB),
+    }
+}

@@ -1,0 +1,383 @@
+//! `mcp.chat` inside the backend: checks the caller's options against the interface, loads
+//! the interface, provider, prompt and session from the registry, and runs the cycle
+//! (`mcp_chat::run_chat`) with the database as its host ([`host::SqlHost`]); the run's audit
+//! rows are written by [`audit`].
+
+mod audit;
+mod host;
+
+use crate::error::{McpError, McpResult};
+use crate::gucs;
+use crate::jsonb::JsonbStored;
+use crate::pg::{as_extension_owner, first_row};
+use crate::tools::calling_role;
+use host::{interrupt_pending, SqlHost};
+use mcp_chat::{
+    ChatConfig, HttpClient, Message, ProviderConfig, ProviderKind, RetryPolicy, ToolChoice,
+};
+use pgrx::prelude::*;
+use pgrx::Uuid;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+thread_local! {
+    /// One HTTP client (connection pool) per backend.
+    static CLIENT: HttpClient = HttpClient::new();
+}
+
+struct InterfaceRow {
+    provider: Option<String>,
+    tool_choice: String,
+    max_iterations: i32,
+    max_total_tokens: Option<i32>,
+    system_prompt: String,
+    enabled: bool,
+    access_role: Option<String>,
+}
+
+fn interface_row(name: &str) -> McpResult<InterfaceRow> {
+    first_row(
+        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role
+           FROM mcp.interface WHERE name = $1",
+        &[name.into()],
+        |t| {
+            Ok(InterfaceRow {
+                provider: t.get(1)?,
+                tool_choice: t.get(2)?.unwrap_or_else(|| "auto".into()),
+                max_iterations: t.get(3)?.unwrap_or(10),
+                max_total_tokens: t.get(4)?,
+                system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
+                enabled: t.get(6)?.unwrap_or(false),
+                access_role: t.get(7)?,
+            })
+        },
+    )?
+    .ok_or_else(|| McpError::UndefinedObject(format!("interface \"{name}\" does not exist")))
+}
+
+struct ProviderRow {
+    kind: String,
+    base_url: Option<String>,
+    model: Option<String>,
+    api_version: Option<String>,
+    options: Option<JsonbStored>,
+    context_window: i32,
+    max_completion_tokens: i32,
+    timeout_ms: Option<i32>,
+}
+
+/// Keys of `provider.options` that price tokens for `mcp.recent_runs`; never sent.
+const PRICE_KEYS: [&str; 2] = ["price_per_1k_prompt", "price_per_1k_completion"];
+
+fn provider_config(name: &str) -> McpResult<ProviderConfig> {
+    let ProviderRow {
+        kind,
+        base_url,
+        model,
+        api_version,
+        options,
+        context_window: window,
+        max_completion_tokens: completion,
+        timeout_ms: timeout,
+    } = first_row(
+        "SELECT kind, base_url, model, api_version, options, context_window, max_completion_tokens, timeout_ms
+           FROM mcp.provider WHERE name = $1",
+        &[name.into()],
+        |t| {
+            Ok(ProviderRow {
+                kind: t.get(1)?.unwrap_or_default(),
+                base_url: t.get(2)?,
+                model: t.get(3)?,
+                api_version: t.get(4)?,
+                options: t.get::<JsonbStored>(5)?,
+                context_window: t.get(6)?.unwrap_or(32768),
+                max_completion_tokens: t.get(7)?.unwrap_or(1024),
+                timeout_ms: t.get(8)?,
+            })
+        },
+    )?
+    .ok_or_else(|| McpError::UndefinedObject(format!("provider \"{name}\" does not exist")))?;
+    let mut options = match options {
+        Some(o) => o.value("the provider's options")?,
+        None => json!({}),
+    };
+    let kind = ProviderKind::parse(&kind).map_err(McpError::InvalidParameter)?;
+    let mut cfg = ProviderConfig::new(
+        kind,
+        base_url.unwrap_or_default(),
+        model.unwrap_or_default(),
+    );
+    cfg.name = name.to_string();
+    cfg.api_version = api_version;
+    cfg.context_window = Some(window.max(1) as usize);
+    cfg.max_completion_tokens = Some(completion.max(1) as u32);
+    cfg.timeout = Some(Duration::from_millis(
+        timeout.unwrap_or(gucs::HTTP_TIMEOUT_MS.get()).max(1) as u64,
+    ));
+    if kind == ProviderKind::Replay {
+        // Recorded responses: options.responses (a fixture) — raw bodies or JSON values.
+        let responses = options.as_object_mut().and_then(|o| o.remove("responses"));
+        cfg.replay = match responses {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if cfg.model.is_empty() {
+            cfg.model = "replay".into();
+        }
+    }
+    if let Value::Object(mut o) = options {
+        // pg_mcp's own keys (read by mcp.recent_runs) are not request fields: a provider
+        // refuses unknown fields (OpenAI answers 400 "Unrecognized request argument").
+        for key in PRICE_KEYS {
+            o.remove(key);
+        }
+        cfg.options = o;
+    }
+    cfg.api_key = crate::keys::api_key(name)?;
+    Ok(cfg)
+}
+
+fn active_prompt(name: &str) -> McpResult<Option<String>> {
+    Ok(first_row(
+        "SELECT template FROM mcp.prompt WHERE name = $1 AND active ORDER BY version DESC LIMIT 1",
+        &[name.into()],
+        |t| t.get::<String>(1),
+    )?
+    .flatten())
+}
+
+/// Messages of a session's latest run. A session is visible only to the role that started it:
+/// an id that another role's chat returned and an id that was never returned give the same
+/// error, so a caller learns nothing about other roles' sessions.
+fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
+    let (owner, rows) = as_extension_owner(|| {
+        Spi::connect(|c| -> McpResult<(Option<String>, Vec<Value>)> {
+            let o = c.select(
+                "SELECT role_name::text FROM mcp.run WHERE session_id = $1 ORDER BY started_at LIMIT 1",
+                Some(1),
+                &[session.into()],
+            )?;
+            let owner = if o.is_empty() {
+                None
+            } else {
+                o.first().get::<String>(1)?
+            };
+            let t = c.select(
+                "SELECT m.message FROM mcp.message m
+                  WHERE m.run_id = (SELECT r.run_id FROM mcp.run r WHERE r.session_id = $1
+                                     ORDER BY r.started_at DESC LIMIT 1)
+                  ORDER BY m.seq",
+                None,
+                &[session.into()],
+            )?;
+            let mut out = Vec::new();
+            for row in t {
+                if let Some(j) = row.get::<JsonbStored>(1)? {
+                    out.push(j.value("a stored message")?);
+                }
+            }
+            Ok((owner, out))
+        })
+    })?;
+    if owner.as_deref() != Some(role) {
+        return Err(
+            McpError::UndefinedObject(format!("chat session {session} does not exist")).with_hint(
+                "Pass a session_id that mcp.chat returned to this role, or NULL to start a new session.",
+            ),
+        );
+    }
+    Ok(rows
+        .into_iter()
+        .filter_map(|v| serde_json::from_value::<Message>(v).ok())
+        .collect())
+}
+
+/// `mcp.chat`'s `options`, checked: a misspelt key or a wrong type is the caller's mistake and
+/// gets a clear 22023 instead of being ignored.
+#[derive(Default)]
+struct ChatOptions {
+    provider: Option<String>,
+    tool_choice: Option<String>,
+    max_iterations: Option<u32>,
+    max_total_tokens: Option<u64>,
+}
+
+fn chat_options(v: &Value) -> McpResult<ChatOptions> {
+    let bad = |m: String| McpError::InvalidParameter(format!("mcp.chat options: {m}"));
+    let Value::Object(o) = v else {
+        return Err(bad("must be a JSON object".into()));
+    };
+    let mut out = ChatOptions::default();
+    for (k, val) in o {
+        let text = || {
+            val.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("\"{k}\" must be a string")))
+        };
+        let int = |lo: u64, hi: u64| {
+            val.as_u64()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| bad(format!("\"{k}\" must be an integer from {lo} to {hi}")))
+        };
+        match k.as_str() {
+            "provider" => out.provider = Some(text()?),
+            "tool_choice" => out.tool_choice = Some(text()?),
+            "max_iterations" => {
+                out.max_iterations = Some(int(1, mcp_chat::MAX_ITERATIONS_HARD_CAP as u64)? as u32)
+            }
+            "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
+            other => {
+                return Err(bad(format!(
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens)",
+                    other.chars().take(64).collect::<String>()
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Options may only tighten the interface: `max_iterations` and `max_total_tokens` at most the
+/// interface's, `tool_choice` the interface's own or `none`. Raising them needs what changing the
+/// interface row needs (UPDATE on mcp.interface), as choosing another provider needs UPDATE on
+/// mcp.provider.
+fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -> McpResult<()> {
+    let mut raised = Vec::new();
+    if let Some(n) = o.max_iterations {
+        if i64::from(n) > i64::from(iface.max_iterations) {
+            raised.push(format!(
+                "max_iterations {n} (the interface allows {})",
+                iface.max_iterations
+            ));
+        }
+    }
+    if let (Some(n), Some(cap)) = (o.max_total_tokens, iface.max_total_tokens) {
+        if n > cap.max(0) as u64 {
+            raised.push(format!("max_total_tokens {n} (the interface allows {cap})"));
+        }
+    }
+    if let Some(tc) = &o.tool_choice {
+        if tc != &iface.tool_choice && tc != "none" {
+            raised.push(format!(
+                "tool_choice \"{}\" (the interface's is \"{}\")",
+                tc.chars().take(80).collect::<String>(),
+                iface.tool_choice
+            ));
+        }
+    }
+    if raised.is_empty() || crate::registry::may_manage_interfaces() {
+        return Ok(());
+    }
+    Err(McpError::Privilege(format!(
+        "permission denied to raise the limits of interface \"{interface}\": {}",
+        raised.join(", ")
+    ))
+    .with_hint("Options may only lower an interface's limits (max_iterations and max_total_tokens at most the interface's, tool_choice the interface's own or 'none'); raising them needs UPDATE on mcp.interface."))
+}
+
+/// A new random UUID (`gen_random_uuid()`); an error when there is none, never a fixed value.
+fn new_uuid() -> McpResult<Uuid> {
+    first_row("SELECT pg_catalog.gen_random_uuid()", &[], |t| {
+        t.get::<Uuid>(1)
+    })?
+    .flatten()
+    .ok_or_else(|| McpError::Internal("gen_random_uuid() returned no value".into()))
+}
+
+/// One user turn of `mcp.chat` through the agent loop: the result object.
+pub fn chat(
+    question: &str,
+    interface: &str,
+    session: Option<Uuid>,
+    options: &Value,
+) -> McpResult<Value> {
+    let options = chat_options(options)?;
+    let iface = interface_row(interface)?;
+    if !crate::tools::may_use_interface_role(iface.access_role.as_deref()) {
+        return Err(crate::tools::interface_denied(interface));
+    }
+    if !iface.enabled {
+        return Err(McpError::InvalidParameter(format!(
+            "interface \"{interface}\" is disabled"
+        )));
+    }
+    if let Some(p) = &options.provider {
+        // Choosing another provider spends another provider's key: only for roles that manage
+        // providers (the privilege mcp.set_api_key needs).
+        if Some(p) != iface.provider.as_ref() && !crate::registry::may_manage_providers()? {
+            return Err(McpError::Privilege(format!(
+                "permission denied to choose provider \"{}\" for interface \"{interface}\": UPDATE on mcp.provider is required (other roles use the interface's provider)",
+                p.chars().take(64).collect::<String>()
+            )));
+        }
+    }
+    check_option_limits(&options, &iface, interface)?;
+    let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
+        McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
+    })?;
+    let provider = provider_config(&provider_name)?;
+    let role = calling_role();
+    let session_id = match session {
+        Some(s) => s,
+        None => new_uuid()?,
+    };
+    let history = match session {
+        Some(s) => load_session(s, &role)?,
+        None => Vec::new(),
+    };
+    let mut cfg = ChatConfig::new(provider);
+    if let Some(p) = active_prompt(&iface.system_prompt)? {
+        cfg.system_prompts.push(p);
+    }
+    let choice = options.tool_choice.unwrap_or(iface.tool_choice);
+    cfg.tool_choice = match choice.strip_prefix("function:") {
+        Some(name) => ToolChoice::Function(name.to_string()),
+        None => ToolChoice::parse(&choice).map_err(McpError::InvalidParameter)?,
+    };
+    cfg.max_iterations = options
+        .max_iterations
+        .unwrap_or(iface.max_iterations.max(1) as u32);
+    cfg.max_total_tokens = options
+        .max_total_tokens
+        .or(iface.max_total_tokens.map(|n| n.max(1) as u64));
+    cfg.http.max_response_bytes = gucs::MAX_RESPONSE_BYTES.get().max(1024) as usize;
+    cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));
+    cfg.http.retry = RetryPolicy {
+        max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,
+        ..RetryPolicy::default()
+    };
+    let run_id = new_uuid()?;
+    audit::run_start(
+        run_id,
+        session_id,
+        interface,
+        &provider_name,
+        question,
+        &role,
+    )?;
+    let mut host = SqlHost::new(interface, run_id);
+    let outcome =
+        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    if let Some(e) = host.failure {
+        // An audit row could not be written (or the tool pipeline failed): the statement fails
+        // with that error, and rolls back with everything the run did.
+        return Err(e);
+    }
+    audit::run_end(run_id, session_id, &outcome)?;
+    if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
+        // Raise the proper 57014 (cancel / statement_timeout) error.
+        unsafe { pg_sys::ProcessInterrupts() };
+    }
+    let mut v = outcome.to_json();
+    if let Value::Object(m) = &mut v {
+        m.insert("run_id".into(), json!(run_id.to_string()));
+        m.insert("session_id".into(), json!(session_id.to_string()));
+    }
+    Ok(v)
+}

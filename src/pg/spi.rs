@@ -1,0 +1,97 @@
+//! pg_mcp's own fixed statements (registry lookups, audit writes) through SPI with plans that
+//! are prepared once per backend and kept.
+
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiResult, SpiTupleTable};
+use pgrx::PgOid;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+type PlanKey = (String, Vec<u32>);
+
+thread_local! {
+    /// Plans of pg_mcp's fixed statements (registry lookups, audit inserts), prepared once per
+    /// backend and kept (SPI_keepplan). PostgreSQL's plan cache re-plans them when the objects
+    /// they use change (DDL, search_path, role for RLS). `Rc` so a plan is never freed while a
+    /// (re-entrant) execution still uses it.
+    static PLANS: RefCell<HashMap<PlanKey, Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
+}
+
+/// The kept plan for `sql` with the argument types of `args`, prepared on first use.
+fn kept_plan(
+    c: &SpiClient<'_>,
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+    mutating: bool,
+) -> SpiResult<Rc<OwnedPreparedStatement>> {
+    let key: PlanKey = (
+        sql.to_string(),
+        args.iter().map(|a| a.oid().to_u32()).collect(),
+    );
+    if let Some(p) = PLANS.with(|m| m.borrow().get(&key).cloned()) {
+        return Ok(p);
+    }
+    let types: Vec<PgOid> = args.iter().map(|a| PgOid::from(a.oid())).collect();
+    let prepared = if mutating {
+        c.prepare_mut(sql, &types)?
+    } else {
+        c.prepare(sql, &types)?
+    };
+    let plan = Rc::new(prepared.keep());
+    PLANS.with(|m| m.borrow_mut().insert(key, plan.clone()));
+    Ok(plan)
+}
+
+/// Run a fixed query expected to return at most one row and map that row; `None` when it
+/// returns none (where `Spi::get_one` would report an error). The plan is kept per backend.
+pub fn first_row<T>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+    f: impl FnOnce(&SpiTupleTable<'_>) -> SpiResult<T>,
+) -> SpiResult<Option<T>> {
+    Spi::connect(|c| {
+        let plan = kept_plan(c, sql, args, false)?;
+        let t = c.select(&*plan, Some(1), args)?;
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            f(&t.first()).map(Some)
+        }
+    })
+}
+
+/// Run a fixed read-only query through a kept plan and hand all its rows to `f`.
+pub fn select_kept<R>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+    f: impl FnOnce(SpiTupleTable<'_>) -> SpiResult<R>,
+) -> SpiResult<R> {
+    Spi::connect(|c| {
+        let plan = kept_plan(c, sql, args, false)?;
+        f(c.select(&*plan, None, args)?)
+    })
+}
+
+/// Run a fixed statement that writes (INSERT/UPDATE, `nextval`) through a kept plan; returns
+/// the first column of the first row it returns, if any.
+pub fn write_kept<T: FromDatum + IntoDatum>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+) -> SpiResult<Option<T>> {
+    Spi::connect_mut(|c| {
+        let plan = kept_plan(c, sql, args, true)?;
+        let t = c.update(&*plan, None, args)?;
+        if t.is_empty() || t.columns().unwrap_or(0) == 0 {
+            Ok(None)
+        } else {
+            t.first().get::<T>(1)
+        }
+    })
+}
+
+/// Run a fixed statement that writes and returns nothing, through a kept plan.
+pub fn run_kept(sql: &str, args: &[DatumWithOid<'_>]) -> SpiResult<()> {
+    write_kept::<bool>(sql, args).map(|_| ())
+}

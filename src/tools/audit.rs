@@ -1,0 +1,143 @@
+//! The audit of tool calls: `mcp.tool_call`, written in one place ([`record`]).
+//!
+//! `status` is [`ToolCallStatus`], pg_mcp's one status vocabulary for tool calls (defined in
+//! `mcp_chat`, stored as is; the table's CHECK constraint lists the same five values).
+
+use crate::error::{McpError, McpResult};
+use crate::pg::{as_extension_owner, write_kept, PgErrorInfo};
+use mcp_chat::ToolCallStatus;
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+use pgrx::JsonB;
+use serde_json::Value;
+
+/// One audit row of `mcp.tool_call`.
+pub struct CallRecord {
+    /// Reserved id of this row (`None` → the next one from the sequence).
+    pub call_id: Option<i64>,
+    pub run_id: Option<pgrx::Uuid>,
+    pub tool_call_id: Option<String>,
+    pub tool: String,
+    pub interface: String,
+    pub arguments_raw: Option<String>,
+    pub arguments: Option<Value>,
+    pub validation_errors: Option<Value>,
+    pub status: ToolCallStatus,
+    pub result_text: Option<String>,
+    pub latency_ms: f64,
+    /// The fault (SQLSTATE and message) the caller never sees.
+    pub error: Option<PgErrorInfo>,
+    /// For a call the chat engine answered itself: why it was not run (stored as the error
+    /// message, without SQLSTATE).
+    pub reason: Option<String>,
+}
+
+/// Reserve the call id of the next audit row (so it can tag the backend while the tool runs).
+/// `None` in a read-only transaction (a standby, or `SET TRANSACTION READ ONLY`), where no
+/// audit row can be written.
+pub fn reserve_call_id() -> Option<i64> {
+    if unsafe { pg_sys::XactReadOnly } {
+        return None;
+    }
+    // The identity sequence by name through the syscache, and nextval without SPI (this is on
+    // every tool call). The permission check is skipped: the sequence is pg_mcp's own.
+    let seq = unsafe {
+        let ns = pg_sys::get_namespace_oid(c"mcp".as_ptr(), true);
+        if ns == pg_sys::Oid::INVALID {
+            pg_sys::Oid::INVALID
+        } else {
+            pg_sys::get_relname_relid(c"tool_call_call_id_seq".as_ptr(), ns)
+        }
+    };
+    // Not found only if the extension is broken; `record` then takes the column default.
+    (seq != pg_sys::Oid::INVALID)
+        .then(|| unsafe { pg_sys::ffi::pg_guard_ffi_boundary(|| nextval_internal(seq, false)) })
+}
+
+// commands/sequence.h; pgrx does not bind it.
+unsafe extern "C-unwind" {
+    fn nextval_internal(relid: pg_sys::Oid, check_permissions: bool) -> i64;
+}
+
+/// Write the audit row of one call as the extension owner; returns its call_id. The one writer
+/// of `mcp.tool_call`: the pipeline calls it for every call it saw, the chat host for the calls
+/// the engine answered itself. In a read-only transaction nothing can be written: the call is
+/// logged to the server log instead and 0 returned. A write that fails is an ERROR (see the
+/// README's "Audit and the caller's transaction"): no tool result is returned without its row.
+pub fn record(r: &CallRecord) -> McpResult<i64> {
+    if unsafe { pg_sys::XactReadOnly } {
+        pgrx::log!(
+            "pg_mcp: tool call of {} by {} not audited (read-only transaction), status {}",
+            super::display_name(&r.tool),
+            super::calling_role(),
+            r.status.as_str()
+        );
+        return Ok(0);
+    }
+    // Caller- and model-supplied values are cut to mcp.audit_max_value_bytes (size and sha256
+    // of what was cut go to `clipped`): a call with a 48 MB argument must not write 48 MB.
+    let mut cuts = crate::audit::row_cuts();
+    let preview = r.result_text.as_deref().map(|t| {
+        let (p, cut) = mcp_tools::clip_chars(t, 500);
+        if cut {
+            cuts.note(
+                "result_preview",
+                Some(mcp_audit::Cut::of_bytes(t.as_bytes())),
+            );
+        }
+        p
+    });
+    let size = r
+        .result_text
+        .as_ref()
+        .map(|t| mcp_audit::clamp_count(t.len() as u64));
+    let role = super::calling_role();
+    let args: Vec<DatumWithOid> = vec![
+        role.into(),
+        r.run_id.into(),
+        cuts.opt_text("tool_call_id", r.tool_call_id.as_deref())
+            .into(),
+        cuts.text("tool", &r.tool).into_owned().into(),
+        cuts.text("interface", &r.interface).into_owned().into(),
+        cuts.opt_text("arguments_raw", r.arguments_raw.as_deref())
+            .into(),
+        r.arguments
+            .as_ref()
+            .map(|a| JsonB(cuts.json("arguments", a).into_owned()))
+            .into(),
+        r.validation_errors
+            .as_ref()
+            .map(|v| JsonB(cuts.json("validation_errors", v).into_owned()))
+            .into(),
+        r.status.as_str().into(),
+        size.into(),
+        preview.into(),
+        r.latency_ms.into(),
+        r.error.as_ref().map(|e| e.sqlstate.clone()).into(),
+        cuts.opt_text(
+            "error_message",
+            r.error
+                .as_ref()
+                .map(|e| e.message.as_str())
+                .or(r.reason.as_deref()),
+        )
+        .into(),
+        r.call_id.into(),
+        cuts.into_json().map(JsonB).into(),
+    ];
+    as_extension_owner(|| {
+        write_kept::<i64>(
+            "INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
+                                        arguments_raw, arguments, validation_errors, status,
+                                        result_size, result_preview, latency_ms, error_sqlstate,
+                                        error_message, clipped)
+             OVERRIDING SYSTEM VALUE
+             VALUES (COALESCE($15, pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))),
+                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16)
+             RETURNING call_id",
+            &args,
+        )
+    })
+    .map_err(|e| McpError::Internal(format!("could not write the audit row of a tool call: {e}")))?
+    .ok_or_else(|| McpError::Internal("the audit row of a tool call returned no call_id".into()))
+}

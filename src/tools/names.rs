@@ -1,0 +1,12 @@
+//! Names of the tools pg_mcp implements itself (rows of kind `builtin` in `mcp.tool`, inserted by
+//! the extension script). One place, read by the tool kinds and by the registry's checks.
+
+/// The read-only SQL tool (no function: pg_mcp runs the query).
+pub const SQL_QUERY: &str = "sql_query";
+/// The schema overview tool (no function: pg_mcp reads the catalog).
+pub const SCHEMA_INFORMATION: &str = "schema_information";
+/// The tool that asks the user for missing input (function `mcp.ask_user`).
+pub const GET_DIALOG: &str = "getDialog";
+
+/// Built-in tools that need no function.
+pub const WITHOUT_FUNCTION: [&str; 2] = [SQL_QUERY, SCHEMA_INFORMATION];

@@ -565,7 +565,8 @@ COMMENT ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) IS
 -- Issue 12 (execution plans, prompt analysis): the whole of sql/plans.sql
 -- (kept identical to it; the update needs unaccent and pg_trgm installed first:
 --  CREATE EXTENSION IF NOT EXISTS unaccent; CREATE EXTENSION IF NOT EXISTS pg_trgm;
---  an extension script cannot create other extensions, ALTER EXTENSION UPDATE refuses without them)
+--  an extension script cannot create other extensions, ALTER EXTENSION UPDATE refuses without them),
+-- then mcp.run.plan and the plan columns of mcp.recent_runs
 ------------------------------------------------------------------------------------------------
 ------------------------------------------------------------------------------------------------
 -- Issue 12: thesaurus, prompt analysis, execution plans, prompt templates
@@ -597,13 +598,9 @@ $b$$f$, ua, ua || '.unaccent');
     EXECUTE pg_catalog.format($f$
 CREATE FUNCTION mcp.trgm_similarity(a text, b text) RETURNS real
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $b$ SELECT %1$s.similarity(a, b) $b$$f$, tg);
-    EXECUTE pg_catalog.format($f$
-CREATE FUNCTION mcp.trgm_match(a text, b text) RETURNS boolean
-LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $b$ SELECT a OPERATOR(%1$s.%%) b $b$$f$, tg);
 END
 $plans$;
 COMMENT ON FUNCTION mcp.trgm_similarity(text, text) IS 'pg_trgm''s similarity, schema-qualified (works with any search_path).';
-COMMENT ON FUNCTION mcp.trgm_match(text, text) IS 'pg_trgm''s % operator (similarity above pg_trgm.similarity_threshold), schema-qualified; inlined, so the trigram index serves it.';
 COMMENT ON FUNCTION mcp.fold(text) IS
   'Comparison form of a word for prompt analysis: ä/ö/ü/ß spelled ae/oe/ue/ss, other diacritics removed (unaccent), lower case. "Öffentlicher" and "oeffentlicher" fold alike.';
 
@@ -626,8 +623,11 @@ BEGIN
         start_at := s - 1;
         end_at := s - 1 + pg_catalog.length(word);
         folded := mcp.fold(word);
-        -- German Snowball stemmer; a stop word ("und", "der", "in") gets NULL
-        stem := (pg_catalog.ts_lexize('pg_catalog.german_stem'::pg_catalog.regdictionary, folded))[1];
+        -- German Snowball stemmer; a stop word ("und", "der", "für") gets NULL (checked before
+        -- folding: the stop word list spells umlauts)
+        stem := CASE WHEN pg_catalog.ts_lexize('pg_catalog.german_stem'::pg_catalog.regdictionary, pg_catalog.lower(word)) = '{}'
+                     THEN NULL
+                     ELSE (pg_catalog.ts_lexize('pg_catalog.german_stem'::pg_catalog.regdictionary, folded))[1] END;
         RETURN NEXT;
         p := s + pg_catalog.length(word);
     END LOOP;
@@ -686,8 +686,6 @@ CREATE TABLE mcp.thesaurus_label (
 );
 CREATE INDEX thesaurus_label_first_stem ON mcp.thesaurus_label (first_stem);
 CREATE INDEX thesaurus_label_folded ON mcp.thesaurus_label (folded);
-CREATE INDEX thesaurus_label_trgm ON mcp.thesaurus_label USING gin (folded gin_trgm_ops)
-    WHERE cardinality(stems) = 1 AND length(folded) >= 5;
 COMMENT ON TABLE mcp.thesaurus_label IS
   'Search form of every label of every term, kept by a trigger on mcp.thesaurus_term (do not edit): what mcp.analyze looks up.';
 COMMENT ON COLUMN mcp.thesaurus_label.term_id IS 'The term.';
@@ -695,8 +693,21 @@ COMMENT ON COLUMN mcp.thesaurus_label.label IS 'The label as written.';
 COMMENT ON COLUMN mcp.thesaurus_label.preferred IS 'Whether it is the preferred label.';
 COMMENT ON COLUMN mcp.thesaurus_label.stems IS 'German stems of its words without stop words (all folded words when it has only stop words).';
 COMMENT ON COLUMN mcp.thesaurus_label.first_stem IS 'stems[1] (index key of the exact lookup).';
-COMMENT ON COLUMN mcp.thesaurus_label.folded IS 'Its folded words joined by one space (trigram index for typos on one-word labels).';
+COMMENT ON COLUMN mcp.thesaurus_label.folded IS 'Its folded words joined by one space.';
 COMMENT ON COLUMN mcp.thesaurus_label.caps IS 'An upper-case abbreviation of at most 3 letters (BY, ÖD): matches only a word written in upper case.';
+
+CREATE TABLE mcp.thesaurus_variant (
+    variant     text NOT NULL,
+    term_id     text NOT NULL REFERENCES mcp.thesaurus_term (id) ON UPDATE CASCADE ON DELETE CASCADE,
+    folded      text NOT NULL
+);
+CREATE INDEX thesaurus_variant_variant ON mcp.thesaurus_variant (variant);
+CREATE INDEX thesaurus_variant_term ON mcp.thesaurus_variant (term_id);
+COMMENT ON TABLE mcp.thesaurus_variant IS
+  'Typo index (symmetric deletion neighbourhood), kept by the trigger on mcp.thesaurus_term (do not edit): every one-word label of 5 .. 24 letters, folded, and each form of it with one letter deleted. A question word whose own deletion forms meet a label''s is at most one edit (insertion, deletion, substitution, transposition) or two deletions away; found with B-tree lookups, so the cost grows logarithmically with the thesaurus.';
+COMMENT ON COLUMN mcp.thesaurus_variant.variant IS 'The folded label or the folded label with one letter deleted.';
+COMMENT ON COLUMN mcp.thesaurus_variant.term_id IS 'The term.';
+COMMENT ON COLUMN mcp.thesaurus_variant.folded IS 'The folded label the variant comes from.';
 
 CREATE FUNCTION mcp.thesaurus_label_sync() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -714,11 +725,21 @@ BEGIN
                    pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded
               FROM mcp.tokenize(l.label) t) s
      WHERE s.stems IS NOT NULL;
+    DELETE FROM mcp.thesaurus_variant WHERE term_id = NEW.id;
+    INSERT INTO mcp.thesaurus_variant (variant, term_id, folded)
+    SELECT DISTINCT d.x, NEW.id, l.folded
+      FROM mcp.thesaurus_label l,
+           LATERAL (SELECT l.folded
+                    UNION
+                    SELECT pg_catalog.left(l.folded, k - 1) || pg_catalog.substr(l.folded, k + 1)
+                      FROM pg_catalog.generate_series(1, pg_catalog.length(l.folded)) k) d(x)
+     WHERE l.term_id = NEW.id AND pg_catalog.cardinality(l.stems) = 1
+       AND pg_catalog.length(l.folded) BETWEEN 5 AND 24 AND pg_catalog.strpos(l.folded, ' ') = 0;
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION mcp.thesaurus_label_sync() IS
-  'Trigger: rewrites the search forms (mcp.thesaurus_label) of a term after it is inserted or updated.';
+  'Trigger: rewrites the search forms (mcp.thesaurus_label, mcp.thesaurus_variant) of a term after it is inserted or updated.';
 CREATE TRIGGER thesaurus_label_sync AFTER INSERT OR UPDATE ON mcp.thesaurus_term
     FOR EACH ROW EXECUTE FUNCTION mcp.thesaurus_label_sync();
 
@@ -858,7 +879,7 @@ BEGIN
     SELECT pg_catalog.string_agg(pg_catalog.quote_literal(source), ', ' ORDER BY source) INTO bad
       FROM pg_mcp_thesaurus_rel WHERE source = target;
     IF bad IS NOT NULL THEN
-        RAISE EXCEPTION 'load_thesaurus: term(s) related to themselves: %', bad USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'load_thesaurus: term(s) in a relation with themselves: %', bad USING ERRCODE = 'check_violation';
     END IF;
 
     -- cycles in broader over the graph after the load (the doc's terms take their relations
@@ -1018,32 +1039,43 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     WITH RECURSIVE ends AS (
         SELECT mcp.thesaurus_resolve(source) AS a, mcp.thesaurus_resolve(target) AS b,
                mcp.thesaurus_check_depth(max_depth) AS lim
-    ), walk(id, path, rels) AS (
-        SELECT a, ARRAY[a], ARRAY[]::text[] FROM ends WHERE a IS NOT NULL AND b IS NOT NULL
-        UNION ALL
-        SELECT e.target, w.path || e.target, w.rels || e.relation
+    ), walk(id, depth) AS (
+        -- breadth first from a; UNION drops a (term, depth) pair already reached, so the work is
+        -- bounded by edges x depth even in a dense or cyclic graph
+        SELECT a, 0 FROM ends WHERE a IS NOT NULL AND b IS NOT NULL
+        UNION
+        SELECT e.target, w.depth + 1
           FROM walk w JOIN mcp.thesaurus_edge e ON e.source = w.id
-         WHERE pg_catalog.cardinality(w.path) <= (SELECT lim FROM ends)
-           AND w.id <> (SELECT b FROM ends)
-           AND NOT e.target = ANY (w.path)      -- cycle protection: a path visits a term once
-    ), found AS (
-        SELECT path, rels FROM walk WHERE id = (SELECT b FROM ends)
-         ORDER BY pg_catalog.cardinality(path), path LIMIT 1
+         WHERE w.depth < (SELECT lim FROM ends)
+    ), best AS (
+        SELECT id, pg_catalog.min(depth) AS depth FROM walk GROUP BY id
+    ), back(id, depth) AS (
+        -- from b back to a: each step to a term one level closer to a
+        SELECT best.id, best.depth FROM best, ends WHERE best.id = ends.b
+        UNION ALL
+        SELECT p.source, bk.depth - 1
+          FROM back bk
+          CROSS JOIN LATERAL (SELECT e.source FROM mcp.thesaurus_edge e
+                                JOIN best ON best.id = e.source AND best.depth = bk.depth - 1
+                               WHERE e.target = bk.id ORDER BY e.source LIMIT 1) p
+         WHERE bk.depth > 0
     )
     SELECT CASE
         WHEN (SELECT a FROM ends) IS NULL THEN mcp.thesaurus_term_unknown(source)
         WHEN (SELECT b FROM ends) IS NULL THEN mcp.thesaurus_term_unknown(target)
         ELSE pg_catalog.jsonb_build_object(
             'source', (SELECT a FROM ends), 'target', (SELECT b FROM ends),
-            'found', EXISTS (SELECT 1 FROM found),
-            'length', (SELECT pg_catalog.cardinality(rels) FROM found),
+            'found', EXISTS (SELECT 1 FROM back),
+            'length', (SELECT pg_catalog.max(depth) FROM back),
             'path', COALESCE((SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                        'id', p.id, 'label', t.label, 'via', (f.rels)[p.i - 1]) ORDER BY p.i)
-                  FROM found f, LATERAL pg_catalog.unnest(f.path) WITH ORDINALITY p(id, i)
-                  JOIN mcp.thesaurus_term t ON t.id = p.id), '[]')) END
+                        'id', cur.id, 'label', t.label,
+                        'via', (SELECT pg_catalog.min(e.relation) FROM back prev JOIN mcp.thesaurus_edge e
+                                    ON e.source = prev.id AND e.target = cur.id WHERE prev.depth = cur.depth - 1))
+                        ORDER BY cur.depth)
+                  FROM back cur JOIN mcp.thesaurus_term t ON t.id = cur.id), '[]')) END
 $$;
 COMMENT ON FUNCTION mcp.thesaurus_path(text, text, integer) IS
-  'Tool thesaurus_path: the shortest chain of relations (broader, narrower, related) between two terms, at most max_depth (1 .. 10) steps; found = false when there is none within the limit. Recursive SQL; a path never visits a term twice.';
+  'Tool thesaurus_path: the shortest chain of relations (broader, narrower, related) between two terms, at most max_depth (1 .. 10) steps; found = false when there is none within the limit. Recursive SQL, breadth first: a term is expanded once per depth, so cycles and dense graphs cost at most edges x depth.';
 
 INSERT INTO mcp.tool (name, description, parameters, function, kind, read_only) VALUES
 ('thesaurus_expand',
@@ -1116,7 +1148,7 @@ BEGIN
         RAISE EXCEPTION 'prompt % version %: undeclared variable(s) %', p.name, p.version, bad
             USING ERRCODE = 'invalid_parameter_value', HINT = pg_catalog.format('Declared: %s', p.variables);
     END IF;
-    SELECT pg_catalog.string_agg(v, ', ' ORDER BY v) INTO bad
+    SELECT pg_catalog.string_agg(DISTINCT v, ', ' ORDER BY v) INTO bad
       FROM pg_catalog.unnest(p.variables || mcp.template_variables(p.template)) v
      WHERE NOT vars ? v OR pg_catalog.jsonb_typeof(vars -> v) = 'null';
     IF bad IS NOT NULL THEN
@@ -1162,7 +1194,8 @@ CREATE TABLE mcp.plan (
     optional_kinds  text[] NOT NULL DEFAULT '{}',
     priority        integer NOT NULL DEFAULT 0,
     enabled         boolean NOT NULL DEFAULT true,
-    created_at      timestamptz NOT NULL DEFAULT now()
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    keywords        text[] NOT NULL DEFAULT '{}'
 );
 CREATE INDEX plan_interface ON mcp.plan (interface) WHERE enabled;
 COMMENT ON TABLE mcp.plan IS
@@ -1176,6 +1209,7 @@ COMMENT ON COLUMN mcp.plan.optional_kinds IS 'Entity kinds the plan uses when pr
 COMMENT ON COLUMN mcp.plan.priority IS 'Tie-breaker between plans of equal score (higher first).';
 COMMENT ON COLUMN mcp.plan.enabled IS 'A disabled plan is never chosen.';
 COMMENT ON COLUMN mcp.plan.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (the keyword signal compares the question with them).';
 
 CREATE TABLE mcp.plan_step (
     plan        text NOT NULL REFERENCES mcp.plan (name) ON UPDATE CASCADE ON DELETE CASCADE,
@@ -1201,7 +1235,7 @@ CREATE TABLE mcp.plan_step (
     CONSTRAINT plan_step_ask_fields CHECK ((kind = 'ask') = (ask_kind IS NOT NULL) AND (kind = 'ask' OR question IS NULL))
 );
 COMMENT ON TABLE mcp.plan_step IS
-  'Ordered steps of a plan. prompt: add a rendered template to the system prompt; retrieve/tool: run a tool before the first model call (arguments templated from the entities) and give the model its result as a tool result; llm: a model phase with its own tool subset and tool_choice; ask: when the entity of ask_kind is missing, end with needs_input and the question, without calling the model. Checked on save (23514).';
+  'Ordered steps of a plan. prompt: add a rendered template to the system prompt; retrieve/tool: run a tool before the first model call (arguments templated from the entities) and give the model its result as a tool result; llm: the model phase (at most one per plan) with its own tool subset and tool_choice; ask: when the entity of ask_kind is missing, end with needs_input and the question, without calling the model. Checked on save (23514).';
 COMMENT ON COLUMN mcp.plan_step.plan IS 'The plan.';
 COMMENT ON COLUMN mcp.plan_step.position IS 'Order of the step (ascending).';
 COMMENT ON COLUMN mcp.plan_step.kind IS 'prompt | retrieve | tool | llm | ask.';
@@ -1214,17 +1248,15 @@ COMMENT ON COLUMN mcp.plan_step.tool_choice IS 'llm: none | auto | required | fu
 COMMENT ON COLUMN mcp.plan_step.ask_kind IS 'ask: the entity kind that must be present; it must be one of the plan''s kinds.';
 COMMENT ON COLUMN mcp.plan_step.question IS 'ask: the question for the user (default: Bitte nennen Sie: <kind>.).';
 
-CREATE FUNCTION mcp.check_plan_step(s mcp.plan_step) RETURNS void
+CREATE FUNCTION mcp.check_plan_step(s mcp.plan_step, p mcp.plan) RETURNS void
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
-    p mcp.plan;
     allowed text[];
     bad text;
     pr mcp.prompt;
     fn text;
     where_ text := pg_catalog.format('plan %s step %s (%s)', s.plan, s.position, s.kind);
 BEGIN
-    SELECT * INTO p FROM mcp.plan WHERE name = s.plan;
     allowed := ARRAY['question'] || p.required_kinds || p.optional_kinds;
     IF s.kind = 'prompt' THEN
         SELECT * INTO pr FROM mcp.prompt WHERE name = s.prompt AND active;
@@ -1252,6 +1284,9 @@ BEGIN
                 where_, bad, pg_catalog.array_to_string(allowed, ', ') USING ERRCODE = 'check_violation';
         END IF;
     ELSIF s.kind = 'llm' THEN
+        IF EXISTS (SELECT 1 FROM mcp.plan_step o WHERE o.plan = s.plan AND o.kind = 'llm' AND o.position <> s.position) THEN
+            RAISE EXCEPTION '%: the plan already has an llm step (one model phase per plan)', where_ USING ERRCODE = 'check_violation';
+        END IF;
         SELECT pg_catalog.string_agg(t, ', ' ORDER BY t) INTO bad FROM pg_catalog.unnest(s.tools) t
          WHERE NOT EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = p.interface AND it.tool = t);
         IF bad IS NOT NULL THEN
@@ -1271,17 +1306,20 @@ BEGIN
     END IF;
 END
 $$;
-COMMENT ON FUNCTION mcp.check_plan_step(mcp.plan_step) IS
-  'Checks one plan step as the triggers do: prompt exists with variables the plan supplies; tools are tools of the plan''s interface; tool_choice names an offered tool; argument templates use question or the plan''s kinds; ask names a kind of the plan. Raises 23514 naming the problem.';
+COMMENT ON FUNCTION mcp.check_plan_step(mcp.plan_step, mcp.plan) IS
+  'Checks one plan step against its plan row as the triggers do: prompt exists with variables the plan supplies; tools are tools of the plan''s interface; tool_choice names an offered tool; argument templates use question or the plan''s kinds; ask names a kind of the plan. Raises 23514 naming the problem.';
 
 CREATE FUNCTION mcp.plan_step_check() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM mcp.check_plan_step(NEW);
+    -- (not in a restore, check_function_bodies = off: the rows it checks against may come later)
+    IF pg_catalog.current_setting('check_function_bodies')::boolean THEN
+        PERFORM mcp.check_plan_step(NEW, p) FROM mcp.plan p WHERE p.name = NEW.plan;
+    END IF;
     RETURN NEW;
 END
 $$;
-COMMENT ON FUNCTION mcp.plan_step_check() IS 'Trigger: checks a plan step when it is saved (mcp.check_plan_step).';
+COMMENT ON FUNCTION mcp.plan_step_check() IS 'Trigger: checks a plan step when it is saved (mcp.check_plan_step); not in a restore (check_function_bodies = off).';
 CREATE TRIGGER plan_step_check BEFORE INSERT OR UPDATE ON mcp.plan_step
     FOR EACH ROW EXECUTE FUNCTION mcp.plan_step_check();
 
@@ -1296,40 +1334,20 @@ BEGIN
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION 'plan %: invalid entity kind(s) %', NEW.name, bad USING ERRCODE = 'check_violation';
     END IF;
-    IF TG_OP = 'UPDATE' THEN
+    NEW.keywords := ARRAY(SELECT DISTINCT k.stem
+                            FROM mcp.tokenize(NEW.description || ' ' || pg_catalog.array_to_string(NEW.examples, ' ')) k
+                           WHERE k.stem IS NOT NULL ORDER BY 1);
+    IF TG_OP = 'UPDATE' AND pg_catalog.current_setting('check_function_bodies')::boolean THEN
         FOR s IN SELECT * FROM mcp.plan_step WHERE plan = OLD.name LOOP
             s.plan := NEW.name;
-            -- the step is checked against the new plan row (visible after this trigger): check by hand
-            PERFORM mcp.check_plan_step_against(s, NEW);
+            PERFORM mcp.check_plan_step(s, NEW);
         END LOOP;
     END IF;
     RETURN NEW;
 END
 $$;
-COMMENT ON FUNCTION mcp.plan_check() IS 'Trigger: checks a plan''s kinds and, on update, re-checks its steps against the changed plan (23514).';
+COMMENT ON FUNCTION mcp.plan_check() IS 'Trigger: checks a plan''s kinds, sets its keywords and, on update, re-checks its steps against the changed plan (23514).';
 
-CREATE FUNCTION mcp.check_plan_step_against(s mcp.plan_step, p mcp.plan) RETURNS void
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    bad text;
-BEGIN
-    IF s.kind = 'ask' AND NOT s.ask_kind = ANY (p.required_kinds || p.optional_kinds) THEN
-        RAISE EXCEPTION 'plan % step % (ask): ask_kind % is not a kind of the plan', p.name, s.position, s.ask_kind
-            USING ERRCODE = 'check_violation';
-    END IF;
-    IF s.kind IN ('retrieve', 'tool', 'llm') THEN
-        SELECT pg_catalog.string_agg(t, ', ' ORDER BY t) INTO bad
-          FROM pg_catalog.unnest(CASE WHEN s.kind = 'llm' THEN s.tools ELSE ARRAY[s.tool] END) t
-         WHERE NOT EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = p.interface AND it.tool = t);
-        IF bad IS NOT NULL THEN
-            RAISE EXCEPTION 'plan % step % (%): tool(s) % are not tools of interface %', p.name, s.position, s.kind, bad, p.interface
-                USING ERRCODE = 'check_violation';
-        END IF;
-    END IF;
-END
-$$;
-COMMENT ON FUNCTION mcp.check_plan_step_against(mcp.plan_step, mcp.plan) IS
-  'The checks of a step that depend on its plan row, against a plan row about to be saved (used when a plan changes).';
 CREATE TRIGGER plan_check BEFORE INSERT OR UPDATE ON mcp.plan
     FOR EACH ROW EXECUTE FUNCTION mcp.plan_check();
 
@@ -1401,22 +1419,30 @@ BEGIN
                    AND (NOT l.caps OR w.caps)
             ), compound AS (
                 -- a word that begins with a one-word label of >= 5 letters (Metallindustrie -> Metall)
-                SELECT DISTINCT ON (w.i) l.term_id, w.i AS first, w.i AS last, 0.8 AS score, 2 AS how
-                  FROM w CROSS JOIN LATERAL pg_catalog.generate_series(5, pg_catalog.length(w.f) - 3) k
-                  JOIN mcp.thesaurus_label l ON l.first_stem = pg_catalog.left(w.f, k) AND pg_catalog.cardinality(l.stems) = 1
+                SELECT c.term_id, w.i AS first, w.i AS last, 0.8 AS score, 2 AS how
+                  FROM w CROSS JOIN LATERAL (
+                        SELECT l.term_id FROM mcp.thesaurus_label l
+                         WHERE l.first_stem = ANY (ARRAY(SELECT pg_catalog.left(w.f, k)
+                                                           FROM pg_catalog.generate_series(5, pg_catalog.length(w.f) - 3) k))
+                           AND pg_catalog.cardinality(l.stems) = 1
+                         ORDER BY pg_catalog.length(l.first_stem) DESC, l.preferred DESC, l.term_id LIMIT 1) c
                  WHERE pg_catalog.length(w.f) >= 8
-                 ORDER BY w.i, pg_catalog.length(l.first_stem) DESC, l.preferred DESC, l.term_id
             ), fuzzy AS (
-                -- typos: trigram similarity >= 0.5 to a one-word label, for a word of >= 5
-                -- letters that matched nothing exactly
-                SELECT DISTINCT ON (w.i) l.term_id, w.i AS first, w.i AS last,
-                       pg_catalog.round((mcp.trgm_similarity(l.folded, w.f) * 0.9)::numeric, 3) AS score, 3 AS how
-                  FROM w JOIN mcp.thesaurus_label l
-                    ON mcp.trgm_match(l.folded, w.f) AND pg_catalog.cardinality(l.stems) = 1 AND pg_catalog.length(l.folded) >= 5
-                 WHERE pg_catalog.length(w.f) >= 5
-                   AND mcp.trgm_similarity(l.folded, w.f) >= 0.5
+                -- typos: a word of >= 5 letters that matched nothing exactly, within one edit of a
+                -- one-word label with the same first letter (deletion neighbourhood, B-tree);
+                -- score 0.6 + 0.3 x trigram similarity
+                SELECT v.term_id, w.i AS first, w.i AS last,
+                       pg_catalog.round((0.6 + 0.3 * v.sim)::numeric, 3) AS score, 3 AS how
+                  FROM w CROSS JOIN LATERAL (
+                        SELECT t.term_id, mcp.trgm_similarity(t.folded, w.f) AS sim FROM mcp.thesaurus_variant t
+                         WHERE t.variant = ANY (ARRAY(SELECT w.f
+                                                      UNION ALL
+                                                      SELECT pg_catalog.left(w.f, k - 1) || pg_catalog.substr(w.f, k + 1)
+                                                        FROM pg_catalog.generate_series(1, pg_catalog.length(w.f)) k))
+                           AND pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1)
+                         ORDER BY 2 DESC, 1 LIMIT 1) v
+                 WHERE pg_catalog.length(w.f) BETWEEN 5 AND 25
                    AND NOT EXISTS (SELECT 1 FROM exact x WHERE w.i BETWEEN x.first AND x.last)
-                 ORDER BY w.i, mcp.trgm_similarity(l.folded, w.f) DESC, l.preferred DESC, l.term_id
             ), cand AS (
                 SELECT c.term_id, t.kind, t.label, c.first, c.last, c.score, c.how
                   FROM (SELECT * FROM exact UNION ALL SELECT * FROM compound UNION ALL SELECT * FROM fuzzy) c
@@ -1446,9 +1472,7 @@ BEGIN
     -- plans: coverage of their kinds, keyword overlap with description and examples
     v_qstems := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(v_stem) x);
     WITH p AS (
-        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt,
-               ARRAY(SELECT DISTINCT k.stem FROM mcp.tokenize(pl.description || ' ' || pg_catalog.array_to_string(pl.examples, ' ')) k
-                      WHERE k.stem IS NOT NULL) AS pstems
+        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS pstems
           FROM mcp.plan pl
          WHERE pl.interface = v_iface AND pl.enabled
     ), s AS (
@@ -1480,18 +1504,78 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos by trigram similarity >= 0.5 on one-word labels, score 0.9 x similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; why shows both (embedding: null, no embedding signal yet) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter, found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; why shows both (embedding: null, no embedding signal yet) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump
 ------------------------------------------------------------------------------------------------
-GRANT SELECT ON mcp.thesaurus_term, mcp.thesaurus_relation, mcp.thesaurus_label, mcp.thesaurus_edge,
+GRANT SELECT ON mcp.thesaurus_term, mcp.thesaurus_relation, mcp.thesaurus_label, mcp.thesaurus_variant, mcp.thesaurus_edge,
                 mcp.plan, mcp.plan_step, mcp.entity_source TO PUBLIC;
 REVOKE EXECUTE ON FUNCTION mcp.thesaurus_label_sync(), mcp.entity_source_check(), mcp.plan_step_check(), mcp.plan_check(),
                            mcp.prompt_variables_check() FROM PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('mcp.thesaurus_term', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.thesaurus_relation', '');
-SELECT pg_catalog.pg_extension_config_dump('mcp.thesaurus_label', '');
+-- (mcp.thesaurus_label and mcp.thesaurus_variant are not dumped: restoring mcp.thesaurus_term
+-- rebuilds them through its trigger)
 SELECT pg_catalog.pg_extension_config_dump('mcp.entity_source', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.plan', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.plan_step', '');
+
+ALTER TABLE mcp.run ADD COLUMN plan jsonb;
+COMMENT ON COLUMN mcp.run.plan IS 'Execution plan of the run (issue 12): {plan, score, forced, continued, min_score, best, entities, missing, steps}: the plan chosen (NULL: none scored min_score, the interface''s defaults were used), its score, the analysis'' entities and the steps taken (asks, prompts, pre-step tool calls with their tool_call_id, the model phase''s tools and tool_choice). NULL when the interface has no plans.';
+CREATE OR REPLACE VIEW mcp.recent_runs AS
+SELECT r.run_id,
+       r.session_id,
+       r.started_at,
+       r.finished_at,
+       r.interface,
+       r.provider,
+       r.role_name,
+       r.status,
+       left(r.question, 200) AS question,
+       r.iterations,
+       coalesce(l.llm_requests, 0) AS llm_requests,
+       coalesce(l.llm_retries, 0) AS llm_retries,
+       coalesce(t.tool_calls, 0) AS tool_calls,
+       coalesce(t.tool_errors, 0) AS tool_errors,
+       coalesce(t.rejected_tool_calls, 0) AS rejected_tool_calls,
+       r.prompt_tokens,
+       r.completion_tokens,
+       r.prompt_tokens + r.completion_tokens AS total_tokens,
+       CASE WHEN pr.prompt_price IS NOT NULL OR pr.completion_price IS NOT NULL THEN
+            round((r.prompt_tokens * coalesce(pr.prompt_price, 0)
+                   + r.completion_tokens * coalesce(pr.completion_price, 0)) / 1000.0, 6)
+       END AS estimated_cost,
+       round(coalesce(l.llm_ms, 0)::numeric, 3) AS llm_latency_ms,
+       round(coalesce(t.tool_ms, 0)::numeric, 3) AS tool_latency_ms,
+       round((extract(epoch FROM r.finished_at - r.started_at) * 1000)::numeric, 3) AS wall_ms,
+       round((extract(epoch FROM r.finished_at - r.started_at) * 1000
+              - coalesce(l.llm_ms, 0) - coalesce(t.tool_ms, 0))::numeric, 3) AS orchestration_ms,
+       r.error ->> 'kind' AS error_kind,
+       r.error ->> 'message' AS error_message,
+       r.plan ->> 'plan' AS plan,
+       (r.plan ->> 'score')::numeric AS plan_score,
+       r.plan AS plan_detail
+  FROM mcp.run r
+  LEFT JOIN LATERAL (
+        SELECT count(*) AS llm_requests,
+               sum(greatest(coalesce(q.attempts, 1) - 1, 0)) AS llm_retries,
+               sum(q.latency_ms) AS llm_ms
+          FROM mcp.llm_request q
+         WHERE q.run_id = r.run_id) l ON true
+  LEFT JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE c.status IN ('ok', 'error')) AS tool_calls,
+               count(*) FILTER (WHERE c.status = 'error') AS tool_errors,
+               count(*) FILTER (WHERE c.status NOT IN ('ok', 'error')) AS rejected_tool_calls,
+               sum(c.latency_ms) AS tool_ms
+          FROM mcp.tool_call c
+         WHERE c.run_id = r.run_id) t ON true
+  LEFT JOIN LATERAL (
+        SELECT (p.options ->> 'price_per_1k_prompt')::numeric AS prompt_price,
+               (p.options ->> 'price_per_1k_completion')::numeric AS completion_price
+          FROM mcp.provider p
+         WHERE p.name = r.provider) pr ON true
+ ORDER BY r.started_at DESC;
+COMMENT ON COLUMN mcp.recent_runs.plan IS 'Execution plan chosen for the run (NULL: no plan, or none scored high enough).';
+COMMENT ON COLUMN mcp.recent_runs.plan_score IS 'Its score in the analysis (0 .. 1).';
+COMMENT ON COLUMN mcp.recent_runs.plan_detail IS 'mcp.run.plan: entities found, the best plan, the steps taken.';

@@ -469,6 +469,7 @@ struct ChatOptions {
     tool_choice: Option<String>,
     max_iterations: Option<u32>,
     max_total_tokens: Option<u64>,
+    plan: Option<String>,
 }
 
 fn chat_options(v: &Value) -> McpResult<ChatOptions> {
@@ -495,9 +496,10 @@ fn chat_options(v: &Value) -> McpResult<ChatOptions> {
                 out.max_iterations = Some(int(1, mcp_chat::MAX_ITERATIONS_HARD_CAP as u64)? as u32)
             }
             "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
+            "plan" => out.plan = Some(text()?),
             other => {
                 return Err(bad(format!(
-                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens)",
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens, plan)",
                     other.chars().take(64).collect::<String>()
                 )))
             }
@@ -616,6 +618,7 @@ fn chat(
     };
     // The engine validates arguments (the model gets its correction without a tool round trip);
     // execute_tool validates again for direct callers. Both use the per-backend schema cache.
+    let chosen = crate::plans::choose(question, interface, options.plan.as_deref(), &history)?;
     let run_id = new_uuid();
     store_run_start(
         run_id,
@@ -631,6 +634,7 @@ fn chat(
         schemas: HashMap::new(),
         next_arguments_raw: None,
     };
+    crate::plans::apply(chosen, run_id, &mut cfg, &mut host);
     let outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
     store_run_end(run_id, session_id, &outcome);

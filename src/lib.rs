@@ -15,6 +15,7 @@ mod json_api;
 mod jsonb;
 mod mcp_server;
 mod pg_util;
+mod plans;
 mod registry;
 mod rows;
 mod sandbox;

@@ -1,4 +1,4 @@
--- mcp.analyze on the demo thesaurus (demo/thesaurus.json) and plans (demo/plans.sql): the 43
+-- mcp.analyze on the demo thesaurus (demo/thesaurus.json) and plans (demo/plans.sql): the 45
 -- German questions of demo/questions.tsv with their expected entities and plan. Prints every
 -- miss, then precision and recall of the extraction and the plan accuracy (README reports them).
 \set VERBOSITY terse

@@ -548,6 +548,9 @@ include!("audit_bounds.rs");
 // Hostile JSON: bounded recursion and CPU, U+0000, jsonb nesting limits (issue 9).
 include!("robustness.rs");
 
+// Execution plans inside mcp.chat (issue 12).
+include!("plans.rs");
+
 #[pg_test]
 fn call_tool_names_a_renamed_or_dropped_function() {
     // The stored signature is resolved at every call through the per-backend cache, which

@@ -245,6 +245,8 @@ pub struct ChatConfig {
     pub http: Options,
     /// Skip argument validation in the engine (the host validates in `execute_tool`).
     pub host_validates: bool,
+    /// The execution plan's effect on the run (pre-step tool results, tool subset, ask).
+    pub plan: crate::PlanRun,
 }
 
 impl ChatConfig {
@@ -257,6 +259,7 @@ impl ChatConfig {
             max_total_tokens: None,
             http: Options::default(),
             host_validates: false,
+            plan: crate::PlanRun::default(),
         }
     }
 

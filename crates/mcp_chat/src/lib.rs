@@ -62,6 +62,7 @@ mod config;
 mod engine;
 mod host;
 mod outcome;
+mod plan;
 
 pub use config::{
     ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,
@@ -74,6 +75,7 @@ pub use host::{
     ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution, ToolStatus,
 };
 pub use outcome::{ChatError, ChatOutcome, ChatStatus};
+pub use plan::{PlanAsk, PlanRun, PreResult};
 
 // Re-exported so a host needs no direct dependency for the common types.
 pub use mcp_http::{HttpClient, Options as HttpOptions, RetryPolicy};

@@ -41,7 +41,9 @@ fn p12_chat(question: &str, session: Option<&str>, options: Value) -> Value {
 fn plan_ask_step_calls_no_llm_and_the_session_continues() {
     mock_scenario(
         "p12_ask",
-        &json!({"steps": [{"call": [{"id": "c1", "name": "getTarifVertrag",
+        // (the mock answers by the number of assistant messages in the request: the ask and the
+        // pre-step's tool call come before the first request of the continued run)
+        &json!({"steps": [{"say": "nie"}, {"say": "nie"}, {"call": [{"id": "c1", "name": "getTarifVertrag",
                                       "arguments": {"tarifgebiet": "Bayern", "fachbereich": "Metall"}}]},
                           {"say": "Es gilt der MTV Metall Bayern."}]}),
     );
@@ -91,7 +93,7 @@ fn plan_ask_step_calls_no_llm_and_the_session_continues() {
 fn plan_pre_step_result_subset_and_tool_choice_reach_the_first_request() {
     mock_scenario(
         "p12_pre",
-        &json!({"steps": [{"call": [{"id": "c1", "name": "getTarifVertrag",
+        &json!({"steps": [{"say": "nie"}, {"call": [{"id": "c1", "name": "getTarifVertrag",
                                       "arguments": {"tarifgebiet": "NRW", "fachbereich": "Chemie"}}]},
                           {"say": "MTV Metall Bayern."}]}),
     );

@@ -1284,9 +1284,6 @@ BEGIN
                 where_, bad, pg_catalog.array_to_string(allowed, ', ') USING ERRCODE = 'check_violation';
         END IF;
     ELSIF s.kind = 'llm' THEN
-        IF EXISTS (SELECT 1 FROM mcp.plan_step o WHERE o.plan = s.plan AND o.kind = 'llm' AND o.position <> s.position) THEN
-            RAISE EXCEPTION '%: the plan already has an llm step (one model phase per plan)', where_ USING ERRCODE = 'check_violation';
-        END IF;
         SELECT pg_catalog.string_agg(t, ', ' ORDER BY t) INTO bad FROM pg_catalog.unnest(s.tools) t
          WHERE NOT EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = p.interface AND it.tool = t);
         IF bad IS NOT NULL THEN
@@ -1297,6 +1294,9 @@ BEGIN
             IF NOT (fn = ANY (COALESCE(s.tools, ARRAY(SELECT it.tool FROM mcp.interface_tool it WHERE it.interface = p.interface)))) THEN
                 RAISE EXCEPTION '%: tool_choice names % which is not offered in this step', where_, fn USING ERRCODE = 'check_violation';
             END IF;
+        END IF;
+        IF EXISTS (SELECT 1 FROM mcp.plan_step o WHERE o.plan = s.plan AND o.kind = 'llm' AND o.position <> s.position) THEN
+            RAISE EXCEPTION '%: the plan already has an llm step (one model phase per plan)', where_ USING ERRCODE = 'check_violation';
         END IF;
     ELSIF s.kind = 'ask' THEN
         IF NOT s.ask_kind = ANY (p.required_kinds || p.optional_kinds) THEN

@@ -3,6 +3,8 @@
 \set VERBOSITY default
 BEGIN;
 SET client_min_messages = warning;
+CREATE FUNCTION pg_temp.sqlstate_of(stmt text) RETURNS text LANGUAGE plpgsql AS
+  $f$ BEGIN EXECUTE stmt; RETURN 'ok'; EXCEPTION WHEN OTHERS THEN RETURN SQLSTATE || ': ' || SQLERRM; END $f$;
 SELECT mcp.load_thesaurus('{"terms": [
   {"id": "de", "kind": "tarifgebiet", "label": "Deutschland", "alt_labels": ["BRD"], "lang": "de", "broader": [], "related": []},
   {"id": "by", "kind": "tarifgebiet", "label": "Bayern", "alt_labels": ["BY", "Freistaat Bayern"], "lang": "de", "broader": ["de"], "related": []},
@@ -27,33 +29,22 @@ SELECT mcp.load_thesaurus('{"terms": [{"id": "kfz", "kind": "fachbereich", "labe
 SELECT count(*) AS terms FROM mcp.thesaurus_term;
 
 -- refusals: nothing is changed, the message names the culprits
-SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A"}, {"id": "b", "kind": "k", "label": "B"}, {"id": "a", "kind": "k", "label": "A2"}]}');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "x", "kind": "k", "label": "X", "broader": ["nowhere"], "related": ["by", "nirgends"]}]}');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A", "broader": ["b"]}, {"id": "b", "kind": "k", "label": "B", "broader": ["c"]}, {"id": "c", "kind": "k", "label": "C", "broader": ["a"]}]}');
-ROLLBACK TO SAVEPOINT s;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A"}, {"id": "b", "kind": "k", "label": "B"}, {"id": "a", "kind": "k", "label": "A2"}]}')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "x", "kind": "k", "label": "X", "broader": ["nowhere"], "related": ["by", "nirgends"]}]}')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A", "broader": ["b"]}, {"id": "b", "kind": "k", "label": "B", "broader": ["c"]}, {"id": "c", "kind": "k", "label": "C", "broader": ["a"]}]}')$q$) AS refused;
 -- a cycle through a term already stored (de is below muc -> by -> de)
-SELECT mcp.load_thesaurus('{"terms": [{"id": "de", "kind": "tarifgebiet", "label": "Deutschland", "broader": ["muc"]}]}');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A", "broader": ["a"]}]}');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k"}]}');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A", "alt_labels": "A1"}]}');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('[1, 2]');
-ROLLBACK TO SAVEPOINT s;
-SELECT mcp.load_thesaurus('{"terms": [{"id": "bad id!", "kind": "k", "label": "A"}]}');
-ROLLBACK TO SAVEPOINT s;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "de", "kind": "tarifgebiet", "label": "Deutschland", "broader": ["muc"]}]}')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A", "broader": ["a"]}]}')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k"}]}')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "a", "kind": "k", "label": "A", "alt_labels": "A1"}]}')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('[1, 2]')$q$) AS refused;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.load_thesaurus('{"terms": [{"id": "bad id!", "kind": "k", "label": "A"}]}')$q$) AS refused;
 SELECT count(*) AS terms_after_refusals FROM mcp.thesaurus_term;
 
 -- graph tools (registered built-ins, called through mcp.call_tool like any tool)
 INSERT INTO mcp.interface (name) VALUES ('graph');
 INSERT INTO mcp.interface_tool VALUES ('graph', 'thesaurus_expand'), ('graph', 'thesaurus_neighbours'), ('graph', 'thesaurus_path');
 SELECT name, kind, function FROM mcp.tool WHERE name LIKE 'thesaurus%' ORDER BY 1;
-SAVEPOINT t;
 SELECT jsonb_pretty(mcp.call_tool('thesaurus_expand', '{"term": "M+E"}', 'graph') -> 'structuredContent');
 SELECT mcp.thesaurus_expand('deutschland') -> 'narrower' AS narrower_of_de;
 SELECT mcp.thesaurus_expand('Atlantis') AS unknown;
@@ -63,8 +54,7 @@ SELECT mcp.thesaurus_path('München', 'Hessen') AS path;
 SELECT mcp.thesaurus_path('muc', 'he', 2) AS too_short;
 SELECT mcp.thesaurus_path('kfz', 'chemie') AS unconnected;
 -- depth limit: 1 .. 10
-SELECT mcp.thesaurus_neighbours('by', 11);
-ROLLBACK TO SAVEPOINT t;
+SELECT pg_temp.sqlstate_of($q$SELECT mcp.thesaurus_neighbours('by', 11)$q$) AS refused;
 SELECT mcp.call_tool('thesaurus_neighbours', '{"term": "by", "depth": 0}', 'graph') -> 'content' -> 0 ->> 'text' AS refused;
 -- cycle protection: related is symmetric and may form cycles (a - b - c - a); walks end
 INSERT INTO mcp.thesaurus_term (id, kind, label) VALUES ('ra', 'k', 'Ring A'), ('rb', 'k', 'Ring B'), ('rc', 'k', 'Ring C');

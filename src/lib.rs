@@ -38,12 +38,10 @@ pub extern "C-unwind" fn _PG_init() {
     json_api::install_engine_hooks();
 }
 
+/// The in-database tests (#[pg_test]), one module per subject under tests/pg/.
 #[cfg(any(test, feature = "pg_test"))]
-#[pg_schema]
-mod tests {
-    include!("../tests/pg/mod.rs");
-    include!("../tests/pg/mcp_server.rs");
-}
+#[path = "../tests/pg/mod.rs"]
+mod tests;
 
 /// Required by `cargo pgrx test`.
 #[cfg(test)]

@@ -34,6 +34,18 @@ COMMENT ON FUNCTION mcp.trgm_similarity(text, text) IS 'pg_trgm''s similarity, s
 COMMENT ON FUNCTION mcp.fold(text) IS
   'Comparison form of a word for prompt analysis: ä/ö/ü/ß spelled ae/oe/ue/ss, other diacritics removed (unaccent), lower case. "Öffentlicher" and "oeffentlicher" fold alike.';
 
+CREATE FUNCTION mcp.arg_not_null(value anyelement, parameter text, fn text) RETURNS anyelement
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    IF value IS NULL THEN
+        RAISE EXCEPTION 'parameter "%" of % must not be NULL', parameter, fn USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    RETURN value;
+END
+$$;
+COMMENT ON FUNCTION mcp.arg_not_null(anyelement, text, text) IS
+  'The value, or 22004 naming the parameter and the function when it is NULL (the issue-12 functions'' NULL rule).';
+
 CREATE FUNCTION mcp.tokenize(input text)
 RETURNS TABLE (pos integer, word text, start_at integer, end_at integer, folded text, stem text)
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE AS $$
@@ -194,7 +206,7 @@ COMMENT ON COLUMN mcp.entity_source.description IS 'Free text for admins.';
 COMMENT ON COLUMN mcp.entity_source.enabled IS 'A disabled source is not read.';
 
 CREATE FUNCTION mcp.entity_source_sql(s mcp.entity_source) RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
+LANGUAGE sql STABLE STRICT PARALLEL SAFE AS $$
     SELECT CASE WHEN s.query IS NOT NULL
                 THEN 'SELECT DISTINCT v::text FROM (' || s.query || ') AS q(v) WHERE v IS NOT NULL'
                 ELSE pg_catalog.format('SELECT DISTINCT %I::text FROM %s WHERE %I IS NOT NULL',
@@ -239,7 +251,8 @@ DECLARE
     n_rel_added integer;
     n_rel_removed integer;
 BEGIN
-    IF doc IS NULL OR pg_catalog.jsonb_typeof(doc) <> 'object' OR pg_catalog.jsonb_typeof(doc -> 'terms') IS DISTINCT FROM 'array' THEN
+    PERFORM mcp.arg_not_null(doc, 'doc', 'mcp.load_thesaurus'), mcp.arg_not_null(replace, 'replace', 'mcp.load_thesaurus');
+    IF pg_catalog.jsonb_typeof(doc) <> 'object' OR pg_catalog.jsonb_typeof(doc -> 'terms') IS DISTINCT FROM 'array' THEN
         RAISE EXCEPTION 'load_thesaurus: doc must be an object {"terms": [...]}' USING ERRCODE = 'invalid_parameter_value';
     END IF;
     -- shape of every term (the first bad one is named)
@@ -401,7 +414,7 @@ COMMENT ON COLUMN mcp.thesaurus_edge.target IS 'Term the edge leads to.';
 COMMENT ON COLUMN mcp.thesaurus_edge.relation IS 'broader, narrower or related, seen from source.';
 
 CREATE FUNCTION mcp.thesaurus_term_unknown(term text) RETURNS jsonb
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT pg_catalog.jsonb_build_object('error', pg_catalog.format('no thesaurus term %s', pg_catalog.to_jsonb(term)))
 $$;
 COMMENT ON FUNCTION mcp.thesaurus_term_unknown(text) IS 'The graph tools'' answer for a term that names no thesaurus term.';
@@ -420,7 +433,7 @@ COMMENT ON FUNCTION mcp.thesaurus_check_depth(integer) IS 'The graph tools'' dep
 
 CREATE FUNCTION mcp.thesaurus_expand(term text) RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    WITH RECURSIVE start AS (SELECT mcp.thesaurus_resolve(term) AS id),
+    WITH RECURSIVE start AS (SELECT mcp.thesaurus_resolve(mcp.arg_not_null(term, 'term', 'mcp.thesaurus_expand')) AS id),
     down(id, depth) AS (
         SELECT id, 0 FROM start WHERE id IS NOT NULL
         UNION   -- UNION, not UNION ALL: a node reached again at the same depth is not walked twice
@@ -444,7 +457,8 @@ COMMENT ON FUNCTION mcp.thesaurus_expand(text) IS
 
 CREATE FUNCTION mcp.thesaurus_neighbours(term text, depth integer DEFAULT 1) RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    WITH RECURSIVE start AS (SELECT mcp.thesaurus_resolve(term) AS id, mcp.thesaurus_check_depth(depth) AS lim),
+    WITH RECURSIVE start AS (SELECT mcp.thesaurus_resolve(mcp.arg_not_null(term, 'term', 'mcp.thesaurus_neighbours')) AS id,
+                                    mcp.thesaurus_check_depth(mcp.arg_not_null(depth, 'depth', 'mcp.thesaurus_neighbours')) AS lim),
     walk(id, depth, relation) AS (
         SELECT id, 0, NULL::text FROM start WHERE id IS NOT NULL
         UNION   -- bounded: at most (terms x depth) rows, cycles end at the depth limit
@@ -467,8 +481,9 @@ COMMENT ON FUNCTION mcp.thesaurus_neighbours(text, integer) IS
 CREATE FUNCTION mcp.thesaurus_path(source text, target text, max_depth integer DEFAULT 6) RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
     WITH RECURSIVE ends AS (
-        SELECT mcp.thesaurus_resolve(source) AS a, mcp.thesaurus_resolve(target) AS b,
-               mcp.thesaurus_check_depth(max_depth) AS lim
+        SELECT mcp.thesaurus_resolve(mcp.arg_not_null(source, 'source', 'mcp.thesaurus_path')) AS a,
+               mcp.thesaurus_resolve(mcp.arg_not_null(target, 'target', 'mcp.thesaurus_path')) AS b,
+               mcp.thesaurus_check_depth(mcp.arg_not_null(max_depth, 'max_depth', 'mcp.thesaurus_path')) AS lim
     ), walk(id, depth) AS (
         -- breadth first from a; UNION drops a (term, depth) pair already reached, so the work is
         -- bounded by edges x depth even in a dense or cyclic graph
@@ -562,6 +577,7 @@ DECLARE
     val text;
     pat constant text := '\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}';
 BEGIN
+    PERFORM mcp.arg_not_null(name, 'name', 'mcp.render_prompt');
     SELECT * INTO p FROM mcp.prompt pr
      WHERE pr.name = render_prompt.name AND (CASE WHEN render_prompt.version IS NULL THEN pr.active ELSE pr.version = render_prompt.version END);
     IF NOT FOUND THEN
@@ -602,7 +618,7 @@ COMMENT ON FUNCTION mcp.render_prompt(text, jsonb, integer) IS
   'Renders a prompt template (the active version, or the given one) with vars: every declared variable must be given and no other. Each value is inserted as data: <data name="var">value</data> with & < > escaped as &amp; &lt; &gt;, so a value can neither close the block nor add markup or placeholders. Errors: 42704 no such prompt, 22023 missing or undeclared variable.';
 
 CREATE FUNCTION mcp.template_data(name text, value text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
     SELECT '<data name="' || name || '">'
         || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(COALESCE(value, ''), '&', '&amp;'), '<', '&lt;'), '>', '&gt;')
         || '</data>'
@@ -679,7 +695,7 @@ COMMENT ON COLUMN mcp.plan_step.ask_kind IS 'ask: the entity kind that must be p
 COMMENT ON COLUMN mcp.plan_step.question IS 'ask: the question for the user (default: Bitte nennen Sie: <kind>.).';
 
 CREATE FUNCTION mcp.check_plan_step(s mcp.plan_step, p mcp.plan) RETURNS void
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE STRICT AS $$
 DECLARE
     allowed text[];
     bad text;
@@ -807,9 +823,7 @@ DECLARE
     v_plans jsonb;
     v_missing jsonb := '[]';
 BEGIN
-    IF question IS NULL THEN
-        RETURN pg_catalog.jsonb_build_object('entities', '[]'::jsonb, 'plans', '[]'::jsonb, 'missing', '[]'::jsonb);
-    END IF;
+    PERFORM mcp.arg_not_null(question, 'question', 'mcp.analyze'), mcp.arg_not_null(v_iface, 'interface', 'mcp.analyze');
     IF pg_catalog.length(question) > 4000 THEN
         RAISE EXCEPTION 'mcp.analyze: question longer than 4000 characters (%)', pg_catalog.length(question)
             USING ERRCODE = 'invalid_parameter_value';

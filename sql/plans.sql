@@ -126,6 +126,7 @@ CREATE TABLE mcp.thesaurus_label (
     folded      text NOT NULL,
     caps        boolean NOT NULL
 );
+CREATE INDEX thesaurus_label_term ON mcp.thesaurus_label (term_id);
 CREATE INDEX thesaurus_label_first_stem ON mcp.thesaurus_label (first_stem);
 CREATE INDEX thesaurus_label_folded ON mcp.thesaurus_label (folded);
 COMMENT ON TABLE mcp.thesaurus_label IS

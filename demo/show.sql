@@ -53,3 +53,21 @@ SELECT request_id, iteration, provider, finish_reason, http_status, attempts, pr
   FROM mcp.llm_request ORDER BY request_id;
 SELECT call_id, tool, status, tool_call_id, left(arguments::text, 60) AS arguments, round(latency_ms::numeric, 2) AS ms
   FROM mcp.tool_call WHERE run_id IS NOT NULL ORDER BY call_id;
+\echo
+\echo '== Prompt analysis (mcp.analyze): entities from the thesaurus, plans ranked (issue 12) =='
+SELECT q AS question,
+       (SELECT string_agg(format('%s=%s «%s» %s', e->>'kind', e->>'term_id', e->>'text', e->>'score'), ', ')
+          FROM jsonb_array_elements(a->'entities') e) AS entities,
+       a->'plans'->0->>'name' AS best_plan, a->'plans'->0->>'score' AS score, a->'missing' AS missing
+  FROM unnest(ARRAY['Welche Tarifverträge gelten im bayerischen Einzelhandel?',
+                    'Urlaub im oeffentlicher dienst in NRW und Hessen',
+                    'Wie viel Urlaub gibt es in der Metallindustrei?']) AS q,
+       LATERAL mcp.analyze(q) AS a;
+\echo
+\echo '== The plan of the chat above (mcp.recent_runs.plan): pre-step tool call, prompt, model phase =='
+SELECT plan, plan_score, jsonb_pretty(plan_detail->'steps') AS steps
+  FROM mcp.recent_runs WHERE plan IS NOT NULL ORDER BY started_at LIMIT 1;
+\echo
+\echo '== An ask step: the region is missing, the plan asks for it without calling the model =='
+SELECT c->>'status' AS status, c->>'iterations' AS iterations, c->>'answer' AS answer, c->'needs_input'->'missing_parameters' AS missing
+  FROM mcp.chat('Wie viel Urlaub gibt es in der Metallindustrie?') AS c;

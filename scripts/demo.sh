@@ -15,6 +15,10 @@ start_cluster "$DEMO_DIR" "$DEMO_PORT"
 log "demo cluster running on 127.0.0.1:$DEMO_PORT (data in $DEMO_DIR)"
 fresh_db "$DEMO_PORT" "$DB"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/demo.sql"
+# issue 12: the demo thesaurus (16 Länder, industries, topics) and the execution plans
+psql_at "$DEMO_PORT" "$DB" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" \
+    <<<"SELECT mcp.load_thesaurus(:'thesaurus') AS thesaurus_loaded;"
+psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/plans.sql"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/show.sql"
 log "connect with: psql -h 127.0.0.1 -p $DEMO_PORT -U postgres $DB"
 log "stop with:    sudo -u postgres $PG_BIN/pg_ctl -D $DEMO_DIR stop"

@@ -228,7 +228,8 @@ CREATE TABLE mcp.run (
     error       jsonb,
     started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
     finished_at timestamptz,
-    clipped     jsonb
+    clipped     jsonb,
+    plan        jsonb
 );
 COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
 COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
@@ -246,6 +247,7 @@ COMMENT ON COLUMN mcp.run.error IS 'Normalized error when the run failed.';
 COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
 COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
 COMMENT ON COLUMN mcp.run.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
+COMMENT ON COLUMN mcp.run.plan IS 'Execution plan of the run (issue 12): {plan, score, forced, continued, min_score, best, entities, missing, steps}: the plan chosen (NULL: none scored min_score, the interface''s defaults were used), its score, the analysis'' entities and the steps taken (asks, prompts, pre-step tool calls with their tool_call_id, the model phase''s tools and tool_choice). NULL when the interface has no plans.';
 
 CREATE TABLE mcp.tool_call (
     call_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -36,7 +36,10 @@ SELECT r.run_id,
        round((extract(epoch FROM r.finished_at - r.started_at) * 1000
               - coalesce(l.llm_ms, 0) - coalesce(t.tool_ms, 0))::numeric, 3) AS orchestration_ms,
        r.error ->> 'kind' AS error_kind,
-       r.error ->> 'message' AS error_message
+       r.error ->> 'message' AS error_message,
+       r.plan ->> 'plan' AS plan,
+       (r.plan ->> 'score')::numeric AS plan_score,
+       r.plan AS plan_detail
   FROM mcp.run r
   LEFT JOIN LATERAL (
         SELECT count(*) AS llm_requests,
@@ -85,6 +88,9 @@ COMMENT ON COLUMN mcp.recent_runs.wall_ms IS 'finished_at - started_at; NULL whi
 COMMENT ON COLUMN mcp.recent_runs.orchestration_ms IS 'wall_ms - llm_latency_ms - tool_latency_ms: pg_mcp''s own work (prompt assembly, validation, token counting, audit rows).';
 COMMENT ON COLUMN mcp.recent_runs.error_kind IS 'Kind of the normalized error (rate_limited, auth, server, network, timeout, budget_exceeded, …); NULL when none.';
 COMMENT ON COLUMN mcp.recent_runs.error_message IS 'Message of the normalized error (never holds an API key).';
+COMMENT ON COLUMN mcp.recent_runs.plan IS 'Execution plan chosen for the run (NULL: no plan, or none scored high enough).';
+COMMENT ON COLUMN mcp.recent_runs.plan_score IS 'Its score in the analysis (0 .. 1).';
+COMMENT ON COLUMN mcp.recent_runs.plan_detail IS 'mcp.run.plan: entities found, the best plan, the steps taken.';
 
 ------------------------------------------------------------------------------------------------
 -- mcp.tool_error_rates: per tool, how often it is called, fails, is refused, and how slow it is

@@ -19,6 +19,7 @@ mod jsonb;
 mod keys;
 mod mcp_server;
 mod pg;
+mod plans;
 mod registry;
 mod rows;
 mod sandbox;
@@ -30,6 +31,7 @@ compile_error!("pg_mcp must be built with panic = \"unwind\": a panic must becom
 
 pgrx::extension_sql_file!("../sql/bootstrap.sql", name = "bootstrap", bootstrap);
 pgrx::extension_sql_file!("../sql/views.sql", name = "views", requires = ["bootstrap"]);
+pgrx::extension_sql_file!("../sql/plans.sql", name = "plans", requires = ["views"]);
 pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]

@@ -206,6 +206,7 @@ struct ChatOptions {
     tool_choice: Option<String>,
     max_iterations: Option<u32>,
     max_total_tokens: Option<u64>,
+    plan: Option<String>,
 }
 
 fn chat_options(v: &Value) -> McpResult<ChatOptions> {
@@ -232,9 +233,10 @@ fn chat_options(v: &Value) -> McpResult<ChatOptions> {
                 out.max_iterations = Some(int(1, mcp_chat::MAX_ITERATIONS_HARD_CAP as u64)? as u32)
             }
             "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
+            "plan" => out.plan = Some(text()?),
             other => {
                 return Err(bad(format!(
-                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens)",
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens, plan)",
                     other.chars().take(64).collect::<String>()
                 )))
             }
@@ -352,6 +354,7 @@ pub fn chat(
         max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,
         ..RetryPolicy::default()
     };
+    let chosen = crate::plans::choose(question, interface, options.plan.as_deref(), &history)?;
     let run_id = new_uuid()?;
     audit::run_start(
         run_id,
@@ -362,6 +365,7 @@ pub fn chat(
         &role,
     )?;
     let mut host = SqlHost::new(interface, run_id);
+    crate::plans::apply(chosen, run_id, &mut cfg, &mut host)?;
     let outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
     if let Some(e) = host.failure {

@@ -10,6 +10,7 @@ mod chat;
 mod chat_providers;
 mod lifecycle;
 mod mcp_server;
+mod plans;
 mod robustness;
 mod sql_tool;
 mod tools;

@@ -42,7 +42,9 @@ mod tests {
                "tool_calls": 1, "tool_errors": 0, "rejected_tool_calls": 0,
                "prompt_tokens": 4000, "completion_tokens": 500, "total_tokens": 4500,
                // (4000 * 0.15 + 500 * 0.6) / 1000
-               "estimated_cost": 0.9, "error_kind": null, "error_message": null})
+               "estimated_cost": 0.9, "error_kind": null, "error_message": null,
+               // the interface has no execution plans (issue 12)
+               "plan": null, "plan_score": null, "plan_detail": null})
         );
         let t = of_run(
             "SELECT jsonb_build_object('wall', wall_ms >= llm_latency_ms + tool_latency_ms,

@@ -160,7 +160,7 @@ expect "key sealed by the update" "$(sql lc_upgraded "SELECT mcp.has_api_key('lc
 expect "stored signatures" "$(sql lc_upgraded "SELECT string_agg(coalesce(name, uri) || '=' || function, ' ' ORDER BY coalesce(name, uri) COLLATE \"C\")
                                                 FROM (SELECT name, NULL AS uri, function FROM mcp.tool UNION ALL
                                                       SELECT NULL, uri, function FROM mcp.resource) r WHERE function IS NOT NULL")" \
-       "countTarif=lc.\"Tarif Zählen\"(text) getDialog=mcp.ask_user(text[],text) getTarif=lc.get_tarif(text,text,text[]) lc://tarif/1=lc.tarif_text(integer) retiredTool=dropped function (OID $(sql lc_upgraded "SELECT substring(function from '[0-9]+') FROM mcp.tool WHERE name = 'retiredTool'"))"
+       "countTarif=lc.\"Tarif Zählen\"(text) getDialog=mcp.ask_user(text[],text) getTarif=lc.get_tarif(text,text,text[]) lc://tarif/1=lc.tarif_text(integer) retiredTool=dropped function (OID $(sql lc_upgraded "SELECT substring(function from '[0-9]+') FROM mcp.tool WHERE name = 'retiredTool'")) thesaurus_expand=mcp.thesaurus_expand(text) thesaurus_neighbours=mcp.thesaurus_neighbours(text,integer) thesaurus_path=mcp.thesaurus_path(text,text,integer)"
 expect "unresolved functions" "$(sql lc_upgraded "SELECT string_agg(registry || ' ' || name, ', ') FROM mcp.unresolved_functions")" "tool retiredTool"
 expect "no reg* column" "$(sql lc_upgraded "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
                                             WHERE c.relnamespace = 'mcp'::regnamespace AND a.attnum > 0

@@ -28,6 +28,8 @@ pub struct ChatConfig {
     pub max_total_tokens: Option<u64>,
     /// Timeouts, size cap, retry policy for every LLM request.
     pub http: Options,
+    /// The execution plan's effect on the run (pre-step tool results, tool subset, ask).
+    pub plan: crate::PlanRun,
 }
 
 impl ChatConfig {
@@ -39,6 +41,7 @@ impl ChatConfig {
             max_iterations: DEFAULT_MAX_ITERATIONS,
             max_total_tokens: None,
             http: Options::default(),
+            plan: crate::PlanRun::default(),
         }
     }
 

@@ -174,8 +174,9 @@ impl<'a> Run<'a> {
         // Tools: first definition of a name wins; nameless ones are dropped.
         let mut seen = HashSet::new();
         self.tools = self
-            .host
-            .tools()
+            .cfg
+            .plan
+            .filter_tools(self.host.tools())
             .into_iter()
             .filter(|t| !t.name.trim().is_empty() && seen.insert(t.name.clone()))
             .collect();
@@ -223,6 +224,12 @@ impl<'a> Run<'a> {
             self.push(m);
         }
         self.push(Message::user(question));
+        for m in self.cfg.plan.preface() {
+            for c in &m.tool_calls {
+                self.used_ids.insert(c.id.clone());
+            }
+            self.push(m);
+        }
         Ok(())
     }
 
@@ -266,6 +273,16 @@ impl<'a> Run<'a> {
     fn drive(&mut self, history: Vec<Message>, question: &str) -> Stop {
         if let Err(stop) = self.setup(history, question) {
             return stop;
+        }
+        if let Some(ask) = &self.cfg.plan.ask {
+            // The plan asks the user (a missing entity) without any model call.
+            self.push(Message::assistant(ask.question.clone()));
+            self.needs_input = Some(ask.request.clone());
+            return Stop {
+                status: ChatStatus::NeedsInput,
+                answer: Some(ask.question.clone()),
+                error: None,
+            };
         }
         let max_iterations = self.cfg.effective_max_iterations();
         let choice_none = self.cfg.tool_choice == ToolChoice::None;

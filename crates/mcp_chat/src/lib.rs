@@ -68,6 +68,7 @@ mod engine;
 mod host;
 mod outcome;
 pub mod transport;
+mod plan;
 
 pub use config::{
     ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,
@@ -78,6 +79,7 @@ pub use engine::{
 };
 pub use host::{ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution};
 pub use outcome::{ChatError, ChatOutcome, ChatStatus};
+pub use plan::{PlanAsk, PlanRun, PreResult};
 
 // Re-exported so a host needs no direct dependency for the common types.
 pub use mcp_http::{HttpClient, Options as HttpOptions, RetryPolicy};

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# mcp.analyze latency (p50/p95) with 1,000, 10,000 and 100,000 synthetic thesaurus terms on top
+# of the demo thesaurus, 8 German questions x 40 rounds each, timed inside the server
+# (clock_timestamp around each call, no client round trip). Needs the extension installed
+# (source scripts/lib.sh; install_extension). Usage: benches/analyze/run.sh [N ...]
+set -euo pipefail
+LOG_TAG=bench-analyze
+. "$(dirname "$0")/../../scripts/lib.sh"
+DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
+PORT="${PG_MCP_BENCH_PORT:-55434}"
+start_cluster "$DIR" "$PORT"
+sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
+for n in "${sizes[@]}"; do
+  fresh_db "$PORT" bench_analyze >/dev/null
+  t0=$(date +%s)
+  psql_at "$PORT" bench_analyze -v n="$n" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" \
+      -f "$ROOT/benches/analyze/bench.sql" | grep -E '^ +[0-9]+ \|'
+  log "n=$n done in $(( $(date +%s) - t0 )) s (load + 320 timed calls)"
+done

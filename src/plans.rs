@@ -1,0 +1,327 @@
+//! Execution plans inside `mcp.chat` (issue 12). Before any LLM call the question is analyzed
+//! (`mcp.analyze`), a plan chosen (`options.plan`, or the best one scoring at least
+//! [`PLAN_MIN_SCORE`]) and its steps turned into the run's settings: prompts rendered into the
+//! system prompt, tools run before the model (their results join the conversation as tool
+//! results), the model phase's tools and `tool_choice`, or a question for the user without any
+//! model call. The choice, its score, the entities and the steps taken go into `mcp.run.plan`.
+//! Two hooks in `chat.rs`: [`choose`] before the run row exists, [`apply`] once the host exists.
+
+use crate::error::{McpError, McpResult};
+use crate::pg::{as_extension_owner, run_kept};
+use mcp_chat::{
+    ChatConfig, Host, Message, PlanAsk, PlanRun, PreResult, Role, ToolCall, ToolChoice,
+};
+use pgrx::prelude::*;
+use pgrx::{JsonB, Uuid};
+use serde_json::{json, Map, Value};
+
+/// A plan is chosen on its own (without `options.plan`) only from this score up.
+pub const PLAN_MIN_SCORE: f64 = 0.5;
+
+/// The analysis and the plan chosen for one turn.
+pub struct Chosen {
+    question: String,
+    analysis: Value,
+    plan: Option<String>,
+    score: f64,
+    forced: bool,
+    continued: bool,
+    steps: Vec<Value>,
+}
+
+fn spi_json(sql: &str, args: &[pgrx::datum::DatumWithOid<'_>]) -> McpResult<Value> {
+    Ok(Spi::get_one_with_args::<JsonB>(sql, args)
+        .map_err(|e| McpError::Internal(format!("plan lookup: {e}")))?
+        .map(|j| j.0)
+        .unwrap_or(Value::Null))
+}
+
+/// The last assistant text of the session and the user message before it.
+fn last_exchange(history: &[Message]) -> Option<(String, String)> {
+    let a = history.iter().rposition(|m| m.role == Role::Assistant)?;
+    let asked = history[a].content.clone()?;
+    let user = history[..a]
+        .iter()
+        .rev()
+        .find(|m| m.role == Role::User)?
+        .content
+        .clone()?;
+    Some((asked, user))
+}
+
+/// Analyzes the question and chooses the plan; `None` when the interface has no plans (and
+/// none is named). An `options.plan` that is no enabled plan of the interface is refused (22023).
+pub fn choose(
+    question: &str,
+    interface: &str,
+    named: Option<&str>,
+    history: &[Message],
+) -> McpResult<Option<Chosen>> {
+    let has_plans = Spi::get_one_with_args::<bool>(
+        "SELECT EXISTS (SELECT 1 FROM mcp.plan WHERE interface = $1 AND enabled)",
+        &[interface.into()],
+    )
+    .map_err(|e| McpError::Internal(format!("plan lookup: {e}")))?
+    .unwrap_or(false);
+    if !has_plans && named.is_none() {
+        return Ok(None);
+    }
+    let mut forced = named.map(str::to_string);
+    // An answer to a plan's `ask` (the session's last assistant message is that question): the
+    // earlier question and the answer are analyzed together and the same plan goes on.
+    let mut text = question.to_string();
+    let mut continued = false;
+    if let Some((asked, earlier)) = last_exchange(history) {
+        let plan = Spi::get_one_with_args::<String>(
+            "SELECT s.plan FROM mcp.plan_step s JOIN mcp.plan p ON p.name = s.plan
+              WHERE p.interface = $1 AND p.enabled AND s.kind = 'ask'
+                AND COALESCE(s.question, 'Bitte nennen Sie: ' || s.ask_kind || '.') = $2
+              ORDER BY s.plan LIMIT 1",
+            &[interface.into(), asked.into()],
+        )
+        .map_err(|e| McpError::Internal(format!("plan lookup: {e}")))?;
+        if let Some(p) = plan {
+            continued = true;
+            text = format!("{earlier}\n{question}");
+            forced.get_or_insert(p);
+        }
+    }
+    if let Some(p) = &forced {
+        let ok = Spi::get_one_with_args::<bool>(
+            "SELECT EXISTS (SELECT 1 FROM mcp.plan WHERE name = $1 AND interface = $2 AND enabled)",
+            &[p.as_str().into(), interface.into()],
+        )
+        .map_err(|e| McpError::Internal(format!("plan lookup: {e}")))?
+        .unwrap_or(false);
+        if !ok {
+            return Err(McpError::InvalidParameter(format!(
+                "mcp.chat options: plan \"{}\" is not an enabled plan of interface \"{interface}\"",
+                p.chars().take(64).collect::<String>()
+            )));
+        }
+    }
+    let analysis = spi_json(
+        "SELECT mcp.analyze($1, $2)",
+        &[text.as_str().into(), interface.into()],
+    )?;
+    let ranked = analysis["plans"].as_array().cloned().unwrap_or_default();
+    let score_of = |name: &str| {
+        ranked
+            .iter()
+            .find(|p| p["name"] == name)
+            .and_then(|p| p["score"].as_f64())
+            .unwrap_or(0.0)
+    };
+    let plan = match &forced {
+        Some(p) => Some(p.clone()),
+        None => ranked
+            .first()
+            .filter(|p| p["score"].as_f64().unwrap_or(0.0) >= PLAN_MIN_SCORE)
+            .and_then(|p| p["name"].as_str().map(str::to_string)),
+    };
+    let score = plan.as_deref().map(score_of).unwrap_or(0.0);
+    let steps = match &plan {
+        Some(p) => spi_json(
+            "SELECT COALESCE(jsonb_agg(to_jsonb(s) ORDER BY s.position), '[]') FROM mcp.plan_step s WHERE s.plan = $1",
+            &[p.as_str().into()],
+        )?
+        .as_array()
+        .cloned()
+        .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    Ok(Some(Chosen {
+        question: text,
+        analysis,
+        plan,
+        score,
+        forced: named.is_some(),
+        continued,
+        steps,
+    }))
+}
+
+/// Labels of the entities found, by kind (several of one kind in the order found).
+fn entity_labels(analysis: &Value) -> Map<String, Value> {
+    let mut by_kind: Map<String, Value> = Map::new();
+    for e in analysis["entities"].as_array().into_iter().flatten() {
+        if let (Some(kind), Some(label)) = (e["kind"].as_str(), e["label"].as_str()) {
+            let list = by_kind.entry(kind).or_insert_with(|| json!([]));
+            if let Value::Array(a) = list {
+                a.push(json!(label));
+            }
+        }
+    }
+    by_kind
+}
+
+/// A tool argument template: "{{kind}}" becomes the first entity label of that kind,
+/// "{{question}}" the question; other text is kept. Values that are not strings stay as they are.
+fn fill_arguments(args: &Value, labels: &Map<String, Value>, question: &str) -> Value {
+    match args {
+        Value::String(s) => {
+            let mut out = s.clone();
+            for (kind, list) in labels {
+                if let Some(first) = list.get(0).and_then(Value::as_str) {
+                    out = out.replace(&format!("{{{{{kind}}}}}"), first);
+                }
+            }
+            Value::String(out.replace("{{question}}", question))
+        }
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), fill_arguments(v, labels, question)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .map(|v| fill_arguments(v, labels, question))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Renders a prompt step's template with the question and the entities (every declared
+/// variable given; a kind not found renders empty) through `mcp.render_prompt`.
+fn render(prompt: &str, labels: &Map<String, Value>, question: &str) -> Result<String, String> {
+    let vars = crate::pg::in_subtransaction(false, || {
+        let declared = Spi::get_one_with_args::<Vec<String>>(
+            "SELECT variables FROM mcp.prompt WHERE name = $1 AND active",
+            &[prompt.into()],
+        )?
+        .unwrap_or_default();
+        let mut vars = Map::new();
+        for v in declared {
+            let value = if v == "question" {
+                question.to_string()
+            } else {
+                labels
+                    .get(&v)
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default()
+            };
+            vars.insert(v, json!(value));
+        }
+        Spi::get_one_with_args::<String>(
+            "SELECT mcp.render_prompt($1, $2)",
+            &[prompt.into(), JsonB(Value::Object(vars)).into()],
+        )
+    });
+    match vars {
+        Ok(Ok(Some(text))) => Ok(text),
+        Ok(Ok(None)) => Err(format!("prompt {prompt} rendered nothing")),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(info) => Err(format!("{}: {}", info.sqlstate, info.message)),
+    }
+}
+
+/// Turns the chosen plan's steps into the run's settings (`cfg`), running its pre-steps through
+/// the host (as the calling role, audited as tool calls of this run), and records the choice in
+/// `mcp.run.plan`.
+pub fn apply(
+    chosen: Option<Chosen>,
+    run_id: Uuid,
+    cfg: &mut ChatConfig,
+    host: &mut dyn Host,
+) -> McpResult<()> {
+    let Some(c) = chosen else { return Ok(()) };
+    let labels = entity_labels(&c.analysis);
+    let mut run = PlanRun::default();
+    let mut taken = Vec::new();
+    let name = c.plan.clone().unwrap_or_default();
+    for s in &c.steps {
+        let position = s["position"].clone();
+        match s["kind"].as_str().unwrap_or("") {
+            "ask" => {
+                let kind = s["ask_kind"].as_str().unwrap_or("");
+                if let Some(found) = labels.get(kind) {
+                    taken.push(json!({"position": position, "kind": "ask", "kind_found": kind, "labels": found}));
+                    continue;
+                }
+                let question = s["question"]
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("Bitte nennen Sie: {kind}."));
+                taken.push(json!({"position": position, "kind": "ask", "asked": kind}));
+                run.ask = Some(PlanAsk {
+                    request: json!({"needs_input": true, "missing_parameters": [kind],
+                                    "plan": name, "question": question}),
+                    question,
+                });
+                break;
+            }
+            "prompt" => {
+                let prompt = s["prompt"].as_str().unwrap_or("");
+                match render(prompt, &labels, &c.question) {
+                    Ok(text) => {
+                        if s["prompt_mode"] == "system" {
+                            cfg.system_prompts = vec![text];
+                        } else {
+                            cfg.system_prompts.push(text);
+                        }
+                        taken.push(json!({"position": position, "kind": "prompt", "prompt": prompt, "mode": s["prompt_mode"]}));
+                    }
+                    Err(e) => taken.push(
+                        json!({"position": position, "kind": "prompt", "prompt": prompt, "error": e}),
+                    ),
+                }
+            }
+            kind @ ("retrieve" | "tool") => {
+                let tool = s["tool"].as_str().unwrap_or("").to_string();
+                let arguments = fill_arguments(&s["arguments"], &labels, &c.question);
+                let id = format!("plan_{}", run.pre_results.len() + 1);
+                let raw = arguments.to_string();
+                let out = host.execute_tool(
+                    &ToolCall::new(id.clone(), tool.clone(), arguments.clone()),
+                    &raw,
+                );
+                taken.push(json!({"position": position, "kind": kind, "tool": tool, "tool_call_id": id,
+                                  "arguments": arguments, "status": format!("{:?}", out.status).to_lowercase()}));
+                run.pre_results.push(PreResult {
+                    tool,
+                    arguments,
+                    content: out.content,
+                });
+            }
+            "llm" => {
+                if let Some(t) = s["tools"].as_array() {
+                    run.tools = Some(
+                        t.iter()
+                            .filter_map(|v| v.as_str().map(str::to_string))
+                            .collect(),
+                    );
+                }
+                if let Some(tc) = s["tool_choice"].as_str() {
+                    cfg.tool_choice = match tc.strip_prefix("function:") {
+                        Some(f) => ToolChoice::Function(f.to_string()),
+                        None => ToolChoice::parse(tc).unwrap_or(ToolChoice::Auto),
+                    };
+                }
+                taken.push(json!({"position": position, "kind": "llm", "tools": s["tools"], "tool_choice": s["tool_choice"]}));
+            }
+            other => taken.push(json!({"position": position, "kind": other, "skipped": true})),
+        }
+    }
+    cfg.plan = run;
+    let best = c.analysis["plans"].get(0).cloned().unwrap_or(Value::Null);
+    let record = json!({
+        "plan": c.plan, "score": c.score, "forced": c.forced, "continued": c.continued,
+        "min_score": PLAN_MIN_SCORE, "best": best,
+        "entities": c.analysis["entities"], "missing": c.analysis["missing"], "steps": taken,
+    });
+    // An audit write that fails fails the statement (as every audit write of the run does).
+    as_extension_owner(|| {
+        run_kept(
+            "UPDATE mcp.run SET plan = $2 WHERE run_id = $1",
+            &[run_id.into(), JsonB(record).into()],
+        )
+    })
+    .map_err(McpError::from)
+}

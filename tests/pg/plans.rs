@@ -1,0 +1,221 @@
+//! Execution plans inside mcp.chat (issue 12): an ask step ends the run without any LLM request
+//! and the session continues like getDialog; a pre-step tool result, the step's tool subset and
+//! tool_choice reach the first LLM request as sent; the choice is in mcp.run.plan and
+//! mcp.recent_runs.
+
+#[pgrx::pg_schema]
+mod tests {
+    use crate::tests::*;
+
+    /// A thesaurus, a prompt and a plan over demo_registry's chatbot; the provider points at the
+    /// mock scenario `scenario`.
+    fn p12_setup(scenario: &str) {
+        demo_registry();
+        scenario_provider("openai", scenario, "mock-model");
+        run(r#"UPDATE mcp.interface SET provider = 'scenario' WHERE name = 'chatbot'"#);
+        run(r#"SELECT mcp.load_thesaurus('{"terms": [
+        {"id": "by", "kind": "tarifgebiet", "label": "Bayern", "alt_labels": ["BY", "bayerisch"]},
+        {"id": "me", "kind": "fachbereich", "label": "Metall", "alt_labels": ["Metallindustrie", "M+E"]},
+        {"id": "urlaub", "kind": "thema", "label": "Urlaub"}]}')"#);
+        run(r#"INSERT INTO mcp.prompt (name, template, variables) VALUES
+           ('p12_ctx', 'Gebiet: {{tarifgebiet}}; Bereich: {{fachbereich}}.', '{tarifgebiet,fachbereich}')"#);
+        run(
+            r#"INSERT INTO mcp.plan (name, interface, description, examples, required_kinds, optional_kinds) VALUES
+           ('p12_tarif', 'chatbot', 'Welche Tarifverträge gelten in einem Tarifgebiet und Fachbereich',
+            '{"Welche Tarifverträge gelten für Metall in Bayern?"}', '{tarifgebiet,fachbereich}', '{thema}')"#,
+        );
+        run(
+            r#"INSERT INTO mcp.plan_step (plan, position, kind, ask_kind, question) VALUES
+           ('p12_tarif', 1, 'ask', 'tarifgebiet', 'Für welches Tarifgebiet?')"#,
+        );
+        run(
+            r#"INSERT INTO mcp.plan_step (plan, position, kind, prompt) VALUES ('p12_tarif', 2, 'prompt', 'p12_ctx')"#,
+        );
+        run(
+            r#"INSERT INTO mcp.plan_step (plan, position, kind, tool, arguments) VALUES
+           ('p12_tarif', 3, 'retrieve', 'getTarifVertrag', '{"tarifgebiet": "{{tarifgebiet}}", "fachbereich": "{{fachbereich}}"}')"#,
+        );
+        run(
+            r#"INSERT INTO mcp.plan_step (plan, position, kind, tools, tool_choice) VALUES
+           ('p12_tarif', 4, 'llm', '{getTarifVertrag}', 'function:getTarifVertrag')"#,
+        );
+    }
+
+    fn p12_chat(question: &str, session: Option<&str>, options: Value) -> Value {
+        Spi::get_one_with_args::<JsonB>(
+            "SELECT mcp.chat($1, 'chatbot', $2::uuid, $3)",
+            &[question.into(), session.into(), JsonB(options).into()],
+        )
+        .unwrap()
+        .unwrap()
+        .0
+    }
+
+    #[pg_test]
+    fn plan_ask_step_calls_no_llm_and_the_session_continues() {
+        mock_scenario(
+            "p12_ask",
+            // (the mock answers by the number of assistant messages in the request: the ask and the
+            // pre-step's tool call come before the first request of the continued run)
+            &json!({"steps": [{"say": "nie"}, {"say": "nie"}, {"call": [{"id": "c1", "name": "getTarifVertrag",
+                                      "arguments": {"tarifgebiet": "Bayern", "fachbereich": "Metall"}}]},
+                          {"say": "Es gilt der MTV Metall Bayern."}]}),
+        );
+        p12_setup("p12_ask");
+        // no region: the plan (kinds found 0.6, keywords 2 of 4: 0.6 x 0.6 + 0.4 x 0.5 = 0.56) asks for it
+        let r = p12_chat(
+            "Welche Tarifverträge gelten für Urlaub in der Metallindustrie?",
+            None,
+            json!({}),
+        );
+        assert_eq!(r["status"], "needs_input", "{r}");
+        assert_eq!(r["answer"], "Für welches Tarifgebiet?");
+        assert_eq!(r["iterations"], 0);
+        assert_eq!(
+            r["needs_input"]["missing_parameters"],
+            json!(["tarifgebiet"])
+        );
+        // the mock LLM server saw no request at all
+        assert!(mock_requests("p12_ask").is_empty());
+        let plan = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r);
+        assert_eq!(plan["plan"], "p12_tarif", "{plan}");
+        assert_eq!(
+            plan["steps"],
+            json!([{"position": 1, "kind": "ask", "asked": "tarifgebiet"}])
+        );
+        assert_eq!(
+            of_run(
+                "SELECT to_jsonb(plan) FROM mcp.recent_runs WHERE run_id = $1::uuid",
+                &r
+            ),
+            json!("p12_tarif")
+        );
+        assert_eq!(
+            Spi::get_one::<i64>("SELECT count(*) FROM mcp.llm_request").unwrap(),
+            Some(0)
+        );
+
+        // the user's answer is analyzed with the question before it; the plan goes on
+        let session = r["session_id"].as_str().unwrap().to_string();
+        let r2 = p12_chat("Bayern", Some(&session), json!({}));
+        assert_eq!(r2["status"], "completed", "{r2}");
+        assert_eq!(r2["session_id"], r["session_id"]);
+        let plan2 = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r2);
+        assert_eq!(plan2["plan"], "p12_tarif");
+        assert_eq!(plan2["continued"], true);
+        assert_eq!(plan2["steps"][0]["kind_found"], "tarifgebiet");
+        let kinds: Vec<&str> = plan2["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["term_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["urlaub", "me", "by"]);
+        assert!(plan2["score"].as_f64().unwrap() >= 0.5, "{plan2}");
+        let sent = mock_requests("p12_ask");
+        assert_eq!(
+            sent.len(),
+            2,
+            "one model phase: the forced call, then the answer"
+        );
+    }
+
+    #[pg_test]
+    fn plan_pre_step_result_subset_and_tool_choice_reach_the_first_request() {
+        mock_scenario(
+            "p12_pre",
+            &json!({"steps": [{"say": "nie"}, {"call": [{"id": "c1", "name": "getTarifVertrag",
+                                      "arguments": {"tarifgebiet": "NRW", "fachbereich": "Chemie"}}]},
+                          {"say": "MTV Metall Bayern."}]}),
+        );
+        p12_setup("p12_pre");
+        let r = p12_chat(
+            "Welche Tarifverträge gelten für Metall in Bayern?",
+            None,
+            json!({}),
+        );
+        assert_eq!(r["status"], "completed", "{r}");
+        let sent = mock_requests("p12_pre");
+        let first = &sent[0]["body"];
+        // the step's tool_choice, as sent
+        assert_eq!(
+            first["tool_choice"],
+            json!({"type": "function", "function": {"name": "getTarifVertrag"}}),
+            "{first}"
+        );
+        // the step's tool subset (the interface also maps failTool, listTarif, getDialog)
+        let tools: Vec<&str> = first["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(tools, ["getTarifVertrag"]);
+        let msgs = first["messages"].as_array().unwrap();
+        // the rendered prompt step, its values marked as data
+        assert!(msgs.iter().any(|m| m["role"] == "system"
+        && m["content"].as_str().unwrap_or("").contains(
+            r#"Gebiet: <data name="tarifgebiet">Bayern</data>; Bereich: <data name="fachbereich">Metall</data>."#)), "{first}");
+        // the pre-step: an assistant tool call and its result, after the question
+        let n = msgs.len();
+        assert_eq!(msgs[n - 3]["role"], "user");
+        assert_eq!(msgs[n - 2]["tool_calls"][0]["id"], "plan_1");
+        assert_eq!(
+            msgs[n - 2]["tool_calls"][0]["function"]["name"],
+            "getTarifVertrag"
+        );
+        assert_eq!(msgs[n - 1]["role"], "tool");
+        assert_eq!(msgs[n - 1]["tool_call_id"], "plan_1");
+        assert!(
+            msgs[n - 1]["content"]
+                .as_str()
+                .unwrap()
+                .contains("MTV Metall Bayern"),
+            "{first}"
+        );
+        // the pre-step is audited as a tool call of the run
+        assert_eq!(
+        of_run(
+            "SELECT jsonb_agg(tool_call_id ORDER BY call_id) FROM mcp.tool_call WHERE run_id = $1::uuid",
+            &r
+        ),
+        json!(["plan_1", "c1"])
+    );
+        let plan = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r);
+        assert_eq!(plan["plan"], "p12_tarif");
+        assert!(plan["score"].as_f64().unwrap() >= 0.5, "{plan}");
+        assert_eq!(plan["steps"][2]["tool_call_id"], "plan_1");
+        assert_eq!(plan["steps"][3]["tool_choice"], "function:getTarifVertrag");
+    }
+
+    #[pg_test]
+    fn plan_fallback_and_named_plan() {
+        mock_scenario(
+            "p12_fallback",
+            &json!({"steps": [{"say": "Keine Ahnung."}]}),
+        );
+        p12_setup("p12_fallback");
+        // no plan scores enough: today's behaviour (every tool of the interface, its tool_choice)
+        let r = p12_chat("Wie wird das Wetter morgen?", None, json!({}));
+        assert_eq!(r["status"], "completed", "{r}");
+        let sent = mock_requests("p12_fallback");
+        assert_eq!(sent[0]["body"]["tools"].as_array().unwrap().len(), 4);
+        let plan = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r);
+        assert_eq!(plan["plan"], Value::Null, "{plan}");
+        assert_eq!(plan["steps"], json!([]));
+        // options.plan names a plan; an unknown one is refused
+        let e = err_of(r#"SELECT mcp.chat('x', 'chatbot', NULL, '{"plan": "nope"}')"#);
+        assert!(
+            e.starts_with("22023: mcp.chat options: plan \"nope\" is not an enabled plan"),
+            "{e}"
+        );
+        let r = p12_chat(
+            "Wie wird das Wetter morgen?",
+            None,
+            json!({"plan": "p12_tarif"}),
+        );
+        assert_eq!(r["status"], "needs_input", "{r}");
+        let plan = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r);
+        assert_eq!(plan["forced"], true);
+    }
+}

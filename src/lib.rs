@@ -16,6 +16,7 @@ mod jsonb;
 mod mcp_server;
 mod pg_util;
 mod registry;
+mod retrieval;
 mod rows;
 mod sandbox;
 mod sql_tool;
@@ -41,6 +42,7 @@ pub extern "C-unwind" fn _PG_init() {
 mod tests {
     include!("../tests/pg/mod.rs");
     include!("../tests/pg/mcp_server.rs");
+    include!("../tests/pg/retrieval.rs");
 }
 
 /// Required by `cargo pgrx test`.

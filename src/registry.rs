@@ -317,12 +317,18 @@ pub fn tool_definition_problems(
     } else if kind == "function" {
         problems.push("a tool of kind 'function' needs a function".into());
     } else if kind == "builtin"
-        && ![crate::tools::SQL_QUERY, crate::tools::SCHEMA_INFORMATION].contains(&name)
+        && ![
+            crate::tools::SQL_QUERY,
+            crate::tools::SCHEMA_INFORMATION,
+            crate::retrieval::CONTEXT_RETRIEVE,
+        ]
+        .contains(&name)
     {
         problems.push(format!(
-            "there is no built-in tool named \"{name}\" (built-ins without a function: {}, {})",
+            "there is no built-in tool named \"{name}\" (built-ins without a function: {}, {}, {})",
             crate::tools::SQL_QUERY,
-            crate::tools::SCHEMA_INFORMATION
+            crate::tools::SCHEMA_INFORMATION,
+            crate::retrieval::CONTEXT_RETRIEVE
         ));
     }
     if kind == "report" {

@@ -804,6 +804,12 @@ fn run_tool(
         ("report", None) => Ok(run_report(tool, r, args, rec)),
         ("builtin", None) if tool == SQL_QUERY => Ok(run_sql_query(args, rec)),
         ("builtin", None) if tool == SCHEMA_INFORMATION => Ok(run_schema_information(args, rec)),
+        ("builtin", None) if tool == crate::retrieval::CONTEXT_RETRIEVE => {
+            Ok(crate::retrieval::run_context_retrieve(args, rec))
+        }
+        (kind @ ("vector_search" | "text_search" | "hybrid_search"), None) => {
+            Ok(crate::retrieval::run_search_tool(tool, kind, args, rec))
+        }
         (kind, None) => Ok(ToolOutcome::error(
             "error",
             format!("Tool '{tool}' of kind '{kind}' cannot be executed by this version of pg_mcp."),

@@ -453,6 +453,16 @@ INSERT INTO mcp.tool (name, description, parameters, kind, read_only) VALUES
    "additionalProperties": false}',
  'builtin', true);
 
+COMMENT ON FUNCTION mcp.chunk_text(text, integer, integer, text) IS
+  'Splits a text into chunks of at most max_tokens tokens (cl100k_base, the chat loop''s tokenizer), neighbours sharing up to overlap tokens, at the highest boundary that fits: paragraphs, sentences, words (text-splitter; format ''markdown'' follows Markdown structure). Only a single word longer than max_tokens is ever cut. One row per chunk: position, text, token_count.';
+COMMENT ON FUNCTION mcp.embed_literals(text[], text) IS
+  'mcp.embed''s worker: the vectors as pgvector text literals (mcp.embed casts them to vector[]).';
+COMMENT ON FUNCTION mcp.local_model_fingerprint(text) IS
+  'SHA-256 fingerprint (local:sha256:<hex>) of the model files in a directory (config.json, vocab.txt, model.safetensors). Not granted to PUBLIC: it reads files of the server.';
+REVOKE EXECUTE ON FUNCTION mcp.local_model_fingerprint(text) FROM PUBLIC;
+COMMENT ON FUNCTION mcp.ingest(text, text, text, text, jsonb, text) IS
+  'Chunk, embed (in batches of the model''s batch_size) and store a document, as the caller: returns {document_id, status: inserted | replaced | unchanged, chunks}. The same content under the same URI does nothing; changed content replaces the document''s chunks. Everything is computed before the first write: an unknown collection (42704), a model mismatch (55000), an embedding server that is down (08006) or answers another dimension (22000) leave nothing written. mime_type text/markdown chunks along Markdown structure.';
+
 GRANT SELECT ON mcp.embedding_model, mcp.collection TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('mcp.embedding_model', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.collection', '');

@@ -23,7 +23,14 @@ use std::time::Duration;
 pgrx::extension_sql_file!(
     "../sql/retrieval.sql",
     name = "retrieval",
-    requires = ["bootstrap", "mcp_server", embed_literals, local_model_fingerprint]
+    requires = [
+        "bootstrap",
+        "mcp_server",
+        chunk_text,
+        embed_literals,
+        local_model_fingerprint,
+        ingest
+    ]
 );
 
 /// Name of the built-in RAG tool.
@@ -56,7 +63,14 @@ fn chunk_text(
     overlap: default!(Option<i32>, 64),
     format: default!(Option<&str>, "'text'"),
 ) -> Result<
-    TableIterator<'static, (name!(position, i32), name!(text, String), name!(token_count, i32))>,
+    TableIterator<
+        'static,
+        (
+            name!(position, i32),
+            name!(text, String),
+            name!(token_count, i32),
+        ),
+    >,
     ErrorReport,
 > {
     let Some(body) = body else {
@@ -150,7 +164,8 @@ fn local_model(m: &ModelRow) -> R<Rc<LocalModel>> {
         Some(model) => model,
         None => {
             let model = Rc::new(
-                LocalModel::load(std::path::Path::new(&path)).map_err(|e| embed_error(&m.name, e))?,
+                LocalModel::load(std::path::Path::new(&path))
+                    .map_err(|e| embed_error(&m.name, e))?,
             );
             MODELS.with(|c| c.borrow_mut().insert(path.clone(), model.clone()));
             model
@@ -197,7 +212,10 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
     .ok_or_else(|| {
         fail(
             PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
-            format!("provider \"{provider}\" of embedding model \"{}\" does not exist", m.name),
+            format!(
+                "provider \"{provider}\" of embedding model \"{}\" does not exist",
+                m.name
+            ),
         )
     })?;
     let url = format!("{}/embeddings", base_url.trim_end_matches('/'));
@@ -208,7 +226,9 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
     }
     let opts = Options {
         read_timeout: Duration::from_millis(
-            timeout_ms.unwrap_or_else(|| crate::gucs::HTTP_TIMEOUT_MS.get()).max(1) as u64,
+            timeout_ms
+                .unwrap_or_else(|| crate::gucs::HTTP_TIMEOUT_MS.get())
+                .max(1) as u64,
         ),
         ..Options::default()
     };
@@ -229,10 +249,14 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
             .map_or_else(|| String::new(), |e| format!(": {e}"));
         return Err(embed_error(
             &m.name,
-            EmbedError::Server(format!("the embedding server answered HTTP {}{why}", response.status)),
+            EmbedError::Server(format!(
+                "the embedding server answered HTTP {}{why}",
+                response.status
+            )),
         ));
     }
-    mcp_embed::openai::parse_response(&text, texts.len(), m.dimension).map_err(|e| embed_error(&m.name, e))
+    mcp_embed::openai::parse_response(&text, texts.len(), m.dimension)
+        .map_err(|e| embed_error(&m.name, e))
 }
 
 /// Vectors of `texts` with model `m`, in batches of its batch_size.
@@ -276,13 +300,20 @@ fn vector_literal(v: &[f32]) -> String {
 
 /// The vectors of `mcp.embed` as pgvector text literals (mcp.embed casts them to vector[]).
 #[pg_extern(name = "embed_literals", volatile, strict)]
-fn embed_literals(texts: Vec<Option<String>>, model: &str) -> Result<Vec<Option<String>>, ErrorReport> {
+fn embed_literals(
+    texts: Vec<Option<String>>,
+    model: &str,
+) -> Result<Vec<Option<String>>, ErrorReport> {
     let m = model_row(model)?;
     let present: Vec<&str> = texts.iter().flatten().map(String::as_str).collect();
     let mut vectors = embed_with(&m, &present)?.into_iter();
     Ok(texts
         .iter()
-        .map(|t| t.as_ref().and_then(|_| vectors.next()).map(|v| vector_literal(&v)))
+        .map(|t| {
+            t.as_ref()
+                .and_then(|_| vectors.next())
+                .map(|v| vector_literal(&v))
+        })
         .collect())
 }
 
@@ -306,7 +337,12 @@ fn vector_schema() -> R<String> {
     )
     .map_err(|e| ErrorReport::from(McpError::from(e)))?
     .flatten()
-    .ok_or_else(|| fail(PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT, "extension \"vector\" is not installed"))
+    .ok_or_else(|| {
+        fail(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
+            "extension \"vector\" is not installed",
+        )
+    })
 }
 
 struct CollectionRow {
@@ -432,19 +468,30 @@ fn ingest(
     .map_err(|e| ErrorReport::from(McpError::from(e)))?;
     if let Some((id, old_hash, chunks)) = &existing {
         if *old_hash == hash {
-            return Ok(JsonB(json!({"document_id": id, "status": "unchanged", "chunks": chunks})));
+            return Ok(JsonB(
+                json!({"document_id": id, "status": "unchanged", "chunks": chunks}),
+            ));
         }
     }
 
     // Compute everything before writing.
-    let chunks = mcp_retrieval::chunk_text(body, c.chunk_tokens.max(1) as usize, c.chunk_overlap.max(0) as usize, format)
-        .map_err(|e| fail(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))?;
+    let chunks = mcp_retrieval::chunk_text(
+        body,
+        c.chunk_tokens.max(1) as usize,
+        c.chunk_overlap.max(0) as usize,
+        format,
+    )
+    .map_err(|e| fail(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))?;
     let texts: Vec<&str> = chunks.iter().map(|ch| ch.text.as_str()).collect();
     let vectors = embed_with(&m, &texts)?;
     if vectors.len() != texts.len() {
         return Err(fail(
             PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,
-            format!("the embedding model returned {} vectors for {} chunks", vectors.len(), texts.len()),
+            format!(
+                "the embedding model returned {} vectors for {} chunks",
+                vectors.len(),
+                texts.len()
+            ),
         ));
     }
     if let Some(v) = vectors.iter().find(|v| v.len() != c.dimension) {
@@ -464,10 +511,18 @@ fn ingest(
             write_kept::<i64>(
                 "UPDATE mcp.document SET title = $2, mime_type = $3, body = $4, metadata = $5,
                         content_hash = $6, updated_at = now() WHERE document_id = $1",
-                &[id.into(), title.into(), mime_type.into(), body.into(), JsonB(metadata.clone()).into(), hash.clone().into()],
+                &[
+                    id.into(),
+                    title.into(),
+                    mime_type.into(),
+                    body.into(),
+                    JsonB(metadata.clone()).into(),
+                    hash.clone().into(),
+                ],
             )
             .map_err(sql_err)?;
-            write_kept::<i64>("DELETE FROM mcp.chunk WHERE document_id = $1", &[id.into()]).map_err(sql_err)?;
+            write_kept::<i64>("DELETE FROM mcp.chunk WHERE document_id = $1", &[id.into()])
+                .map_err(sql_err)?;
             (id, "replaced")
         }
         None => {
@@ -515,7 +570,9 @@ fn ingest(
         )
         .map_err(sql_err)?;
     }
-    Ok(JsonB(json!({"document_id": document_id, "status": status, "chunks": chunks.len()})))
+    Ok(JsonB(
+        json!({"document_id": document_id, "status": status, "chunks": chunks.len()}),
+    ))
 }
 
 // ------------------------------------------------------------------------------------------
@@ -558,7 +615,12 @@ fn hits_json(hits: &[Hit]) -> Value {
     )
 }
 
-fn outcome(text: String, structured: Option<Value>, is_error: bool, status: &'static str) -> ToolOutcome {
+fn outcome(
+    text: String,
+    structured: Option<Value>,
+    is_error: bool,
+    status: &'static str,
+) -> ToolOutcome {
     ToolOutcome {
         text,
         structured,
@@ -591,7 +653,11 @@ fn caught<T>(f: impl FnOnce() -> R<T>) -> Result<T, PgErrorInfo> {
     })
 }
 
-fn search_rows(sql: &str, args: Vec<pgrx::datum::DatumWithOid<'_>>, collection: &str) -> R<Vec<Hit>> {
+fn search_rows(
+    sql: &str,
+    args: Vec<pgrx::datum::DatumWithOid<'_>>,
+    collection: &str,
+) -> R<Vec<Hit>> {
     select_kept(sql, &args, |t| {
         let mut hits = Vec::new();
         for row in t {
@@ -611,15 +677,29 @@ fn search_rows(sql: &str, args: Vec<pgrx::datum::DatumWithOid<'_>>, collection: 
 
 /// A tool of kind vector_search, text_search or hybrid_search: mcp.search on the tool's
 /// collection with the arguments query, k, filter.
-pub fn run_search_tool(tool: &str, kind: &str, args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
+pub fn run_search_tool(
+    tool: &str,
+    kind: &str,
+    args: &Map<String, Value>,
+    rec: &mut CallRecord,
+) -> ToolOutcome {
     let mode = kind.trim_end_matches("_search");
-    let query = args.get("query").and_then(Value::as_str).unwrap_or_default().to_string();
-    let k = args.get("k").and_then(Value::as_i64).map(|k| k.clamp(1, 1000) as i32);
+    let query = args
+        .get("query")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let k = args
+        .get("k")
+        .and_then(Value::as_i64)
+        .map(|k| k.clamp(1, 1000) as i32);
     let filter = args.get("filter").cloned().unwrap_or_else(|| json!({}));
     let result = caught(|| {
-        let collection = first_row("SELECT collection FROM mcp.tool WHERE name = $1", &[tool.into()], |t| {
-            t.get::<String>(1)
-        })
+        let collection = first_row(
+            "SELECT collection FROM mcp.tool WHERE name = $1",
+            &[tool.into()],
+            |t| t.get::<String>(1),
+        )
         .map_err(|e| ErrorReport::from(McpError::from(e)))?
         .flatten()
         .unwrap_or_default();
@@ -636,8 +716,18 @@ pub fn run_search_tool(tool: &str, kind: &str, args: &Map<String, Value>, rec: &
         )
     });
     match result {
-        Ok(hits) if hits.is_empty() => outcome("No matching passages.".into(), Some(json!({"results": []})), false, "ok"),
-        Ok(hits) => outcome(hits_text(&hits), Some(json!({"results": hits_json(&hits)})), false, "ok"),
+        Ok(hits) if hits.is_empty() => outcome(
+            "No matching passages.".into(),
+            Some(json!({"results": []})),
+            false,
+            "ok",
+        ),
+        Ok(hits) => outcome(
+            hits_text(&hits),
+            Some(json!({"results": hits_json(&hits)})),
+            false,
+            "ok",
+        ),
         Err(info) => tool_failure(tool, info, rec),
     }
 }
@@ -648,7 +738,11 @@ pub fn run_search_tool(tool: &str, kind: &str, args: &Map<String, Value>, rec: &
 /// collection's min_score, best first. The audit row records the matched collections and the
 /// number of passages; the query text only when the interface's audit_retrieval_query is on.
 pub fn run_context_retrieve(args: &Map<String, Value>, rec: &mut CallRecord) -> ToolOutcome {
-    let query = args.get("query").and_then(Value::as_str).unwrap_or_default().to_string();
+    let query = args
+        .get("query")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let interface = rec.interface.clone();
     let (model, audit_query) = match caught(|| {
         first_row(
@@ -727,7 +821,11 @@ pub fn run_context_retrieve(args: &Map<String, Value>, rec: &mut CallRecord) -> 
                 name,
             )?);
         }
-        hits.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+        hits.sort_by(|a, b| {
+            b.score
+                .partial_cmp(&a.score)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         hits.truncate(limit);
         Ok((matched, hits))
     });
@@ -737,7 +835,12 @@ pub fn run_context_retrieve(args: &Map<String, Value>, rec: &mut CallRecord) -> 
             if hits.is_empty() {
                 outcome(NO_CONTEXT.into(), None, false, "ok")
             } else {
-                outcome(hits_text(&hits), Some(json!({"passages": hits_json(&hits)})), false, "ok")
+                outcome(
+                    hits_text(&hits),
+                    Some(json!({"passages": hits_json(&hits)})),
+                    false,
+                    "ok",
+                )
             }
         }
         Err(info) => {

@@ -32,13 +32,27 @@ impl BertConfig {
                 .and_then(|x| x.as_u64())
                 .filter(|n| *n > 0 && *n < 1 << 20)
                 .map(|n| n as usize)
-                .ok_or_else(|| EmbedError::Model(format!("config.json: {k} missing or out of range")))
+                .ok_or_else(|| {
+                    EmbedError::Model(format!("config.json: {k} missing or out of range"))
+                })
         };
-        if v.get("hidden_act").and_then(|x| x.as_str()).unwrap_or("gelu") != "gelu" {
-            return Err(EmbedError::Model("config.json: only hidden_act \"gelu\" is supported".into()));
+        if v.get("hidden_act")
+            .and_then(|x| x.as_str())
+            .unwrap_or("gelu")
+            != "gelu"
+        {
+            return Err(EmbedError::Model(
+                "config.json: only hidden_act \"gelu\" is supported".into(),
+            ));
         }
-        if v.get("position_embedding_type").and_then(|x| x.as_str()).unwrap_or("absolute") != "absolute" {
-            return Err(EmbedError::Model("config.json: only absolute position embeddings are supported".into()));
+        if v.get("position_embedding_type")
+            .and_then(|x| x.as_str())
+            .unwrap_or("absolute")
+            != "absolute"
+        {
+            return Err(EmbedError::Model(
+                "config.json: only absolute position embeddings are supported".into(),
+            ));
         }
         let cfg = BertConfig {
             hidden: n("hidden_size")?,
@@ -47,10 +61,15 @@ impl BertConfig {
             intermediate: n("intermediate_size")?,
             max_positions: n("max_position_embeddings")?,
             vocab: n("vocab_size")?,
-            layer_norm_eps: v.get("layer_norm_eps").and_then(|x| x.as_f64()).unwrap_or(1e-12) as f32,
+            layer_norm_eps: v
+                .get("layer_norm_eps")
+                .and_then(|x| x.as_f64())
+                .unwrap_or(1e-12) as f32,
         };
         if cfg.hidden % cfg.heads != 0 {
-            return Err(EmbedError::Model("config.json: hidden_size is not a multiple of num_attention_heads".into()));
+            return Err(EmbedError::Model(
+                "config.json: hidden_size is not a multiple of num_attention_heads".into(),
+            ));
         }
         Ok(cfg)
     }
@@ -122,7 +141,10 @@ impl Bert {
         }
         Ok(Bert {
             word: t.f32("embeddings.word_embeddings.weight", &[cfg.vocab, h])?,
-            pos: t.f32("embeddings.position_embeddings.weight", &[cfg.max_positions, h])?,
+            pos: t.f32(
+                "embeddings.position_embeddings.weight",
+                &[cfg.max_positions, h],
+            )?,
             token_type: t.f32_rows("embeddings.token_type_embeddings.weight", h)?,
             emb_norm: norm("embeddings.LayerNorm")?,
             layers,

@@ -58,7 +58,12 @@ pub struct LocalModel {
 
 impl fmt::Debug for LocalModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "LocalModel({}, dim {})", self.fingerprint, self.dimension())
+        write!(
+            f,
+            "LocalModel({}, dim {})",
+            self.fingerprint,
+            self.dimension()
+        )
     }
 }
 
@@ -99,25 +104,42 @@ impl LocalModel {
     /// Load the model in `dir`.
     pub fn load(dir: &Path) -> Result<LocalModel, EmbedError> {
         let cfg = bert::BertConfig::from_json(&read_text(dir, "config.json")?)?;
-        let st: serde_json::Value = serde_json::from_str(&read_text(dir, "sentence_bert_config.json")?)
-            .map_err(|e| EmbedError::Model(format!("sentence_bert_config.json: {e}")))?;
+        let st: serde_json::Value =
+            serde_json::from_str(&read_text(dir, "sentence_bert_config.json")?)
+                .map_err(|e| EmbedError::Model(format!("sentence_bert_config.json: {e}")))?;
         let max_seq_len = st
             .get("max_seq_length")
             .and_then(|v| v.as_u64())
             .map_or(cfg.max_positions, |v| v as usize)
             .clamp(2, cfg.max_positions);
-        let pooling: serde_json::Value = serde_json::from_str(&read_text(dir, "1_Pooling/config.json")?)
-            .map_err(|e| EmbedError::Model(format!("1_Pooling/config.json: {e}")))?;
-        if pooling.get("pooling_mode_mean_tokens").and_then(|v| v.as_bool()) != Some(true) {
-            return Err(EmbedError::Model("only mean pooling is supported (1_Pooling/config.json)".into()));
+        let pooling: serde_json::Value =
+            serde_json::from_str(&read_text(dir, "1_Pooling/config.json")?)
+                .map_err(|e| EmbedError::Model(format!("1_Pooling/config.json: {e}")))?;
+        if pooling
+            .get("pooling_mode_mean_tokens")
+            .and_then(|v| v.as_bool())
+            != Some(true)
+        {
+            return Err(EmbedError::Model(
+                "only mean pooling is supported (1_Pooling/config.json)".into(),
+            ));
         }
-        if pooling.get("word_embedding_dimension").and_then(|v| v.as_u64()) != Some(cfg.hidden as u64) {
-            return Err(EmbedError::Model("1_Pooling/config.json: word_embedding_dimension differs from hidden_size".into()));
+        if pooling
+            .get("word_embedding_dimension")
+            .and_then(|v| v.as_u64())
+            != Some(cfg.hidden as u64)
+        {
+            return Err(EmbedError::Model(
+                "1_Pooling/config.json: word_embedding_dimension differs from hidden_size".into(),
+            ));
         }
         let normalize = read_text(dir, "modules.json")?.contains("models.Normalize");
-        let tokenizer = wordpiece::WordPiece::from_vocab(&read_text(dir, "vocab.txt")?).map_err(EmbedError::Model)?;
+        let tokenizer = wordpiece::WordPiece::from_vocab(&read_text(dir, "vocab.txt")?)
+            .map_err(EmbedError::Model)?;
         if tokenizer.len() > cfg.vocab {
-            return Err(EmbedError::Model("vocab.txt has more tokens than config.json's vocab_size".into()));
+            return Err(EmbedError::Model(
+                "vocab.txt has more tokens than config.json's vocab_size".into(),
+            ));
         }
         let raw = read(dir, "model.safetensors")?;
         let fingerprint = fingerprint_of(&[

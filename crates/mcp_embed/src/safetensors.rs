@@ -35,24 +35,40 @@ impl Tensors {
             return Err(bad("header length out of range"));
         }
         let base = 8 + n as usize;
-        let header: serde_json::Value =
-            serde_json::from_slice(&data[8..base]).map_err(|e| bad(&format!("header is not JSON: {e}")))?;
-        let obj = header.as_object().ok_or_else(|| bad("header is not an object"))?;
+        let header: serde_json::Value = serde_json::from_slice(&data[8..base])
+            .map_err(|e| bad(&format!("header is not JSON: {e}")))?;
+        let obj = header
+            .as_object()
+            .ok_or_else(|| bad("header is not an object"))?;
         let mut entries = HashMap::new();
         for (name, v) in obj {
             if name == "__metadata__" {
                 continue;
             }
-            let dtype = v.get("dtype").and_then(|d| d.as_str()).unwrap_or_default().to_string();
+            let dtype = v
+                .get("dtype")
+                .and_then(|d| d.as_str())
+                .unwrap_or_default()
+                .to_string();
             let shape: Vec<usize> = v
                 .get("shape")
                 .and_then(|s| s.as_array())
-                .map(|a| a.iter().filter_map(|x| x.as_u64()).map(|x| x as usize).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_u64())
+                        .map(|x| x as usize)
+                        .collect()
+                })
                 .unwrap_or_default();
             let offs: Vec<usize> = v
                 .get("data_offsets")
                 .and_then(|s| s.as_array())
-                .map(|a| a.iter().filter_map(|x| x.as_u64()).map(|x| x as usize).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_u64())
+                        .map(|x| x as usize)
+                        .collect()
+                })
                 .unwrap_or_default();
             if offs.len() != 2 || offs[0] > offs[1] || offs[1] > data.len() - base {
                 return Err(bad(&format!("tensor {name}: data offsets out of range")));
@@ -67,7 +83,11 @@ impl Tensors {
                 },
             );
         }
-        Ok(Tensors { data, base, entries })
+        Ok(Tensors {
+            data,
+            base,
+            entries,
+        })
     }
 
     /// An F32 tensor of exactly `shape`, copied out.
@@ -134,12 +154,23 @@ mod tests {
 
     #[test]
     fn reads_f32_and_checks_everything() {
-        let data: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0].iter().flat_map(|f| f.to_le_bytes()).collect();
-        let t = Tensors::parse(file(r#"{"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}}"#, &data)).unwrap();
+        let data: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0]
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        let t = Tensors::parse(file(
+            r#"{"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}}"#,
+            &data,
+        ))
+        .unwrap();
         assert_eq!(t.f32("a", &[2, 2]).unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
         assert!(t.f32("a", &[4]).is_err());
         assert!(t.f32("b", &[4]).is_err());
-        assert!(Tensors::parse(file(r#"{"a":{"dtype":"F32","shape":[8],"data_offsets":[0,32]}}"#, &data)).is_err());
+        assert!(Tensors::parse(file(
+            r#"{"a":{"dtype":"F32","shape":[8],"data_offsets":[0,32]}}"#,
+            &data
+        ))
+        .is_err());
         assert!(Tensors::parse(vec![255; 8]).is_err());
         assert!(Tensors::parse(file("not json", &[])).is_err());
     }

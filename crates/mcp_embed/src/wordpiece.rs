@@ -92,7 +92,10 @@ impl WordPiece {
                     break;
                 }
                 // step back one character
-                end = word[..end].char_indices().next_back().map_or(start, |(i, _)| i);
+                end = word[..end]
+                    .char_indices()
+                    .next_back()
+                    .map_or(start, |(i, _)| i);
             }
             match found {
                 Some(id) => {
@@ -203,14 +206,23 @@ mod tests {
 
     #[test]
     fn normalizes_like_bert() {
-        assert_eq!(normalize("Tarifvertrag Über\tGRÖSSE\u{0}"), "tarifvertrag uber grosse");
+        assert_eq!(
+            normalize("Tarifvertrag Über\tGRÖSSE\u{0}"),
+            "tarifvertrag uber grosse"
+        );
         assert_eq!(normalize("a\u{ad}b é"), "ab e");
     }
 
     #[test]
     fn punctuation_is_its_own_token() {
-        assert_eq!(pre_tokenize("hallo, welt!"), vec!["hallo", ",", "welt", "!"]);
-        assert_eq!(pre_tokenize("„lohn“ – 3%"), vec!["„", "lohn", "“", "–", "3", "%"]);
+        assert_eq!(
+            pre_tokenize("hallo, welt!"),
+            vec!["hallo", ",", "welt", "!"]
+        );
+        assert_eq!(
+            pre_tokenize("„lohn“ – 3%"),
+            vec!["„", "lohn", "“", "–", "3", "%"]
+        );
     }
 
     #[test]

@@ -32,7 +32,10 @@ fn loads_and_embeds_unit_vectors() {
 fn tokenizer_matches_bert_uncased() {
     let m = model();
     // ids from the model's own vocab.txt: [CLS]=101, [SEP]=102; "hello"=7592, ","=1010, "world"=2088
-    assert_eq!(m.token_ids("Hello, WORLD"), vec![101, 7592, 1010, 2088, 102]);
+    assert_eq!(
+        m.token_ids("Hello, WORLD"),
+        vec![101, 7592, 1010, 2088, 102]
+    );
     // long inputs are truncated to max_seq_length (256) with [SEP] last
     let long = "wort ".repeat(1000);
     let ids = m.token_ids(&long);
@@ -62,7 +65,13 @@ fn broken_model_files_are_errors() {
     let dir = std::env::temp_dir().join(format!("mcp_embed_broken_{}", std::process::id()));
     std::fs::create_dir_all(dir.join("1_Pooling")).unwrap();
     let src = default_model_dir();
-    for f in ["config.json", "vocab.txt", "sentence_bert_config.json", "modules.json", "1_Pooling/config.json"] {
+    for f in [
+        "config.json",
+        "vocab.txt",
+        "sentence_bert_config.json",
+        "modules.json",
+        "1_Pooling/config.json",
+    ] {
         std::fs::copy(src.join(f), dir.join(f)).unwrap();
     }
     // missing weights

@@ -30,7 +30,9 @@ impl Format {
         match s.trim().to_ascii_lowercase().as_str() {
             "text" | "plain" | "text/plain" => Ok(Format::Text),
             "markdown" | "md" | "text/markdown" => Ok(Format::Markdown),
-            other => Err(format!("format \"{other}\" is not supported: use 'text' or 'markdown'")),
+            other => Err(format!(
+                "format \"{other}\" is not supported: use 'text' or 'markdown'"
+            )),
         }
     }
 }
@@ -58,9 +60,16 @@ impl ChunkSizer for Sizer {
 /// to `overlap` tokens. Splits happen at the highest semantic level that fits: paragraphs, then
 /// sentences, then words; a single word longer than `max_tokens` is the only thing ever cut
 /// (at grapheme boundaries). Chunks are trimmed; an empty or blank body has no chunks.
-pub fn chunk_text(body: &str, max_tokens: usize, overlap: usize, format: Format) -> Result<Vec<Chunk>, String> {
+pub fn chunk_text(
+    body: &str,
+    max_tokens: usize,
+    overlap: usize,
+    format: Format,
+) -> Result<Vec<Chunk>, String> {
     if max_tokens == 0 || max_tokens > MAX_CHUNK_TOKENS {
-        return Err(format!("max_tokens must be between 1 and {MAX_CHUNK_TOKENS}"));
+        return Err(format!(
+            "max_tokens must be between 1 and {MAX_CHUNK_TOKENS}"
+        ));
     }
     if overlap >= max_tokens {
         return Err("overlap must be smaller than max_tokens".into());

@@ -6,7 +6,10 @@ pub fn recall_at<T: PartialEq>(ranked: &[T], relevant: &[T], k: usize) -> f64 {
     if relevant.is_empty() {
         return 0.0;
     }
-    let hits = relevant.iter().filter(|r| ranked.iter().take(k).any(|x| x == *r)).count();
+    let hits = relevant
+        .iter()
+        .filter(|r| ranked.iter().take(k).any(|x| x == *r))
+        .count();
     hits as f64 / relevant.len() as f64
 }
 
@@ -28,7 +31,9 @@ pub fn ndcg_at<T: PartialEq>(ranked: &[T], relevant: &[T], k: usize) -> f64 {
         .filter(|(_, x)| relevant.contains(x))
         .map(|(i, _)| 1.0 / (i as f64 + 2.0).log2())
         .sum();
-    let ideal: f64 = (0..relevant.len().min(k)).map(|i| 1.0 / (i as f64 + 2.0).log2()).sum();
+    let ideal: f64 = (0..relevant.len().min(k))
+        .map(|i| 1.0 / (i as f64 + 2.0).log2())
+        .sum();
     if ideal == 0.0 {
         0.0
     } else {

@@ -16,13 +16,28 @@ verlängert sie sich auf drei Monate.";
 /// glued to a letter of the body outside it.
 fn assert_word_boundaries(body: &str, chunks: &[Chunk]) {
     for c in chunks {
-        assert_eq!(&body[c.offset..c.offset + c.text.len()], c.text, "offset of chunk {}", c.position);
+        assert_eq!(
+            &body[c.offset..c.offset + c.text.len()],
+            c.text,
+            "offset of chunk {}",
+            c.position
+        );
         let before = body[..c.offset].chars().next_back();
         let after = body[c.offset + c.text.len()..].chars().next();
         let first = c.text.chars().next().unwrap();
         let last = c.text.chars().next_back().unwrap();
-        assert!(!(before.is_some_and(char::is_alphanumeric) && first.is_alphanumeric()), "chunk {} starts inside a word: {:?}", c.position, c.text);
-        assert!(!(after.is_some_and(char::is_alphanumeric) && last.is_alphanumeric()), "chunk {} ends inside a word: {:?}", c.position, c.text);
+        assert!(
+            !(before.is_some_and(char::is_alphanumeric) && first.is_alphanumeric()),
+            "chunk {} starts inside a word: {:?}",
+            c.position,
+            c.text
+        );
+        assert!(
+            !(after.is_some_and(char::is_alphanumeric) && last.is_alphanumeric()),
+            "chunk {} ends inside a word: {:?}",
+            c.position,
+            c.text
+        );
     }
 }
 
@@ -32,7 +47,12 @@ fn chunks_respect_the_token_limit_and_word_boundaries() {
         let chunks = chunk_text(GERMAN, max, 0, Format::Text).unwrap();
         assert!(chunks.len() > 1, "max {max}");
         for c in &chunks {
-            assert!(c.tokens <= max, "chunk of {} tokens > {max}: {:?}", c.tokens, c.text);
+            assert!(
+                c.tokens <= max,
+                "chunk of {} tokens > {max}: {:?}",
+                c.tokens,
+                c.text
+            );
             assert_eq!(c.tokens, count(&c.text));
         }
         assert_word_boundaries(GERMAN, &chunks);
@@ -49,7 +69,11 @@ fn chunks_respect_the_token_limit_and_word_boundaries() {
 fn paragraphs_are_kept_whole_when_they_fit() {
     let chunks = chunk_text(GERMAN, 60, 0, Format::Text).unwrap();
     // the first paragraph fits: it is one chunk and ends where the paragraph ends
-    assert!(chunks[0].text.ends_with("1.100 Euro."), "{:?}", chunks[0].text);
+    assert!(
+        chunks[0].text.ends_with("1.100 Euro."),
+        "{:?}",
+        chunks[0].text
+    );
     // sentence level: no chunk ends in the middle of a sentence here
     for c in &chunks {
         assert!(c.text.ends_with('.'), "{:?}", c.text);
@@ -95,7 +119,9 @@ fn bad_arguments_and_empty_bodies() {
     assert!(chunk_text("x", 10, 10, Format::Text).is_err());
     assert!(chunk_text("x", MAX_CHUNK_TOKENS + 1, 0, Format::Text).is_err());
     assert!(chunk_text("", 10, 0, Format::Text).unwrap().is_empty());
-    assert!(chunk_text(" \n\n ", 10, 0, Format::Text).unwrap().is_empty());
+    assert!(chunk_text(" \n\n ", 10, 0, Format::Text)
+        .unwrap()
+        .is_empty());
     assert_eq!(Format::parse("Markdown").unwrap(), Format::Markdown);
     assert!(Format::parse("pdf").is_err());
 }

@@ -959,7 +959,12 @@ fn handle(req: &HttpRequest, sh: &Shared, s: &mut TcpStream, keep: bool) -> Next
     let body = if embeddings && step.body.is_none() && (200..300).contains(&status) {
         let dim = step
             .embedding_dimension
-            .or_else(|| request.get("dimensions").and_then(Value::as_u64).map(|d| d as usize))
+            .or_else(|| {
+                request
+                    .get("dimensions")
+                    .and_then(Value::as_u64)
+                    .map(|d| d as usize)
+            })
             .unwrap_or(8)
             .min(4096);
         scenario::embeddings_body(&request, dim, &model)

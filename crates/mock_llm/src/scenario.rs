@@ -150,7 +150,10 @@ pub struct Step {
 pub fn embeddings_body(request: &Value, dim: usize, model: &str) -> Vec<u8> {
     let inputs: Vec<String> = match request.get("input") {
         Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Array(a)) => a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect(),
         _ => Vec::new(),
     };
     let dim = dim.max(1);
@@ -170,7 +173,11 @@ pub fn embeddings_body(request: &Value, dim: usize, model: &str) -> Vec<u8> {
 pub fn hashed_embedding(text: &str, dim: usize) -> Vec<f32> {
     let n = dim.max(1);
     let mut v = vec![0f32; n];
-    for word in text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for word in text
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for b in word.bytes() {
             h ^= b as u64;

@@ -657,7 +657,10 @@ fn echo_headers_answers_with_the_credentials_in_every_form() {
 fn embeddings_are_deterministic_word_hash_vectors() {
     let m = server(&[
         ("emb", json!({"steps": [{"embedding_dimension": 16}]})),
-        ("down", json!({"steps": [{"status": 503, "error": "overloaded"}]})),
+        (
+            "down",
+            json!({"steps": [{"status": 503, "error": "overloaded"}]}),
+        ),
     ]);
     let a = m.addr();
     let req = json!({"model": "e", "input": ["Urlaub Bayern", "urlaub, BAYERN!", "Kündigung"]});
@@ -667,7 +670,12 @@ fn embeddings_are_deterministic_word_hash_vectors() {
     let data = v["data"].as_array().unwrap();
     assert_eq!(data.len(), 3);
     let vec_of = |i: usize| -> Vec<f64> {
-        data[i]["embedding"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+        data[i]["embedding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
     };
     assert_eq!(vec_of(0).len(), 16);
     assert_eq!(data[2]["index"], 2);

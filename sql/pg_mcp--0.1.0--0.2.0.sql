@@ -568,7 +568,7 @@ COMMENT ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) IS
 ------------------------------------------------------------------------------------------------
 CREATE FUNCTION mcp.chunk_text(body text, max_tokens integer DEFAULT 512, overlap integer DEFAULT 64,
                                format text DEFAULT 'text')
-RETURNS TABLE (position integer, text text, token_count integer)
+RETURNS TABLE ("position" integer, text text, token_count integer)
 IMMUTABLE PARALLEL SAFE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'chunk_text_wrapper';

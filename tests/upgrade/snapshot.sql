@@ -39,8 +39,9 @@ DECLARE
                                FROM pg_extension x, unnest(x.extconfig, x.extcondition) AS c(cfg, cond)
                               WHERE x.extname = 'pg_mcp' AND c.cfg = tab), 'true');
 BEGIN
+    -- rows a dump holds: a built-in a newer version adds (context_retrieve in 0.2.0) is not a change
     RETURN QUERY EXECUTE format(
-        'SELECT %L || '' rows = '' || count(*) FROM %s', tab::text, tab);
+        'SELECT %L || '' rows = '' || count(*) FILTER (WHERE coalesce((%s), false)) FROM %s AS t', tab::text, dumped, tab);
     RETURN QUERY EXECUTE format(
         $q$SELECT %L || ' ' || (SELECT jsonb_object_agg(k, s.j -> k) FROM unnest(%L::text[]) AS k)::text
                   || ' ' || e.key || ' = '

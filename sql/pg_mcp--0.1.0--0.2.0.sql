@@ -894,6 +894,9 @@ DECLARE
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
 BEGIN
+    IF search_by_vector.collection IS NULL THEN
+        RAISE EXCEPTION 'parameter "collection" of mcp.search must not be NULL' USING ERRCODE = '22004';
+    END IF;
     SELECT * INTO c FROM mcp.collection x WHERE x.name = search_by_vector.collection;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'collection "%" does not exist', search_by_vector.collection USING ERRCODE = '42704';
@@ -985,6 +988,9 @@ DECLARE
     m mcp.embedding_model;
     qv vector;
 BEGIN
+    IF search.collection IS NULL THEN
+        RAISE EXCEPTION 'parameter "collection" of mcp.search must not be NULL' USING ERRCODE = '22004';
+    END IF;
     SELECT * INTO c FROM mcp.collection x WHERE x.name = search.collection;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'collection "%" does not exist', search.collection USING ERRCODE = '42704';
@@ -1006,7 +1012,18 @@ COMMENT ON FUNCTION mcp.search(text, text, integer, text, jsonb) IS
 
 CREATE FUNCTION mcp.register_search_tool(name text, collection text, mode text DEFAULT 'hybrid',
                                          description text DEFAULT NULL) RETURNS void
-LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF register_search_tool.name IS NULL OR register_search_tool.collection IS NULL OR register_search_tool.mode IS NULL THEN
+        RAISE EXCEPTION 'parameter "%" of mcp.register_search_tool must not be NULL',
+            CASE WHEN register_search_tool.name IS NULL THEN 'name'
+                 WHEN register_search_tool.collection IS NULL THEN 'collection' ELSE 'mode' END
+            USING ERRCODE = '22004';
+    END IF;
+    IF register_search_tool.mode NOT IN ('vector', 'text', 'hybrid') THEN
+        RAISE EXCEPTION 'search mode "%" is not one of vector, text, hybrid', register_search_tool.mode
+            USING ERRCODE = '22023';
+    END IF;
     INSERT INTO mcp.tool (name, description, parameters, kind, collection, read_only)
     VALUES (register_search_tool.name,
             COALESCE(register_search_tool.description,
@@ -1019,9 +1036,8 @@ LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
                 "filter": {"type": "object", "description": "Metadata the documents must have, e.g. {\"tarifgebiet\": \"Bayern\"}."}},
               "required": ["query"],
               "additionalProperties": false}',
-            CASE register_search_tool.mode WHEN 'vector' THEN 'vector_search' WHEN 'text' THEN 'text_search'
-                 WHEN 'hybrid' THEN 'hybrid_search' ELSE register_search_tool.mode END,
-            register_search_tool.collection, true)
+            register_search_tool.mode || '_search', register_search_tool.collection, true);
+END
 $$;
 COMMENT ON FUNCTION mcp.register_search_tool(text, text, text, text) IS
   'Registers a search tool (kind vector_search, text_search or hybrid_search for mode vector, text, hybrid) on a fixed collection, with the parameters query, k and filter. Map it to interfaces with mcp.interface_tool.';

@@ -521,5 +521,5 @@ fn retrieval_search_tool_kinds() {
     }
     // a search tool needs its collection, other kinds have none
     assert!(err_of("INSERT INTO mcp.tool (name, description, kind) VALUES ('s', 'd', 'vector_search')").starts_with("23514"));
-    assert!(err_of("SELECT mcp.register_search_tool('s2', 'kb', 'fuzzy')").starts_with("23514"));
+    assert!(err_of("SELECT mcp.register_search_tool('s2', 'kb', 'fuzzy')").starts_with("22023"));
 }

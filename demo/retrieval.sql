@@ -10,7 +10,7 @@ INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES
 ON CONFLICT (name) DO NOTHING;
 
 INSERT INTO mcp.collection (name, description, purpose, embedding_model, text_config, top_k, min_score, chunk_tokens, chunk_overlap)
-VALUES ('tarif', 'Auszüge aus Tarifverträgen (für die Demo geschrieben)', 'rag', 'minilm', 'german', 7, 0.35, 120, 16)
+VALUES ('tarif', 'Auszüge aus Tarifverträgen (für die Demo geschrieben)', 'rag', 'minilm', 'german', 7, 0.4, 120, 16)
 ON CONFLICT (name) DO NOTHING;
 
 CREATE TEMP TABLE demo_corpus (uri text, title text, region text, branche text, body text);

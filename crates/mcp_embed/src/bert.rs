@@ -66,7 +66,7 @@ impl BertConfig {
                 .and_then(|x| x.as_f64())
                 .unwrap_or(1e-12) as f32,
         };
-        if cfg.hidden % cfg.heads != 0 {
+        if !cfg.hidden.is_multiple_of(cfg.heads) {
             return Err(EmbedError::Model(
                 "config.json: hidden_size is not a multiple of num_attention_heads".into(),
             ));
@@ -249,8 +249,8 @@ impl Bert {
             let mean = row.iter().sum::<f32>() / h as f32;
             let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / h as f32;
             let inv = 1.0 / (var + eps).sqrt();
-            for j in 0..h {
-                row[j] = (row[j] - mean) * inv * ln.w[j] + ln.b[j];
+            for ((v, w), b) in row.iter_mut().zip(&ln.w).zip(&ln.b) {
+                *v = (*v - mean) * inv * w + b;
             }
         }
     }

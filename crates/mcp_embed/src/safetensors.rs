@@ -50,26 +50,18 @@ impl Tensors {
                 .and_then(|d| d.as_str())
                 .unwrap_or_default()
                 .to_string();
-            let shape: Vec<usize> = v
-                .get("shape")
-                .and_then(|s| s.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_u64())
-                        .map(|x| x as usize)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let offs: Vec<usize> = v
-                .get("data_offsets")
-                .and_then(|s| s.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_u64())
-                        .map(|x| x as usize)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let numbers = |key: &str| -> Vec<usize> {
+                v.get(key)
+                    .and_then(|s| s.as_array())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_u64())
+                            .map(|x| x as usize)
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let (shape, offs) = (numbers("shape"), numbers("data_offsets"));
             if offs.len() != 2 || offs[0] > offs[1] || offs[1] > data.len() - base {
                 return Err(bad(&format!("tensor {name}: data offsets out of range")));
             }

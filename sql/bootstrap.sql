@@ -192,6 +192,8 @@ CREATE TABLE mcp.prompt (
     description text,
     active      boolean NOT NULL DEFAULT true,
     created_at  timestamptz NOT NULL DEFAULT now(),
+    completions jsonb CONSTRAINT prompt_completions_object
+                CHECK (completions IS NULL OR jsonb_typeof(completions) = 'object'),
     PRIMARY KEY (name, version)
 );
 CREATE UNIQUE INDEX prompt_one_active_version ON mcp.prompt (name) WHERE active;
@@ -204,6 +206,7 @@ COMMENT ON COLUMN mcp.prompt.variables IS 'Declared variables; rendering refuses
 COMMENT ON COLUMN mcp.prompt.description IS 'What the prompt is for.';
 COMMENT ON COLUMN mcp.prompt.active IS 'The version in use (at most one per name).';
 COMMENT ON COLUMN mcp.prompt.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.prompt.completions IS 'Suggested values per variable for MCP completion/complete, e.g. {"region": ["Bayern", "Hessen"]}: a static list (no query runs); NULL = no suggestions.';
 
 ------------------------------------------------------------------------------------------------
 -- Audit (operator-only: no grant to PUBLIC; rows are written by pg_mcp as the extension owner)

@@ -561,6 +561,10 @@ REVOKE EXECUTE ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) FROM
 COMMENT ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) IS
   'Creates an opaque bearer token for pg_mcp_bridge''s HTTP transport and returns it (the only time it is visible: only its SHA-256 is stored). Needs INSERT on mcp.bridge_token (the owner; EXECUTE is not granted to PUBLIC).';
 
+-- MCP completion/complete (issue 14): suggested values for prompt arguments
+ALTER TABLE mcp.prompt ADD COLUMN completions jsonb CONSTRAINT prompt_completions_object
+    CHECK (completions IS NULL OR jsonb_typeof(completions) = 'object');
+COMMENT ON COLUMN mcp.prompt.completions IS 'Suggested values per variable for MCP completion/complete, e.g. {"region": ["Bayern", "Hessen"]}: a static list (no query runs); NULL = no suggestions.';
 ------------------------------------------------------------------------------------------------
 -- Issue 13: retrieval (embedding models, collections, documents, chunks, search, the
 -- context_retrieve gate). The section below equals sql/retrieval.sql, preceded by the C

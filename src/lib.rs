@@ -16,7 +16,6 @@ mod jsonb;
 mod mcp_server;
 mod pg_util;
 mod registry;
-mod retrieval;
 mod rows;
 mod sandbox;
 mod sql_tool;
@@ -37,13 +36,10 @@ pub extern "C-unwind" fn _PG_init() {
     json_api::install_engine_hooks();
 }
 
+/// The in-database tests (#[pg_test]), one module per subject under tests/pg/.
 #[cfg(any(test, feature = "pg_test"))]
-#[pg_schema]
-mod tests {
-    include!("../tests/pg/mod.rs");
-    include!("../tests/pg/mcp_server.rs");
-    include!("../tests/pg/retrieval.rs");
-}
+#[path = "../tests/pg/mod.rs"]
+mod tests;
 
 /// Required by `cargo pgrx test`.
 #[cfg(test)]

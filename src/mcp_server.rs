@@ -153,6 +153,7 @@ fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError
         "resources/read" => resources_read(params),
         "prompts/list" => prompts_list(params),
         "prompts/get" => prompts_get(params),
+        "completion/complete" => complete(params),
         "logging/setLevel" => set_level(params),
         _ => Err(RpcError::new(codes::METHOD_NOT_FOUND, "Method not found")
             .with_data(json!({ "method": method_for_log(method) }))),
@@ -498,11 +499,12 @@ struct PromptRow {
     template: String,
     variables: Vec<String>,
     description: Option<String>,
+    completions: Option<Value>,
 }
 
 fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
     select_kept(
-        "SELECT p.name, p.role, p.template, p.variables, p.description
+        "SELECT p.name, p.role, p.template, p.variables, p.description, p.completions
            FROM mcp.prompt p
           WHERE p.active AND ($1::text IS NULL OR p.name = $1)
           ORDER BY p.name COLLATE \"C\"",
@@ -516,6 +518,7 @@ fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
                     template: row.get::<String>(3)?.unwrap_or_default(),
                     variables: row.get::<Vec<String>>(4)?.unwrap_or_default(),
                     description: row.get::<String>(5)?,
+                    completions: row.get::<JsonB>(6)?.map(|j| j.0),
                 });
             }
             Ok(out)
@@ -570,6 +573,56 @@ fn prompts_get(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }]),
     );
     Ok(Value::Object(m))
+}
+
+/// `completion/complete`: for a prompt argument, the values its prompt lists in
+/// `mcp.prompt.completions` (a static list: cheap, no query runs); for a resource template's
+/// variable, none. An unknown prompt, resource or argument is -32602.
+fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    use mcp_protocol::CompletionRef;
+    let req = mcp_protocol::completion_request(params)?;
+    let unknown_arg = || {
+        RpcError::invalid_params(format!(
+            "Invalid params: unknown argument \"{}\"",
+            req.argument.chars().take(64).collect::<String>()
+        ))
+    };
+    match req.reference {
+        CompletionRef::Prompt(name) => {
+            let Some(p) = prompts(Some(name))?.into_iter().next() else {
+                return Err(RpcError::invalid_params(format!(
+                    "Unknown prompt: {}",
+                    name.chars().take(64).collect::<String>()
+                )));
+            };
+            if !p.variables.iter().any(|v| v == req.argument) {
+                return Err(unknown_arg());
+            }
+            let listed = p
+                .completions
+                .as_ref()
+                .and_then(|c| c.get(req.argument))
+                .and_then(Value::as_array);
+            let candidates = listed.into_iter().flatten().filter_map(Value::as_str);
+            Ok(mcp_protocol::complete_values(candidates, req.value))
+        }
+        CompletionRef::Resource(uri) => {
+            let all = resources()?;
+            let Some(r) = all.iter().find(|r| r.uri == uri) else {
+                return Err(RpcError::invalid_params(format!(
+                    "Unknown resource: {}",
+                    uri.chars().take(200).collect::<String>()
+                )));
+            };
+            if !mcp_protocol::template_variables(&r.uri)
+                .iter()
+                .any(|v| v == req.argument)
+            {
+                return Err(unknown_arg());
+            }
+            Ok(mcp_protocol::complete_values(std::iter::empty(), req.value))
+        }
+    }
 }
 
 fn set_level(params: &Map<String, Value>) -> Result<Value, RpcError> {

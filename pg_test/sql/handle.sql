@@ -132,3 +132,10 @@ UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"a":{"type":
 SELECT mcp.handle('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pair","arguments":{"a":2}}}') -> 'result' AS does_not_match;
 UPDATE mcp.tool SET output_schema = '{"type":"string"}' WHERE name = 'pair';
 ROLLBACK;
+-- completion/complete: a prompt argument's listed values
+BEGIN;
+INSERT INTO mcp.prompt (name, template, variables, completions) VALUES
+  ('frage', 'Frage zu {{region}}', '{region}', '{"region": ["Bayern", "Baden-Württemberg", "Berlin", "Sachsen"]}');
+SELECT mcp.handle('{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"frage"},"argument":{"name":"region","value":"ba"}}}') -> 'result' AS completion;
+SELECT mcp.handle('{"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"frage"},"argument":{"name":"jahr","value":""}}}') -> 'error' AS undeclared;
+ROLLBACK;

@@ -37,8 +37,9 @@ INSERT INTO mcp.tool (name, description, parameters, function) VALUES
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'find_titel'), ('chatbot', 'boom'), ('chatbot', 'sql_query'), ('chatbot', 'schema_information');
 INSERT INTO mcp.resource (uri, name, description, query) VALUES
   ('pgmcp://t/count', 'Row count of t', 'How many rows t has', 'SELECT count(*)::text FROM public.t');
-INSERT INTO mcp.prompt (name, role, template, variables, description) VALUES
-  ('titel_summary', 'user', 'Summarize title {{id}} in {{lang}}.', '{id,lang}', 'Summary of one title');
+INSERT INTO mcp.prompt (name, role, template, variables, description, completions) VALUES
+  ('titel_summary', 'user', 'Summarize title {{id}} in {{lang}}.', '{id,lang}', 'Summary of one title',
+   '{"lang": ["German", "English", "French"]}');
 -- the SDK clients validate structuredContent against an advertised outputSchema
 UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"id":{"type":"integer"},"titel":{"type":"string"}},"required":["id","titel"]}'
  WHERE name = 'find_titel';

@@ -109,6 +109,10 @@ async def exercise(session, label: str):
     except MCPError as e:
         seen(str(e))
         assert e.error.code == -32602, e.error
+    c = await session.complete(types.PromptReference(type="ref/prompt", name="titel_summary"),
+                               {"name": "lang", "value": "ge"})
+    dump(c)
+    assert c.completion.values == ["German"], c
     await session.send_ping()
 
 
@@ -391,6 +395,80 @@ def test_http_raw_protocol_errors():
     assert post({"jsonrpc": "2.0", "id": 9, "method": "ping"}, analyst, sa).status_code == 404
 
 
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "crates", "mcp_bridge", "tests", "fixtures")
+
+
+def rs256_token(role: str, key: str, kid: str | None = None) -> str:
+    args = [BRIDGE, "token", "--role", role, "--exp-seconds", "600",
+            "--jwt-private-key-file", os.path.join(FIXTURES, f"rs256_test_key_{key}.pem")]
+    if kid:
+        args += ["--kid", kid]
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_http_rs256_tokens_from_a_jwks():
+    # the bridge holds only public keys (a JWKS made by `pg_mcp_bridge jwk`); tokens are signed
+    # elsewhere with the private key
+    jwks = {"keys": [json.loads(subprocess.run(
+        [BRIDGE, "jwk", "--jwt-private-key-file", os.path.join(FIXTURES, "rs256_test_key_a.pem"), "--kid", "a"],
+        check=True, capture_output=True, text=True).stdout)]}
+    assert "d" not in jwks["keys"][0] and jwks["keys"][0]["kty"] == "RSA"
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        kf = os.path.join(tmp, "jwks.json")
+        with open(kf, "w") as f:
+            json.dump(jwks, f)
+        log = open(os.path.join(tmp, "log"), "w+")
+        env = {k: v for k, v in os.environ.items() if k != "PG_MCP_JWT_SECRET"}
+        env["PGUSER"] = "mcp_t_auth"
+        p = subprocess.Popen([BRIDGE, "http", "--listen", "127.0.0.1:0", "--jwt-secret-file", kf],
+                             stderr=log, env=env)
+        try:
+            url = None
+            for _ in range(100):
+                log.seek(0)
+                text = log.read()
+                if "Streamable HTTP on" in text:
+                    url = text.split("Streamable HTTP on ")[1].split()[0]
+                    break
+                time.sleep(0.1)
+            assert url, text
+
+            def rpost(body, tok, session=None):
+                h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                     "Authorization": f"Bearer {tok}"}
+                if session:
+                    h["Mcp-Session-Id"] = session
+                r = httpx2.post(url, content=json.dumps(body), headers=h, timeout=30)
+                seen(r.text)
+                return r
+
+            init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "rs", "version": "0"}}}
+            analyst = rs256_token("mcp_t_analyst", "a", "a")
+            r = rpost(init, analyst)
+            assert r.status_code == 200, (r.status_code, r.text)
+            sa = r.headers["mcp-session-id"]
+            r = rpost({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "sql_query", "arguments": {"query": "SELECT current_user AS u"}}}, analyst, sa)
+            assert "mcp_t_analyst" in r.text, r.text
+            # a token without kid is tried against the keys
+            assert rpost({"jsonrpc": "2.0", "id": 3, "method": "ping"}, rs256_token("mcp_t_analyst", "a"), sa).status_code == 200
+            # signed with another private key, with the right kid or none
+            for bad in (rs256_token("mcp_t_analyst", "b", "a"), rs256_token("mcp_t_analyst", "b")):
+                r = rpost({"jsonrpc": "2.0", "id": 4, "method": "ping"}, bad, sa)
+                assert r.status_code == 401 and "signature" in r.text, (r.status_code, r.text)
+            # an HS256 token (even one signed with the public key's text) is not accepted
+            r = rpost({"jsonrpc": "2.0", "id": 5, "method": "ping"}, token("mcp_t_analyst"), sa)
+            assert r.status_code == 401 and "RS256 expected" in r.text, (r.status_code, r.text)
+            # role B's valid token cannot use role A's session
+            r = rpost({"jsonrpc": "2.0", "id": 6, "method": "ping"}, rs256_token("mcp_t_guest", "a", "a"), sa)
+            assert r.status_code == 404, (r.status_code, r.text)
+        finally:
+            p.terminate()
+            p.wait(10)
+
+
 def test_no_secret_in_any_response():
     assert len(SEEN) > 30, len(SEEN)
     for text in SEEN:
@@ -410,6 +488,7 @@ TESTS = [
     test_http_tokens_cannot_act_as_another_role,
     test_http_opaque_tokens,
     test_http_raw_protocol_errors,
+    test_http_rs256_tokens_from_a_jwks,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]
 

@@ -51,6 +51,8 @@ async function exercise(client) {
   assert.equal(p.messages[0].content.text, 'Summarize title 7 in German.');
   await assert.rejects(client.getPrompt({ name: 'titel_summary', arguments: { id: '7' } }),
     (e) => e instanceof McpError && e.code === -32602);
+  const c = keep(await client.complete({ ref: { type: 'ref/prompt', name: 'titel_summary' }, argument: { name: 'lang', value: 'Ge' } }));
+  assert.deepEqual(c.completion.values, ['German']);
   await client.ping();
 }
 

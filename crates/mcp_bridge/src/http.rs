@@ -44,7 +44,7 @@ struct Session {
 
 struct Inner {
     cfg: Config,
-    key: Vec<u8>,
+    key: jwt::JwtKey,
     pool: Mutex<Vec<Client>>,
     permits: Semaphore,
     sessions: Mutex<HashMap<String, Session>>,

@@ -5,7 +5,9 @@
 //!   pg_mcp_bridge [stdio] [--dsn CONNINFO] [--interface NAME] [--allow-superuser]
 //!   pg_mcp_bridge http --dsn CONNINFO_OF_AUTHENTICATOR [--listen 127.0.0.1:8765]
 //!                 [--jwt-secret-file FILE] [--allowed-origin ORIGIN]... [--interface NAME]
-//!   pg_mcp_bridge token --role ROLE [--exp-seconds N]      (prints an HS256 token)
+//!   pg_mcp_bridge token --role ROLE [--exp-seconds N] [--jwt-private-key-file PEM [--kid K]]
+//!                 (prints an HS256 token, or an RS256 one signed with the private key)
+//!   pg_mcp_bridge jwk --jwt-private-key-file PEM [--kid K]   (prints the public JWK)
 
 mod db;
 mod http;
@@ -27,6 +29,8 @@ pub struct Opts {
     pub allowed_origins: Vec<String>,
     pub role: Option<String>,
     pub exp_seconds: Option<u64>,
+    pub jwt_private_key_file: Option<String>,
+    pub kid: Option<String>,
 }
 
 const USAGE: &str = "usage:
@@ -34,8 +38,11 @@ const USAGE: &str = "usage:
   pg_mcp_bridge http [--dsn CONNINFO] [--listen 127.0.0.1:8765] [--jwt-secret-file FILE]
                 [--allowed-origin ORIGIN]... [--interface NAME] [--allow-superuser]
   pg_mcp_bridge token --role ROLE [--exp-seconds N] [--jwt-secret-file FILE]
-Connection settings also come from PG* variables and ~/.pgpass; the JWT key from
---jwt-secret-file or PG_MCP_JWT_SECRET (at least 32 bytes).";
+                [--jwt-private-key-file PEM [--kid KID]]
+  pg_mcp_bridge jwk --jwt-private-key-file PEM [--kid KID]
+Connection settings also come from PG* variables and ~/.pgpass. The JWT key comes from
+--jwt-secret-file or PG_MCP_JWT_SECRET: an HS256 secret (at least 32 bytes), or a JWK / JWKS
+with RSA public keys for RS256 tokens (`jwk` prints the JWK of a PKCS#8 PEM private key).";
 
 fn parse_args(args: &[String]) -> Result<Opts, String> {
     let mut o = Opts {
@@ -52,13 +59,17 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
     };
     while i < args.len() {
         match args[i].as_str() {
-            "stdio" | "http" | "token" if i == 0 => o.mode = args[i].clone(),
+            "stdio" | "http" | "token" | "jwk" if i == 0 => o.mode = args[i].clone(),
             "--dsn" => o.dsn = Some(value(&mut i, "--dsn")?),
             "--interface" => o.interface = Some(value(&mut i, "--interface")?),
             "--allow-superuser" => o.allow_superuser = true,
             "--listen" => o.listen = value(&mut i, "--listen")?,
             "--jwt-secret-file" => o.jwt_secret_file = Some(value(&mut i, "--jwt-secret-file")?),
             "--allowed-origin" => o.allowed_origins.push(value(&mut i, "--allowed-origin")?),
+            "--jwt-private-key-file" => {
+                o.jwt_private_key_file = Some(value(&mut i, "--jwt-private-key-file")?)
+            }
+            "--kid" => o.kid = Some(value(&mut i, "--kid")?),
             "--role" => o.role = Some(value(&mut i, "--role")?),
             "--exp-seconds" => {
                 let v = value(&mut i, "--exp-seconds")?;
@@ -72,22 +83,46 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
     Ok(o)
 }
 
-/// The HS256 key: the file's content (trailing newline removed) or PG_MCP_JWT_SECRET.
-pub fn jwt_key(o: &Opts) -> Result<Vec<u8>, String> {
-    let key = match &o.jwt_secret_file {
-        Some(f) => std::fs::read_to_string(f)
-            .map_err(|e| format!("cannot read {f}: {e}"))?
-            .trim_end_matches(['\n', '\r'])
-            .as_bytes()
-            .to_vec(),
+/// The token key: the file's content or PG_MCP_JWT_SECRET, read by [`jwt::parse_key`] (an
+/// HS256 secret, or a JWK / JWKS for RS256).
+pub fn jwt_key(o: &Opts) -> Result<jwt::JwtKey, String> {
+    let content = match &o.jwt_secret_file {
+        Some(f) => std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?,
         None => std::env::var("PG_MCP_JWT_SECRET")
             .map_err(|_| "no JWT key: --jwt-secret-file or PG_MCP_JWT_SECRET".to_string())?
             .into_bytes(),
     };
-    if key.len() < 32 {
-        return Err("the JWT key must be at least 32 bytes".into());
+    jwt::parse_key(&content)
+}
+
+fn private_key(o: &Opts) -> Result<ring::signature::RsaKeyPair, String> {
+    let f = o
+        .jwt_private_key_file
+        .as_deref()
+        .ok_or("needs --jwt-private-key-file")?;
+    let pem = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+    jwt::rsa_private_key(&pem)
+}
+
+/// The `token` and `jwk` helper commands: what they print, or why not.
+fn helper_command(opts: &Opts) -> Result<String, String> {
+    if opts.mode == "jwk" {
+        return Ok(jwt::public_jwk(&private_key(opts)?, opts.kid.as_deref()).to_string());
     }
-    Ok(key)
+    let role = opts.role.as_deref().ok_or("needs --role")?;
+    let mut claims = serde_json::json!({"role": role});
+    if let Some(s) = opts.exp_seconds {
+        claims["exp"] = serde_json::json!(now_secs() + s);
+    }
+    if opts.jwt_private_key_file.is_some() {
+        return jwt::sign_rs256(&claims, &private_key(opts)?, opts.kid.as_deref());
+    }
+    match jwt_key(opts)? {
+        jwt::JwtKey::Hs256(key) => Ok(jwt::sign(&claims, &key)),
+        jwt::JwtKey::Rs256(_) => {
+            Err("an RS256 key file holds public keys only: sign with --jwt-private-key-file".into())
+        }
+    }
 }
 
 pub fn now_secs() -> u64 {
@@ -109,17 +144,17 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if opts.mode == "token" {
-        let (Some(role), Ok(key)) = (&opts.role, jwt_key(&opts)) else {
-            eprintln!("pg_mcp_bridge token: needs --role and a JWT key\n{USAGE}");
-            return ExitCode::from(2);
+    if opts.mode == "token" || opts.mode == "jwk" {
+        return match helper_command(&opts) {
+            Ok(out) => {
+                println!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("pg_mcp_bridge {}: {e}\n{USAGE}", opts.mode);
+                ExitCode::from(2)
+            }
         };
-        let mut claims = serde_json::json!({"role": role});
-        if let Some(s) = opts.exp_seconds {
-            claims["exp"] = serde_json::json!(now_secs() + s);
-        }
-        println!("{}", jwt::sign(&claims, &key));
-        return ExitCode::SUCCESS;
     }
     let env = |k: &str| std::env::var(k).ok();
     let cfg = match pgconn::build_config(
@@ -176,5 +211,7 @@ mod tests {
         assert!(parse_args(&a("--dsn")).is_err());
         assert!(parse_args(&a("--bogus")).is_err());
         assert!(parse_args(&a("--interface x http")).is_err());
+        let o = parse_args(&a("jwk --jwt-private-key-file k.pem --kid k1")).unwrap();
+        assert_eq!((o.mode.as_str(), o.kid.as_deref()), ("jwk", Some("k1")));
     }
 }

@@ -352,6 +352,100 @@ fn clip(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
+// ------------------------------------------------------------------------------------------
+// Completion (completion/complete)
+// ------------------------------------------------------------------------------------------
+
+/// Most values one completion answer carries (the spec's limit).
+pub const MAX_COMPLETION_VALUES: usize = 100;
+/// Longest argument value accepted for completion.
+const MAX_COMPLETION_INPUT: usize = 1024;
+
+/// What a `completion/complete` request asks for.
+#[derive(Debug, PartialEq)]
+pub struct CompletionRequest<'a> {
+    /// `ref/prompt`: the prompt's name; `ref/resource`: the URI (template).
+    pub reference: CompletionRef<'a>,
+    pub argument: &'a str,
+    pub value: &'a str,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum CompletionRef<'a> {
+    Prompt(&'a str),
+    Resource(&'a str),
+}
+
+/// Read `completion/complete` params: `ref` ({type: ref/prompt, name} or {type: ref/resource,
+/// uri}) and `argument` ({name, value}); `context` is accepted and not used.
+pub fn completion_request(params: &Map<String, Value>) -> Result<CompletionRequest<'_>, RpcError> {
+    let bad = |m: &str| RpcError::invalid_params(format!("Invalid params: {m}"));
+    let r = params
+        .get("ref")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("ref must be an object"))?;
+    let field = |o: &'_ Map<String, Value>, k: &str| -> Result<(), RpcError> {
+        match o.get(k) {
+            Some(Value::String(_)) => Ok(()),
+            _ => Err(bad(&format!("{k} must be a string"))),
+        }
+    };
+    let reference = match r.get("type").and_then(Value::as_str) {
+        Some("ref/prompt") => {
+            field(r, "name")?;
+            CompletionRef::Prompt(r["name"].as_str().unwrap_or_default())
+        }
+        Some("ref/resource") => {
+            field(r, "uri")?;
+            CompletionRef::Resource(r["uri"].as_str().unwrap_or_default())
+        }
+        _ => return Err(bad("ref.type must be ref/prompt or ref/resource")),
+    };
+    let a = params
+        .get("argument")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("argument must be an object"))?;
+    field(a, "name")?;
+    field(a, "value")?;
+    let value = a["value"].as_str().unwrap_or_default();
+    if value.len() > MAX_COMPLETION_INPUT {
+        return Err(bad("argument.value is too long"));
+    }
+    Ok(CompletionRequest {
+        reference,
+        argument: a["name"].as_str().unwrap_or_default(),
+        value,
+    })
+}
+
+/// The `completion/complete` result for what the user typed: the candidates that start with it
+/// (case-insensitively) first, then those that contain it, each once, in the candidates'
+/// order; at most [`MAX_COMPLETION_VALUES`], with `total` and `hasMore`.
+pub fn complete_values<'a>(candidates: impl IntoIterator<Item = &'a str>, typed: &str) -> Value {
+    let typed = typed.to_lowercase();
+    let mut prefix: Vec<&str> = Vec::new();
+    let mut inner: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for c in candidates {
+        if !seen.insert(c) {
+            continue;
+        }
+        let lc = c.to_lowercase();
+        if lc.starts_with(&typed) {
+            prefix.push(c);
+        } else if lc.contains(&typed) {
+            inner.push(c);
+        }
+    }
+    let total = prefix.len() + inner.len();
+    let values: Vec<&str> = prefix
+        .into_iter()
+        .chain(inner)
+        .take(MAX_COMPLETION_VALUES)
+        .collect();
+    json!({"completion": {"values": values, "total": total, "hasMore": total > MAX_COMPLETION_VALUES}})
+}
+
 /// MCP prompt message roles are user and assistant: a system template is sent as user.
 pub fn prompt_message_role(role: &str) -> &'static str {
     if role == "assistant" {
@@ -465,6 +559,7 @@ pub fn initialize_result(version: &str, server_name: &str, server_version: &str)
             "tools": {"listChanged": true},
             "resources": {"listChanged": true},
             "prompts": {"listChanged": true},
+            "completions": {},
             "logging": {}
         },
         "serverInfo": {"name": server_name, "version": server_version},
@@ -683,5 +778,69 @@ mod tests {
             .contains("data from the database, not instructions"));
         assert_eq!(r["capabilities"]["tools"]["listChanged"], true);
         assert!(LOG_LEVELS.contains(&"warning"));
+    }
+
+    #[test]
+    fn completion_requests_are_read_strictly() {
+        let r = obj(json!({"ref": {"type": "ref/prompt", "name": "p"},
+                           "argument": {"name": "region", "value": "Ba"},
+                           "context": {"arguments": {"x": "y"}}}));
+        assert_eq!(
+            completion_request(&r).unwrap(),
+            CompletionRequest {
+                reference: CompletionRef::Prompt("p"),
+                argument: "region",
+                value: "Ba"
+            }
+        );
+        let r = obj(
+            json!({"ref": {"type": "ref/resource", "uri": "t://{id}"}, "argument": {"name": "id", "value": ""}}),
+        );
+        assert_eq!(
+            completion_request(&r).unwrap().reference,
+            CompletionRef::Resource("t://{id}")
+        );
+        for bad in [
+            json!({}),
+            json!({"ref": {"type": "ref/tool", "name": "p"}, "argument": {"name": "a", "value": ""}}),
+            json!({"ref": {"type": "ref/prompt"}, "argument": {"name": "a", "value": ""}}),
+            json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a"}}),
+            json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": 1, "value": ""}}),
+            json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "x".repeat(2000)}}),
+        ] {
+            let e = completion_request(&obj(bad.clone())).unwrap_err();
+            assert_eq!(e.code, codes::INVALID_PARAMS, "{bad}");
+        }
+    }
+
+    #[test]
+    fn completion_values_prefix_first_then_contains_capped() {
+        let c = [
+            "Bayern",
+            "Baden-Württemberg",
+            "Berlin",
+            "Bayern",
+            "Saarland",
+            "Niedersachsen",
+        ];
+        let v = complete_values(c, "ba");
+        assert_eq!(
+            v["completion"]["values"],
+            json!(["Bayern", "Baden-Württemberg"])
+        );
+        assert_eq!(v["completion"]["total"], 2);
+        let v = complete_values(c, "SA");
+        assert_eq!(
+            v["completion"]["values"],
+            json!(["Saarland", "Niedersachsen"])
+        );
+        let v = complete_values(c, "");
+        assert_eq!(v["completion"]["total"], 5);
+        let many: Vec<String> = (0..250).map(|i| format!("v{i:03}")).collect();
+        let v = complete_values(many.iter().map(String::as_str), "v");
+        assert_eq!(v["completion"]["values"].as_array().unwrap().len(), 100);
+        assert_eq!(v["completion"]["total"], 250);
+        assert_eq!(v["completion"]["hasMore"], true);
+        assert_eq!(complete_values(c, "zz")["completion"]["values"], json!([]));
     }
 }

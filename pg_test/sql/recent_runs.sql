@@ -1,4 +1,4 @@
--- Operator views over the audit tables: mcp.recent_runs and mcp.tool_error_rates.
+-- mcp.recent_runs: one row per chat run with its counts, tokens, cost and where the time went.
 \set VERBOSITY terse
 BEGIN;
 SET LOCAL TimeZone = 'UTC';
@@ -44,8 +44,6 @@ SELECT run_id, interface, provider, role_name, status, left(question, 30) AS que
   FROM mcp.recent_runs;
 SELECT run_id, llm_latency_ms, tool_latency_ms, wall_ms, orchestration_ms, error_kind, error_message
   FROM mcp.recent_runs;
--- p95 of lookup's executed calls (10, 20, 30, 40, 100) interpolates to 88
-SELECT * FROM mcp.tool_error_rates ORDER BY tool;
 -- A real chat (replayed LLM answers, live tool) shows up with its own numbers.
 CREATE FUNCTION public.vw_square(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT n * n $$;
 INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'priced');
@@ -60,14 +58,11 @@ SELECT c->>'status' AS status, c->>'answer' AS answer FROM mcp.chat('Was ist 7 z
 SELECT interface, provider, status, iterations, llm_requests, tool_calls, total_tokens, estimated_cost,
        wall_ms >= llm_latency_ms + tool_latency_ms AS wall_covers_parts, orchestration_ms >= 0 AS orchestration_measured
   FROM mcp.recent_runs WHERE question = 'Was ist 7 zum Quadrat?';
-SELECT tool, calls, ok, error_rate, failure_rate, avg_latency_ms > 0 AS timed FROM mcp.tool_error_rates WHERE tool = 'square';
 -- Operator-only, like the audit tables; a monitoring role gets a grant on the view, not the tables.
 CREATE ROLE vw_monitor;
 SET LOCAL ROLE vw_monitor;
 SAVEPOINT s2;
 SELECT count(*) FROM mcp.recent_runs;
-ROLLBACK TO s2;
-SELECT count(*) FROM mcp.tool_error_rates;
 ROLLBACK TO s2;
 RESET ROLE;
 GRANT SELECT ON mcp.recent_runs TO vw_monitor;
@@ -88,16 +83,4 @@ SELECT prompt_tokens, completion_tokens, total_tokens, estimated_cost, pg_typeof
 SAVEPOINT s4;
 UPDATE mcp.run SET prompt_tokens = -1 WHERE run_id = '00000000-0000-0000-0000-000000000004';
 ROLLBACK TO s4;
--- The digest clipped records for a cut value: text as its UTF-8 bytes (= PostgreSQL's sha256),
--- jsonb as its canonical text (keys sorted, no whitespace), whatever its key order.
-SELECT mcp.audit_digest('abc') = encode(sha256(convert_to('abc', 'UTF8')), 'hex') AS text_digest,
-       mcp.audit_digest('{"b": 1, "a": [1, "x"]}'::jsonb)
-         = encode(sha256(convert_to('{"a":[1,"x"],"b":1}', 'UTF8')), 'hex') AS jsonb_digest,
-       mcp.audit_digest('{"a": [1, "x"], "b": 1}'::jsonb) = mcp.audit_digest('{"b": 1, "a": [1, "x"]}'::jsonb) AS key_order;
--- What was cut, per row (NULL when nothing): column -> original size and sha256.
-SET LOCAL mcp.audit_max_value_bytes = '1kB';
-SELECT mcp.call_tool('square', jsonb_build_object('n', 3, 'pad', repeat('p', 5000))) -> 'isError' AS refused;
-SELECT status, octet_length(arguments::text) <= 1024 AS arguments_cut, clipped -> 'arguments' -> 'bytes' AS original_bytes,
-       clipped -> 'arguments' ->> 'sha256' = mcp.audit_digest(jsonb_build_object('n', 3, 'pad', repeat('p', 5000))) AS digest_matches
-  FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1;
 ROLLBACK;

@@ -1,4 +1,5 @@
--- The read-only SQL tool, report tools and schema_information, as the SQL surface shows them.
+-- The built-in read-only tools sql_query and schema_information through mcp.call_tool: what the
+-- model sees, results, refusals, the sandbox, large values, the audit.
 \set VERBOSITY terse
 BEGIN;
 CREATE TABLE public.st_region (code text PRIMARY KEY, name text NOT NULL);
@@ -48,16 +49,6 @@ SELECT mcp.call_tool('schema_information', '{}', 'analysis') -> 'content' -> 0 -
 RESET ROLE;
 -- the audit: statuses and SQLSTATEs for the operator
 SELECT tool, status, error_sqlstate, role_name FROM mcp.tool_call ORDER BY call_id;
--- report tools: reviewed SQL, typed parameters in alphabetical order of their names
-INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES
-  ('sales_by_region', 'Sales of one region above an amount',
-   '{"type": "object", "properties": {"region": {"type": "string"}, "min_amount": {"type": "number"}}, "required": ["region"]}',
-   'report', 'SELECT id, amount FROM st_sale WHERE region = $2 AND amount >= coalesce($1, 0) ORDER BY id');
-INSERT INTO mcp.interface_tool VALUES ('analysis', 'sales_by_region');
-SET LOCAL ROLE st_reader;
-SELECT regexp_replace(mcp.call_tool('sales_by_region', '{"region": "BY", "min_amount": 250}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
-SELECT regexp_replace(mcp.call_tool('sales_by_region', '{"region": "BY'' OR true --"}', 'analysis') -> 'content' -> 0 ->> 'text', '[0-9.]+ ms', 'N ms') AS text;
-RESET ROLE;
 -- the tool sandbox: what the executor refuses while a tool runs (also inside dynamic SQL),
 -- the caller's role cannot change, a tool cannot start tools or chats, deep trees are errors
 SET LOCAL ROLE st_reader;
@@ -83,12 +74,4 @@ SELECT regexp_replace((regexp_match(mcp.call_tool('sql_query', '{"query": "SELEC
 RESET ROLE;
 SELECT status, error_sqlstate, left(error_message, 60) AS operator_sees
   FROM (SELECT * FROM mcp.tool_call ORDER BY call_id DESC LIMIT 12) c ORDER BY call_id;
--- a report body must be one read-only query over existing objects
-SAVEPOINT s;
-INSERT INTO mcp.tool (name, description, kind, body) VALUES ('bad', 'x', 'report', 'UPDATE st_sale SET amount = 0');
-ROLLBACK TO s;
-INSERT INTO mcp.tool (name, description, kind, body) VALUES ('bad', 'x', 'report', 'SELECT * FROM st_missing');
-ROLLBACK TO s;
-INSERT INTO mcp.tool (name, description, parameters, kind, body) VALUES ('bad', 'x', '{"type": "object", "properties": {"a": {"type": "string"}}}', 'report', 'SELECT $1 || $2');
-ROLLBACK TO s;
 ROLLBACK;

@@ -16,6 +16,7 @@ mod jsonb;
 mod mcp_server;
 mod pg_util;
 mod registry;
+mod retrieval;
 mod rows;
 mod sandbox;
 mod sql_tool;

@@ -304,11 +304,12 @@ DECLARE
     vec text;
     txt text;
     tsq tsquery;
+    docfilter text := '';
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
 BEGIN
     IF search_by_vector.collection IS NULL THEN
-        RAISE EXCEPTION 'parameter "collection" of mcp.search must not be NULL' USING ERRCODE = '22004';
+        RAISE EXCEPTION 'parameter "collection" of mcp.search_by_vector must not be NULL' USING ERRCODE = '22004';
     END IF;
     SELECT * INTO c FROM mcp.collection x WHERE x.name = search_by_vector.collection;
     IF NOT FOUND THEN
@@ -338,24 +339,34 @@ BEGIN
         tsq := pg_catalog.replace(pg_catalog.plainto_tsquery(c.text_config::regconfig, COALESCE(query, ''))::text,
                                   ' & ', ' | ')::tsquery;
     END IF;
-    -- vector: cosine similarity through the collection's HNSW index (filters are part of the
-    -- scan: hnsw.iterative_scan keeps scanning until k rows pass them)
+    -- The metadata filter is part of the ranking query (before the top k); with no filter the
+    -- ranking touches mcp.chunk alone, so the planner takes the collection's HNSW (or the GIN)
+    -- index for ORDER BY ... LIMIT; the top k are joined to their documents afterwards.
+    IF filter <> '{}'::jsonb THEN
+        docfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id AND f.metadata @> $2)';
+    END IF;
+    -- vector: cosine similarity through the collection's HNSW index (hnsw.iterative_scan keeps
+    -- scanning until k rows pass the filter)
     vec := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri,
-               (1 - (ch.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)))::float8 AS score,
-               ch.text, d.metadata
-          FROM mcp.chunk ch JOIN mcp.document d ON d.document_id = ch.document_id
-         WHERE ch.collection_id = %2$s AND d.metadata @> $2
-         ORDER BY ch.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s), ch.chunk_id
-         LIMIT $3$q$, c.dimension, c.collection_id, vs);
+        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
+          FROM (SELECT c.chunk_id, c.document_id, c.text,
+                       (1 - (c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)))::float8 AS score
+                  FROM mcp.chunk c
+                 WHERE c.collection_id = %2$s %4$s
+                 ORDER BY c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)
+                 LIMIT $3) ch
+          JOIN mcp.document d ON d.document_id = ch.document_id
+         ORDER BY ch.score DESC, ch.chunk_id$q$, c.dimension, c.collection_id, vs, docfilter);
     -- text: ts_rank_cd normalized to rank/(rank+1)
     txt := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri,
-               ts_rank_cd(ch.tsv, $4, 32)::float8 AS score, ch.text, d.metadata
-          FROM mcp.chunk ch JOIN mcp.document d ON d.document_id = ch.document_id
-         WHERE ch.collection_id = %1$s AND ch.tsv @@ $4 AND d.metadata @> $2
-         ORDER BY score DESC, ch.chunk_id
-         LIMIT $3$q$, c.collection_id);
+        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
+          FROM (SELECT c.chunk_id, c.document_id, c.text, ts_rank_cd(c.tsv, $4, 32)::float8 AS score
+                  FROM mcp.chunk c
+                 WHERE c.collection_id = %1$s AND c.tsv @@ $4 %2$s
+                 ORDER BY score DESC, c.chunk_id
+                 LIMIT $3) ch
+          JOIN mcp.document d ON d.document_id = ch.document_id
+         ORDER BY ch.score DESC, ch.chunk_id$q$, c.collection_id, docfilter);
     IF mode = 'vector' THEN
         RETURN QUERY EXECUTE vec USING query_vector, filter, n;
     ELSIF mode = 'text' THEN
@@ -364,8 +375,8 @@ BEGIN
         -- reciprocal rank fusion (k = 60) of the best max(4k, 40) of each
         pool := GREATEST(4 * n, 40);
         RETURN QUERY EXECUTE pg_catalog.format($q$
-            WITH v AS (SELECT s.*, row_number() OVER () AS r FROM (%1$s) s),
-                 t AS (SELECT s.*, row_number() OVER () AS r FROM (%2$s) s),
+            WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
+                 t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
                  f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
                               COALESCE(1.0 / (60 + v.r), 0) + COALESCE(1.0 / (60 + t.r), 0) AS score,
                               LEAST(v.r, t.r) AS best

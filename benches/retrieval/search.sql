@@ -26,6 +26,8 @@ SELECT d.document_id, :cid, v.g, 'wort' || (v.g % 5000) || ' thema' || (v.g % 97
 SELECT format('CREATE INDEX chunk_hnsw_%s ON mcp.chunk USING hnsw ((embedding::vector(384)) vector_cosine_ops) WHERE collection_id = %s', :cid, :cid) \gexec
 \timing off
 ANALYZE mcp.chunk;
+-- the rows are still in the GIN index's pending list (one transaction, no autovacuum): flush it
+SELECT gin_clean_pending_list('mcp.chunk_tsv') >= 0 AS flushed;
 CREATE TEMP TABLE qv AS
 SELECT g, l2_normalize((SELECT array_agg(random() - 0.5) FROM generate_series(1, 384) WHERE g > 0)::real[]::vector) AS v
   FROM generate_series(1, 200) g;

@@ -246,7 +246,7 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
     if !response.is_success() {
         let why = mcp_embed::openai::parse_response(&text, texts.len(), m.dimension)
             .err()
-            .map_or_else(|| String::new(), |e| format!(": {e}"));
+            .map_or_else(String::new, |e| format!(": {e}"));
         return Err(embed_error(
             &m.name,
             EmbedError::Server(format!(

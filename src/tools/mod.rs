@@ -17,12 +17,14 @@
 
 pub mod access;
 pub mod audit;
+mod context_retrieve;
 pub mod definition;
 mod function;
 mod get_dialog;
 pub mod names;
 mod report;
 mod schema_information;
+mod search;
 pub mod shape;
 mod sql_query;
 pub mod validate;
@@ -68,6 +70,8 @@ static KINDS: &[&dyn Kind] = &[
     &report::Report,
     &sql_query::SqlQuery,
     &schema_information::SchemaInformation,
+    &context_retrieve::ContextRetrieve,
+    &search::Search,
 ];
 
 /// One call as a kind sees it.
@@ -75,8 +79,13 @@ pub struct Call<'a> {
     pub row: &'a ToolRow,
     /// The validated arguments.
     pub args: &'a Map<String, Value>,
+    /// The interface the call is made through.
+    pub interface: &'a str,
     /// The fault's SQLSTATE and message, for the audit row and the server log only.
     pub error: Option<PgErrorInfo>,
+    /// What the audit row records instead of the arguments (and the model's raw argument
+    /// text), for a kind that must not keep them (`context_retrieve` keeps no query text).
+    pub audit_arguments: Option<Value>,
 }
 
 /// What a caller asks the pipeline to run.
@@ -185,7 +194,9 @@ pub fn call(req: &CallRequest<'_>) -> McpResult<(ToolOutcome, i64)> {
             let mut call = Call {
                 row,
                 args: &Map::new(),
+                interface: req.interface,
                 error: None,
+                audit_arguments: None,
             };
             let outcome =
                 unresolved_function(&mut call, row.signature.as_deref().unwrap_or_default());
@@ -263,7 +274,9 @@ fn execute(req: &CallRequest<'_>, row: &ToolRow, rec: &mut CallRecord) -> McpRes
     let mut call = Call {
         row,
         args: req.arguments.as_object().unwrap_or(&empty),
+        interface: req.interface,
         error: None,
+        audit_arguments: None,
     };
     let outcome = with_application_name(&tag, || {
         with_tool_timeout(timeout_ms, || {
@@ -271,6 +284,10 @@ fn execute(req: &CallRequest<'_>, row: &ToolRow, rec: &mut CallRecord) -> McpRes
         })
     });
     rec.error = call.error;
+    if let Some(a) = call.audit_arguments {
+        rec.arguments = Some(a);
+        rec.arguments_raw = None;
+    }
     outcome
 }
 

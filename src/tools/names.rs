@@ -8,5 +8,8 @@ pub const SCHEMA_INFORMATION: &str = "schema_information";
 /// The tool that asks the user for missing input (function `mcp.ask_user`).
 pub const GET_DIALOG: &str = "getDialog";
 
+/// The retrieval gate over the collections built for RAG (no function: pg_mcp searches).
+pub const CONTEXT_RETRIEVE: &str = "context_retrieve";
+
 /// Built-in tools that need no function.
-pub const WITHOUT_FUNCTION: [&str; 2] = [SQL_QUERY, SCHEMA_INFORMATION];
+pub const WITHOUT_FUNCTION: [&str; 3] = [SQL_QUERY, SCHEMA_INFORMATION, CONTEXT_RETRIEVE];

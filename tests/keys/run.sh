@@ -52,7 +52,10 @@ psql_at "$PORT" "$DB" -c "
 read_out="$(sql mcp_keys_reader "COPY mcp.provider_secret TO STDOUT")"
 grep -q '^vendor' <<<"$read_out" || fail "the reader did not see the row: $read_out"
 grep -q "$SECRET" <<<"$read_out" && fail "pg_read_all_data member reads the key in clear"
-"$PG_BIN/pg_dump" -h 127.0.0.1 -p "$PORT" -U mcp_keys_reader "$DB" >"$work/dump.sql" 2>"$work/dump.err" \
+# --enable-row-security: mcp.document and mcp.chunk have row-level security (retrieval), and
+# pg_dump by a role that neither owns them nor has BYPASSRLS refuses such tables without it
+# (it then dumps the rows that role may see)
+"$PG_BIN/pg_dump" --enable-row-security -h 127.0.0.1 -p "$PORT" -U mcp_keys_reader "$DB" >"$work/dump.sql" 2>"$work/dump.err" \
   || fail "pg_dump as the pg_read_all_data member failed: $(cat "$work/dump.err")"
 grep -A1 '^COPY mcp.provider_secret' "$work/dump.sql" | grep -q '^vendor' \
   || fail "the dump has no mcp.provider_secret row (nothing was checked)"

@@ -11,6 +11,7 @@ mod chat_providers;
 mod lifecycle;
 mod mcp_server;
 mod plans;
+mod retrieval;
 mod robustness;
 mod sql_tool;
 mod tools;

@@ -40,7 +40,8 @@ DECLARE
                               WHERE x.extname = 'pg_mcp' AND c.cfg = tab), 'true');
 BEGIN
     -- rows counted: those pg_dump keeps (a new version may add built-in rows, like issue 12's
-    -- graph tools; the built-in rows themselves are still listed line by line below)
+    -- graph tools and issue 13's context_retrieve; the built-in rows themselves are still listed
+    -- line by line below)
     RETURN QUERY EXECUTE format(
         'SELECT %L || '' rows = '' || count(*) FROM %s WHERE coalesce((%s), false)', tab::text, tab, dumped);
     RETURN QUERY EXECUTE format(

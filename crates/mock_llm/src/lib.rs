@@ -5,6 +5,9 @@
 //! * `POST /s/{scenario}/v1/chat/completions` — OpenAI dialect
 //! * `POST /s/{scenario}/openai/deployments/{dep}/chat/completions?api-version=…` — Azure
 //! * `POST /s/{scenario}/v1/messages` — Anthropic dialect
+//! * `POST /s/{scenario}/v1/embeddings` — OpenAI embeddings: deterministic word-hash vectors
+//!   ([`scenario::embeddings_body`]); a step's `status`/`error`/`body`/`fault`/`attempts`
+//!   apply as for chat
 //! * the same paths without `/s/{scenario}` use the scenario `default`
 //! * `GET /_mock/health`, `POST /_mock/reset[?scenario=NAME]`,
 //!   `PUT /_mock/scenarios/{name}` (body: scenario JSON), `DELETE /_mock/scenarios/{name}`,
@@ -791,7 +794,10 @@ fn handle(req: &HttpRequest, sh: &Shared, s: &mut TcpStream, keep: bool) -> Next
         },
         None => ("default".to_string(), path_only.to_string()),
     };
-    let dialect = if rest.ends_with("/chat/completions") {
+    let embeddings = rest.ends_with("/embeddings");
+    let dialect = if embeddings {
+        Dialect::OpenAi
+    } else if rest.ends_with("/chat/completions") {
         if rest.starts_with("/openai/deployments/") {
             Dialect::Azure
         } else {
@@ -949,8 +955,22 @@ fn handle(req: &HttpRequest, sh: &Shared, s: &mut TcpStream, keep: bool) -> Next
         headers: &req.headers,
         seq,
     };
-    let body = scenario::render_body(step, &ctx);
     let status = step.status();
+    let body = if embeddings && step.body.is_none() && (200..300).contains(&status) {
+        let dim = step
+            .embedding_dimension
+            .or_else(|| {
+                request
+                    .get("dimensions")
+                    .and_then(Value::as_u64)
+                    .map(|d| d as usize)
+            })
+            .unwrap_or(8)
+            .min(4096);
+        scenario::embeddings_body(&request, dim, &model)
+    } else {
+        scenario::render_body(step, &ctx)
+    };
 
     if step.fault == Some(Fault::Truncate) {
         let announced = body.len().max(100);

@@ -137,6 +137,62 @@ pub struct Step {
     /// Served in order per (scenario, turn) counter; the last one repeats.
     #[serde(default)]
     pub attempts: Option<Vec<Step>>,
+    /// `/v1/embeddings`: the dimension of the vectors (default: the request's `dimensions`,
+    /// else 8). See [`embeddings_body`].
+    #[serde(default)]
+    pub embedding_dimension: Option<usize>,
+}
+
+/// Deterministic embeddings for an OpenAI `/v1/embeddings` request: each input is a bag of
+/// its lowercased alphanumeric words, each word hashed (FNV-1a) to a signed bucket of `dim`,
+/// L2-normalized. Texts sharing words have a higher cosine similarity, so retrieval over a
+/// fixed corpus ranks predictably.
+pub fn embeddings_body(request: &Value, dim: usize, model: &str) -> Vec<u8> {
+    let inputs: Vec<String> = match request.get("input") {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let dim = dim.max(1);
+    let data: Vec<Value> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, text)| json!({"object": "embedding", "index": i, "embedding": hashed_embedding(text, dim)}))
+        .collect();
+    let tokens: usize = inputs.iter().map(|t| t.split_whitespace().count()).sum();
+    json!({"object": "list", "data": data, "model": model,
+           "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
+    .to_string()
+    .into_bytes()
+}
+
+/// See [`embeddings_body`].
+pub fn hashed_embedding(text: &str, dim: usize) -> Vec<f32> {
+    let n = dim.max(1);
+    let mut v = vec![0f32; n];
+    for word in text
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in word.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        let sign = if (h >> 63) == 0 { 1.0 } else { -1.0 };
+        v[(h % n as u64) as usize] += sign;
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        for x in &mut v {
+            *x /= norm;
+        }
+    }
+    v
 }
 
 impl Step {

@@ -652,3 +652,39 @@ fn echo_headers_answers_with_the_credentials_in_every_form() {
     assert_eq!(j["body_bytes"], body.len());
     assert_eq!(j["body_sha256"].as_str().map(str::len), Some(64), "{j}");
 }
+
+#[test]
+fn embeddings_are_deterministic_word_hash_vectors() {
+    let m = server(&[
+        ("emb", json!({"steps": [{"embedding_dimension": 16}]})),
+        (
+            "down",
+            json!({"steps": [{"status": 503, "error": "overloaded"}]}),
+        ),
+    ]);
+    let a = m.addr();
+    let req = json!({"model": "e", "input": ["Urlaub Bayern", "urlaub, BAYERN!", "Kündigung"]});
+    let r = post(a, "/s/emb/v1/embeddings", &req);
+    assert_eq!(r.status, 200);
+    let v = r.json();
+    let data = v["data"].as_array().unwrap();
+    assert_eq!(data.len(), 3);
+    let vec_of = |i: usize| -> Vec<f64> {
+        data[i]["embedding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(vec_of(0).len(), 16);
+    assert_eq!(data[2]["index"], 2);
+    // same words (case and punctuation aside) give the same vector
+    assert_eq!(vec_of(0), vec_of(1));
+    assert_ne!(vec_of(0), vec_of(2));
+    // the request's dimensions apply when the step names none
+    let r = post(a, "/v1/embeddings", &json!({"input": "x", "dimensions": 5}));
+    assert_eq!(r.status, 404, "scenario default is not registered");
+    let r = post(a, "/s/down/v1/embeddings", &req);
+    assert_eq!(r.status, 503);
+}

@@ -1,0 +1,22 @@
+//! `context_retrieve`: the built-in retrieval gate. It searches only the collections built for
+//! RAG (`purpose = 'rag'`) whose embedding model matches the interface's, keeps passages above
+//! each collection's minimum score, and answers "no retrieval context found" otherwise. The
+//! audit row records the matched collections and the passage count instead of the query
+//! (unless the interface's `audit_retrieval_query` is on). The work is in `crate::retrieval`.
+
+use super::names::CONTEXT_RETRIEVE;
+use super::{Call, Kind, ToolOutcome, ToolRow};
+use crate::error::McpResult;
+
+pub struct ContextRetrieve;
+
+impl Kind for ContextRetrieve {
+    fn runs(&self, row: &ToolRow) -> bool {
+        row.kind == "builtin" && row.name == CONTEXT_RETRIEVE && row.function.is_none()
+    }
+
+    fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome> {
+        let args = call.args;
+        Ok(crate::retrieval::run_context_retrieve(args, call))
+    }
+}

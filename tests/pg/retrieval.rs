@@ -1,0 +1,672 @@
+//! Retrieval (issue 13): chunking, ingestion, embeddings (local model and the openai kind against
+//! the mock server), search modes, filters, row-level security, the context_retrieve gate.
+
+#[pgrx::pg_schema]
+mod tests {
+    use crate::tests::*;
+
+    const R_MODEL_DIR: &str = "/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2";
+
+    fn r_i64(sql: &str) -> i64 {
+        Spi::get_one::<i64>(sql)
+            .expect("query ok")
+            .expect("not null")
+    }
+
+    fn r_text(sql: &str) -> String {
+        Spi::get_one::<String>(sql)
+            .expect("query ok")
+            .unwrap_or_default()
+    }
+
+    /// Creating a collection creates an index on mcp.chunk (a SHARE lock until the transaction
+    /// ends) and then writes chunks: two such test transactions at once would deadlock, so the
+    /// retrieval tests take turns.
+    fn r_serial() {
+        run("SELECT pg_advisory_xact_lock(13013)");
+    }
+
+    /// The shipped local model as 'minilm'.
+    fn r_local_model() {
+        r_serial();
+        Spi::run_with_args(
+            "INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES ('minilm', 'local', 384, $1)",
+            &[R_MODEL_DIR.into()],
+        )
+        .unwrap();
+    }
+
+    /// An openai-kind model on the mock server: scenario `scenario` answers vectors of
+    /// `served` dimensions; the model is registered with `registered` dimensions.
+    fn r_mock_model(name: &str, scenario: &str, served: usize, registered: usize) {
+        r_serial();
+        mock_scenario(
+            scenario,
+            &json!({"steps": [{"embedding_dimension": served}]}),
+        );
+        let base = mock_url();
+        Spi::run_with_args(
+            "INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ($1, 'openai', $2, 'none')",
+            &[format!("{name}_p").into(), format!("{base}/s/{scenario}/v1").into()],
+        )
+        .unwrap();
+        Spi::run_with_args(
+            "INSERT INTO mcp.embedding_model (name, kind, dimension, provider, model, batch_size)
+             VALUES ($1, 'openai', $2, $3, 'mock-embed', 2)",
+            &[
+                name.into(),
+                (registered as i32).into(),
+                format!("{name}_p").into(),
+            ],
+        )
+        .unwrap();
+    }
+
+    const R_CORPUS: [(&str, &str, &str, &str); 6] = [
+        ("tv://metall-bayern/urlaub", "MTV Metall Bayern: Urlaub", "Bayern",
+         "Beschäftigte der Metall- und Elektroindustrie in Bayern haben Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr. Das Urlaubsgeld beträgt 69 Prozent des Monatsentgelts."),
+        ("tv://metall-bayern/arbeitszeit", "MTV Metall Bayern: Arbeitszeit", "Bayern",
+         "Die regelmäßige wöchentliche Arbeitszeit beträgt 35 Stunden. Mehrarbeit wird mit einem Zuschlag von 25 Prozent vergütet."),
+        ("tv://chemie-nrw/urlaub", "MTV Chemie NRW: Urlaub", "NRW",
+         "In der chemischen Industrie in Nordrhein-Westfalen beträgt der Urlaub 30 Arbeitstage. Schichtarbeiter erhalten zusätzliche Freischichten."),
+        ("tv://chemie-nrw/kuendigung", "MTV Chemie NRW: Kündigung", "NRW",
+         "Die Kündigungsfrist beträgt sechs Wochen zum Quartalsende. Nach zehn Jahren Betriebszugehörigkeit verlängert sie sich auf drei Monate."),
+        ("tv://handel-bw/entgelt", "ETV Handel Baden-Württemberg: Entgelt", "Baden-Württemberg",
+         "Verkäuferinnen und Verkäufer der Entgeltgruppe 2 erhalten nach dem fünften Berufsjahr ein Monatsentgelt von 3.100 Euro."),
+        ("tv://bau-bund/erschwernis", "BRTV Bau: Erschwerniszuschläge", "Bund",
+         "Für Arbeiten in Schächten und bei Hitze werden Erschwerniszuschläge je Stunde gezahlt."),
+    ];
+
+    /// A collection over `model` holding R_CORPUS (metadata tarifgebiet).
+    fn r_collection(name: &str, model: &str, purpose: &str) {
+        Spi::run_with_args(
+            "INSERT INTO mcp.collection (name, embedding_model, purpose, text_config, chunk_tokens, chunk_overlap)
+             VALUES ($1, $2, $3, 'german', 64, 8)",
+            &[name.into(), model.into(), purpose.into()],
+        )
+        .unwrap();
+        for (uri, title, gebiet, body) in R_CORPUS {
+            Spi::run_with_args(
+                "SELECT mcp.ingest($1, $2, $3, $4, jsonb_build_object('tarifgebiet', $5::text))",
+                &[
+                    name.into(),
+                    uri.into(),
+                    title.into(),
+                    body.into(),
+                    gebiet.into(),
+                ],
+            )
+            .unwrap();
+        }
+    }
+
+    /// One raw HTTP exchange with the mock server (`head`: request line and headers, each ending in
+    /// CRLF); the whole answer.
+    fn r_mock_http(head: &str, body: &str) -> String {
+        use std::io::{Read, Write};
+        let base = mock_url();
+        let addr = base.trim_start_matches("http://");
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        write!(s, "{head}Host: {addr}\r\nConnection: close\r\n\r\n{body}").unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    fn r_uris(sql: &str) -> Vec<String> {
+        Spi::connect(|c| {
+            c.select(sql, None, &[])
+                .unwrap()
+                .map(|r| r.get::<String>(1).unwrap().unwrap_or_default())
+                .collect()
+        })
+    }
+
+    #[pg_test]
+    fn retrieval_chunk_text_limits_overlap_and_formats() {
+        let body = R_CORPUS
+            .iter()
+            .map(|c| c.3)
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let (n, max) = Spi::get_two_with_args::<i64, i32>(
+            "SELECT count(*), max(token_count) FROM mcp.chunk_text($1, 24, 4)",
+            &[body.as_str().into()],
+        )
+        .unwrap();
+        assert!(n.unwrap() > 4);
+        assert!(max.unwrap() <= 24);
+        // positions 0..n-1 in order
+        let gaps = Spi::get_one_with_args::<i64>(
+            "SELECT count(*) FROM (SELECT position, row_number() OVER () - 1 AS i FROM mcp.chunk_text($1, 24, 4)) s WHERE position <> i",
+            &[body.as_str().into()],
+        )
+        .unwrap();
+        assert_eq!(gaps, Some(0));
+        let md = "# Urlaub\n\n30 Tage im Jahr.\n\n# Kündigung\n\nSechs Wochen zum Quartalsende.";
+        let firsts = Spi::get_one_with_args::<Vec<String>>(
+            "SELECT array_agg(left(text, 3) ORDER BY position) FROM mcp.chunk_text($1, 16, 0, 'markdown')",
+            &[md.into()],
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(firsts, vec!["# U", "# K"]);
+        assert!(err_of("SELECT * FROM mcp.chunk_text('x', 10, 10)").starts_with("22023"));
+        assert!(err_of("SELECT * FROM mcp.chunk_text('x', 10, 0, 'pdf')").starts_with("22023"));
+        assert!(err_of("SELECT * FROM mcp.chunk_text('x', NULL)").starts_with("22004"));
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.chunk_text(NULL)"), 0);
+    }
+
+    #[pg_test]
+    fn retrieval_local_model_embeds_in_the_backend() {
+        r_local_model();
+        // the fingerprint was filled in from the files
+        assert_eq!(
+            r_text("SELECT fingerprint FROM mcp.embedding_model WHERE name = 'minilm'"),
+            mcp_embed::fingerprint(std::path::Path::new(R_MODEL_DIR)).unwrap()
+        );
+        let dims = Spi::get_one::<Vec<i32>>(
+            "SELECT array_agg(vector_dims(v)) FROM unnest(mcp.embed(ARRAY['Urlaub', 'Kündigung'], 'minilm')) v",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(dims, vec![384, 384]);
+        // NULL texts stay NULL, in place
+        assert_eq!(
+            r_text("SELECT array_to_string(array_agg(v IS NULL ORDER BY o), ',') FROM unnest(mcp.embed(ARRAY['a', NULL, 'b'], 'minilm')) WITH ORDINALITY AS t(v, o)"),
+            "f,t,f"
+        );
+        // same as the library computes
+        let v = r_text("SELECT (mcp.embed(ARRAY['Tarifvertrag'], 'minilm'))[1]::text");
+        let ours: Vec<f32> = serde_json::from_str(&v).unwrap();
+        let lib = mcp_embed::LocalModel::load(std::path::Path::new(R_MODEL_DIR))
+            .unwrap()
+            .embed(&["Tarifvertrag"]);
+        assert!(mcp_embed::cosine(&ours, &lib[0]) > 0.9999);
+        assert!(err_of("SELECT mcp.embed(ARRAY['x'], 'nope')").starts_with("42704"));
+    }
+
+    #[pg_test]
+    fn retrieval_ingest_is_idempotent_and_replaces_changed_content() {
+        r_local_model();
+        run("INSERT INTO mcp.collection (name, embedding_model, chunk_tokens, chunk_overlap) VALUES ('kb', 'minilm', 32, 4)");
+        let body = R_CORPUS[0].3.to_string() + " " + R_CORPUS[1].3;
+        let first = q(&format!("SELECT mcp.ingest('kb', 'tv://a', 'A', '{body}')"));
+        assert_eq!(first["status"], "inserted");
+        let n = first["chunks"].as_i64().unwrap();
+        assert!(n >= 2, "{first}");
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.chunk"), n);
+        let ids_before =
+            r_text("SELECT string_agg(chunk_id::text, ',' ORDER BY chunk_id) FROM mcp.chunk");
+        // the same content again: nothing happens
+        let again = q(&format!("SELECT mcp.ingest('kb', 'tv://a', 'A', '{body}')"));
+        assert_eq!(again["status"], "unchanged");
+        assert_eq!(again["document_id"], first["document_id"]);
+        assert_eq!(
+            r_text("SELECT string_agg(chunk_id::text, ',' ORDER BY chunk_id) FROM mcp.chunk"),
+            ids_before
+        );
+        // changed content: the document's chunks are replaced
+        let changed = q("SELECT mcp.ingest('kb', 'tv://a', 'A', 'Der Urlaub beträgt 31 Tage.')");
+        assert_eq!(changed["status"], "replaced");
+        assert_eq!(changed["document_id"], first["document_id"]);
+        assert_eq!(changed["chunks"], 1);
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.chunk"), 1);
+        assert_eq!(
+            r_text("SELECT text FROM mcp.chunk"),
+            "Der Urlaub beträgt 31 Tage."
+        );
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document"), 1);
+        // changed metadata alone is a change too
+        let meta = q("SELECT mcp.ingest('kb', 'tv://a', 'A', 'Der Urlaub beträgt 31 Tage.', '{\"tarifgebiet\": \"Bayern\"}')");
+        assert_eq!(meta["status"], "replaced");
+        // clean errors
+        assert!(err_of("SELECT mcp.ingest('nope', 'u', 't', 'b')").starts_with("42704"));
+        assert!(err_of("SELECT mcp.ingest('kb', 'u', 't', 'b', '[1]')").starts_with("22023"));
+        assert!(err_of("SELECT mcp.ingest('kb', NULL, 't', 'b')").starts_with("22004"));
+        assert!(
+            err_of("SELECT mcp.ingest('kb', 'u', 't', 'b', '{}', 'application/pdf')")
+                .starts_with("22023")
+        );
+    }
+
+    #[pg_test]
+    fn retrieval_collection_index_and_dimension_rules() {
+        r_local_model();
+        run("INSERT INTO mcp.collection (name, embedding_model) VALUES ('kb', 'minilm')");
+        let id = r_i64("SELECT collection_id::int8 FROM mcp.collection WHERE name = 'kb'");
+        let def = r_text(&format!(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = 'chunk_hnsw_{id}'"
+        ));
+        assert!(
+            def.contains("USING hnsw")
+                && def.contains("vector(384)")
+                && def.contains(&format!("collection_id = {id}")),
+            "{def}"
+        );
+        assert_eq!(
+            r_i64("SELECT dimension::int8 FROM mcp.collection WHERE name = 'kb'"),
+            384
+        );
+        // the search's expression and predicate match the index
+        run("SELECT mcp.ingest('kb', 'u', 't', 'Urlaub im Kalenderjahr')");
+        let probe = r_text("SELECT embedding::text FROM mcp.chunk LIMIT 1");
+        run("SET LOCAL enable_seqscan = off");
+        run("SET LOCAL enable_sort = off");
+        let plan = Spi::connect(|c| {
+            c.select(
+                &format!(
+                    "EXPLAIN SELECT chunk_id FROM mcp.chunk WHERE collection_id = {id}
+                          ORDER BY embedding::vector(384) <=> '{probe}'::vector(384) LIMIT 3"
+                ),
+                None,
+                &[],
+            )
+            .unwrap()
+            .map(|r| r.get::<String>(1).unwrap().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n")
+        });
+        assert!(plan.contains(&format!("chunk_hnsw_{id}")), "{plan}");
+        // another dimension than the model's is refused; model, dimension, fingerprint are fixed
+        assert!(err_of("INSERT INTO mcp.collection (name, embedding_model, dimension) VALUES ('x', 'minilm', 8)").starts_with("22023"));
+        assert!(
+            err_of("UPDATE mcp.collection SET fingerprint = 'x' WHERE name = 'kb'")
+                .starts_with("55000")
+        );
+        assert!(err_of("INSERT INTO mcp.collection (name, embedding_model, text_config) VALUES ('y', 'minilm', 'klingonisch')").starts_with("42704"));
+        // a chunk of another dimension is refused
+        let doc = r_i64("SELECT document_id FROM mcp.document");
+        assert!(err_of(&format!(
+            "INSERT INTO mcp.chunk (document_id, collection_id, position, text, token_count, embedding, tsv)
+             VALUES ({doc}, {id}, 9, 'x', 1, '[1,2,3]', ''::tsvector)"
+        ))
+        .starts_with("22000"));
+        // dropping the collection drops its index and its documents
+        run("DELETE FROM mcp.collection WHERE name = 'kb'");
+        assert_eq!(
+            r_i64(&format!(
+                "SELECT count(*) FROM pg_indexes WHERE indexname = 'chunk_hnsw_{id}'"
+            )),
+            0
+        );
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.chunk"), 0);
+    }
+
+    #[pg_test]
+    fn retrieval_model_mismatch_is_refused() {
+        r_local_model();
+        run("INSERT INTO mcp.collection (name, embedding_model) VALUES ('kb', 'minilm')");
+        run("SELECT mcp.ingest('kb', 'u', 't', 'Urlaub im Kalenderjahr')");
+        // the registered model changes (other files): the collection's vectors no longer compare
+        run("UPDATE mcp.embedding_model SET fingerprint = 'local:sha256:0000' WHERE name = 'minilm'");
+        let e = err_of("SELECT mcp.ingest('kb', 'u2', 't', 'Kündigungsfrist')");
+        assert!(
+            e.starts_with("55000") && e.contains("model mismatch"),
+            "{e}"
+        );
+        let e = err_of("SELECT * FROM mcp.search('kb', 'Urlaub')");
+        assert!(
+            e.starts_with("55000") && e.contains("model mismatch"),
+            "{e}"
+        );
+        // and the backend refuses model files that differ from the registered fingerprint
+        let e = err_of("SELECT mcp.embed(ARRAY['x'], 'minilm')");
+        assert!(
+            e.starts_with("55000") && e.contains("model mismatch"),
+            "{e}"
+        );
+        // text search needs no embedding
+        assert_eq!(
+            r_i64("SELECT count(*) FROM mcp.search('kb', 'Urlaub', mode => 'text')"),
+            1
+        );
+    }
+
+    #[pg_test]
+    fn retrieval_openai_kind_against_the_mock() {
+        r_mock_model("hash8", "r_embed8", 8, 8);
+        run("SELECT mcp.set_api_key('hash8_p', 'sk-pgtest-SECRET-emb1')");
+        let v = r_text("SELECT (mcp.embed(ARRAY['Urlaub Bayern', 'x', 'y'], 'hash8'))[1]::text");
+        let got: Vec<f32> = serde_json::from_str(&v).unwrap();
+        // what the server itself answers for that text
+        let want: Vec<f32> = {
+            let body = r#"{"model": "mock-embed", "input": ["Urlaub Bayern"]}"#;
+            let reply = r_mock_http(&format!(
+                "POST /s/r_embed8/v1/embeddings HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+                body.len()
+            ), body);
+            let json: Value =
+                serde_json::from_str(reply.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+            serde_json::from_value(json["data"][0]["embedding"].clone()).unwrap()
+        };
+        assert_eq!(got.len(), 8);
+        for (a, b) in got.iter().zip(&want) {
+            assert!((a - b).abs() < 1e-6, "{got:?} vs {want:?}");
+        }
+        assert_eq!(
+            r_text("SELECT fingerprint FROM mcp.embedding_model WHERE name = 'hash8'"),
+            "openai:mock-embed:8"
+        );
+        // batched (batch_size 2: three texts are two requests), with the provider's key
+        let reqs = r_mock_http("GET /_mock/requests?scenario=r_embed8 HTTP/1.1\r\n", "");
+        assert!(
+            reqs.matches("/s/r_embed8/v1/embeddings").count() >= 2,
+            "{reqs}"
+        );
+        assert!(
+            reqs.contains("Bearer sk-pgtest-SECRET-emb1"),
+            "the key is sent"
+        );
+        // ingest and search through the openai kind
+        r_collection("kb8", "hash8", "search");
+        let top = r_uris("SELECT uri FROM mcp.search('kb8', 'Kündigungsfrist Quartalsende Betriebszugehörigkeit', 1, 'vector')");
+        assert_eq!(top, vec!["tv://chemie-nrw/kuendigung"]);
+    }
+
+    #[pg_test]
+    fn retrieval_server_down_or_wrong_dimension_writes_nothing() {
+        r_mock_model("hash8", "r_embed8b", 8, 8);
+        run("INSERT INTO mcp.collection (name, embedding_model) VALUES ('kb', 'hash8')");
+        // connection refused (nothing listens on port 9)
+        run("UPDATE mcp.provider SET base_url = 'http://127.0.0.1:9/v1' WHERE name = 'hash8_p'");
+        let e = err_of("SELECT mcp.ingest('kb', 'u', 't', 'Urlaub im Kalenderjahr')");
+        assert!(e.starts_with("08006"), "{e}");
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document"), 0);
+        // the server answers 503
+        mock_scenario(
+            "r_embed_down",
+            &json!({"steps": [{"status": 503, "error": "overloaded"}]}),
+        );
+        Spi::run_with_args(
+            "UPDATE mcp.provider SET base_url = $1 WHERE name = 'hash8_p'",
+            &[format!("{}/s/r_embed_down/v1", mock_url()).into()],
+        )
+        .unwrap();
+        let e = err_of("SELECT mcp.ingest('kb', 'u', 't', 'Urlaub im Kalenderjahr')");
+        assert!(e.starts_with("08006") && e.contains("503"), "{e}");
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document"), 0);
+        // the server answers vectors of another dimension
+        mock_scenario("r_embed5", &json!({"steps": [{"embedding_dimension": 5}]}));
+        Spi::run_with_args(
+            "UPDATE mcp.provider SET base_url = $1 WHERE name = 'hash8_p'",
+            &[format!("{}/s/r_embed5/v1", mock_url()).into()],
+        )
+        .unwrap();
+        let e = err_of("SELECT mcp.ingest('kb', 'u', 't', 'Urlaub im Kalenderjahr')");
+        assert!(e.starts_with("22000") && e.contains("dimension 5"), "{e}");
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document"), 0);
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.chunk"), 0);
+        // a replaced document keeps its old chunks when the new embedding fails
+        Spi::run_with_args(
+            "UPDATE mcp.provider SET base_url = $1 WHERE name = 'hash8_p'",
+            &[format!("{}/s/r_embed8b/v1", mock_url()).into()],
+        )
+        .unwrap();
+        run("SELECT mcp.ingest('kb', 'u', 't', 'Urlaub im Kalenderjahr')");
+        run("UPDATE mcp.provider SET base_url = 'http://127.0.0.1:9/v1' WHERE name = 'hash8_p'");
+        assert!(err_of("SELECT mcp.ingest('kb', 'u', 't', 'Neuer Text')").starts_with("08006"));
+        assert_eq!(
+            r_text("SELECT string_agg(text, '|') FROM mcp.chunk"),
+            "Urlaub im Kalenderjahr"
+        );
+    }
+
+    #[pg_test]
+    fn retrieval_hybrid_fuses_vector_and_text_ranks() {
+        r_mock_model("hash8", "r_embed8c", 64, 64);
+        r_collection("kb", "hash8", "search");
+        let query = "Urlaub Arbeitstage Kalenderjahr";
+        let ranked = |mode: &str| -> Vec<i64> {
+            Spi::connect(|c| {
+                c.select(
+                    &format!("SELECT chunk_id FROM mcp.search('kb', '{query}', 40, '{mode}')"),
+                    None,
+                    &[],
+                )
+                .unwrap()
+                .map(|r| r.get::<i64>(1).unwrap().unwrap())
+                .collect()
+            })
+        };
+        let (vector, text, hybrid) = (ranked("vector"), ranked("text"), ranked("hybrid"));
+        assert_eq!(vector.len(), 6);
+        assert_eq!(
+            text.len(),
+            2,
+            "only two chunks share a lexeme with the query: {text:?}"
+        );
+        let fused: Vec<i64> =
+            mcp_retrieval::rrf(&[vector.clone(), text.clone()], mcp_retrieval::RRF_K)
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect();
+        assert_eq!(hybrid, fused);
+        // the fixed corpus's expected order: the two holiday passages first, Bayern's (more words
+        // in common) ahead of NRW's
+        let uris = r_uris(&format!(
+            "SELECT uri FROM mcp.search('kb', '{query}', 3, 'hybrid')"
+        ));
+        assert_eq!(
+            &uris[..2],
+            ["tv://metall-bayern/urlaub", "tv://chemie-nrw/urlaub"]
+        );
+        // scores: 1/61 + 1/61 for a chunk first in both lists
+        let s = Spi::get_one::<f64>(&format!(
+            "SELECT score FROM mcp.search('kb', '{query}', 1, 'hybrid')"
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(s <= 2.0 / 61.0 + 1e-12 && s > 1.0 / 61.0);
+        assert!(err_of("SELECT * FROM mcp.search('kb', 'x', 3, 'fuzzy')").starts_with("22023"));
+        assert!(err_of("SELECT * FROM mcp.search('kb', 'x', 0)").starts_with("22023"));
+        assert!(err_of("SELECT * FROM mcp.search('nope', 'x')").starts_with("42704"));
+    }
+
+    #[pg_test]
+    fn retrieval_filters_apply_before_top_k() {
+        r_mock_model("hash8", "r_embed8d", 64, 64);
+        run("INSERT INTO mcp.collection (name, embedding_model, text_config) VALUES ('kb', 'hash8', 'german')");
+        // 40 NRW documents that match the query exactly, 3 Bayern documents that match it less
+        for i in 0..40 {
+            run(&format!(
+                "SELECT mcp.ingest('kb', 'nrw/{i}', 'NRW {i}', 'Urlaub Arbeitstage Kalenderjahr Nummer{i}', '{{\"tarifgebiet\": \"NRW\"}}')"
+            ));
+        }
+        for i in 0..3 {
+            run(&format!(
+                "SELECT mcp.ingest('kb', 'by/{i}', 'BY {i}', 'Urlaub Bayern Sonderregelung{i}', '{{\"tarifgebiet\": \"Bayern\"}}')"
+            ));
+        }
+        run("SET LOCAL enable_seqscan = off");
+        for mode in ["vector", "text", "hybrid"] {
+            // unfiltered, the top 3 are NRW documents
+            let top = r_uris(&format!(
+                "SELECT uri FROM mcp.search('kb', 'Urlaub Arbeitstage Kalenderjahr', 3, '{mode}')"
+            ));
+            assert!(top.iter().all(|u| u.starts_with("nrw/")), "{mode}: {top:?}");
+            // filtered, all three Bayern documents (a filter after the top 3 would leave none)
+            let mut got = r_uris(&format!(
+                "SELECT uri FROM mcp.search('kb', 'Urlaub Arbeitstage Kalenderjahr', 3, '{mode}', '{{\"tarifgebiet\": \"Bayern\"}}')"
+            ));
+            got.sort();
+            assert_eq!(got, ["by/0", "by/1", "by/2"], "{mode}");
+        }
+        assert!(
+            err_of("SELECT * FROM mcp.search('kb', 'x', 3, 'vector', '[1]')").starts_with("22023")
+        );
+    }
+
+    #[pg_test]
+    fn retrieval_rls_hides_other_roles_documents() {
+        r_local_model();
+        run("INSERT INTO mcp.collection (name, embedding_model, text_config) VALUES ('kb', 'minilm', 'german')");
+        run("SELECT mcp.ingest('kb', 'public/urlaub', 'Urlaub', 'Der Urlaub beträgt 30 Arbeitstage.')");
+        run("SELECT mcp.ingest('kb', 'hr/gehalt', 'Gehälter', 'Die Gehälter der Geschäftsführung und der Urlaub der Vorstände.')");
+        run("DROP ROLE IF EXISTS r_hr");
+        run("DROP ROLE IF EXISTS r_staff");
+        run("CREATE ROLE r_hr NOLOGIN");
+        run("CREATE ROLE r_staff NOLOGIN");
+        run("GRANT SELECT ON mcp.document, mcp.chunk TO r_hr, r_staff");
+        run("UPDATE mcp.document SET access_role = 'r_hr' WHERE uri = 'hr/gehalt'");
+        run("SET LOCAL ROLE r_staff");
+        for mode in ["vector", "text", "hybrid"] {
+            let uris = r_uris(&format!(
+                "SELECT uri FROM mcp.search('kb', 'Urlaub Gehälter', 10, '{mode}')"
+            ));
+            assert_eq!(uris, ["public/urlaub"], "{mode}");
+        }
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.chunk"), 1);
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document"), 1);
+        run("RESET ROLE");
+        run("SET LOCAL ROLE r_hr");
+        let mut uris = r_uris("SELECT uri FROM mcp.search('kb', 'Urlaub Gehälter', 10, 'text')");
+        uris.sort();
+        assert_eq!(uris, ["hr/gehalt", "public/urlaub"]);
+        run("RESET ROLE");
+    }
+
+    /// An interface 'rag' with context_retrieve, the local model, and three collections: kb (rag,
+    /// same model), hr (not opted in), other (rag, another model of the same dimension).
+    fn r_gate_registry(min_score: f32) {
+        r_local_model();
+        r_mock_model("hash384", "r_embed384", 384, 384);
+        run("INSERT INTO mcp.interface (name, embedding_model) VALUES ('rag', 'minilm')");
+        run("INSERT INTO mcp.interface_tool VALUES ('rag', 'context_retrieve')");
+        run("INSERT INTO mcp.collection (name, embedding_model, purpose, text_config) VALUES ('kb', 'minilm', 'rag', 'german')");
+        run("INSERT INTO mcp.collection (name, embedding_model, purpose) VALUES ('hr', 'minilm', 'search')");
+        run("INSERT INTO mcp.collection (name, embedding_model, purpose) VALUES ('other', 'hash384', 'rag')");
+        Spi::run_with_args(
+            "UPDATE mcp.collection SET min_score = $1",
+            &[min_score.into()],
+        )
+        .unwrap();
+        run("SELECT mcp.ingest('kb', 'tv://kb/urlaub', 'MTV Metall Bayern: Urlaub', 'Beschäftigte haben Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr.')");
+        run("SELECT mcp.ingest('kb', 'tv://kb/kuendigung', 'MTV Chemie: Kündigung', 'Die Kündigungsfrist beträgt sechs Wochen zum Quartalsende.')");
+        run("SELECT mcp.ingest('hr', 'hr://urlaub', 'HR intern', 'Beschäftigte haben Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr.')");
+        run("SELECT mcp.ingest('other', 'other://urlaub', 'Fremdes Modell', 'Beschäftigte haben Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr.')");
+    }
+
+    #[pg_test]
+    fn retrieval_context_retrieve_gate() {
+        r_gate_registry(0.3);
+        let r = q(
+            r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub Arbeitstage Anspruch"}', 'rag')"#,
+        );
+        assert_eq!(r["isError"], false, "{r}");
+        let text = r["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("[1] MTV Metall Bayern: Urlaub (tv://kb/urlaub)"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("hr://") && !text.contains("other://"),
+            "gate let through: {text}"
+        );
+        let passages = r["structuredContent"]["passages"].as_array().unwrap();
+        assert!(passages.iter().all(|p| p["collection"] == "kb"));
+        // scores best first
+        let scores: Vec<f64> = passages
+            .iter()
+            .map(|p| p["score"].as_f64().unwrap())
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+        // the audit row: matched collections and the count, not the query
+        let audit = q("SELECT to_jsonb(t) FROM mcp.tool_call t WHERE tool = 'context_retrieve' ORDER BY call_id DESC LIMIT 1");
+        assert_eq!(audit["arguments"]["matched_collections"], json!(["kb"]));
+        assert_eq!(
+            audit["arguments"]["passages"].as_u64().unwrap() as usize,
+            passages.len()
+        );
+        assert!(
+            !audit.to_string().contains("Urlaub Arbeitstage Anspruch"),
+            "query text in the audit row: {audit}"
+        );
+        // documented option: record the query too
+        run("UPDATE mcp.interface SET audit_retrieval_query = true WHERE name = 'rag'");
+        q(
+            r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub Arbeitstage Anspruch"}', 'rag')"#,
+        );
+        let audit = q("SELECT to_jsonb(t) FROM mcp.tool_call t WHERE tool = 'context_retrieve' ORDER BY call_id DESC LIMIT 1");
+        assert_eq!(audit["arguments"]["query"], "Urlaub Arbeitstage Anspruch");
+        // opting out removes a collection from the gate
+        run("UPDATE mcp.collection SET purpose = 'search' WHERE name = 'kb'");
+        let r = q(
+            r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub Arbeitstage Anspruch"}', 'rag')"#,
+        );
+        assert_eq!(r["content"][0]["text"], "no retrieval context found");
+        // an interface without an embedding model refuses
+        run("UPDATE mcp.interface SET embedding_model = NULL WHERE name = 'rag'");
+        let r = q(r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub"}', 'rag')"#);
+        assert_eq!(r["isError"], true);
+    }
+
+    #[pg_test]
+    fn retrieval_context_retrieve_other_fingerprint_is_not_searched() {
+        r_gate_registry(-1.0);
+        // the interface uses the mock model: only 'other' has its fingerprint
+        run("UPDATE mcp.interface SET embedding_model = 'hash384' WHERE name = 'rag'");
+        let r = q(
+            r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub Arbeitstage Anspruch"}', 'rag')"#,
+        );
+        let text = r["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("other://urlaub") && !text.contains("tv://kb"),
+            "{text}"
+        );
+    }
+
+    #[pg_test]
+    fn retrieval_min_score_cutoff_message() {
+        r_gate_registry(0.99);
+        let r = q(
+            r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub Arbeitstage Anspruch"}', 'rag')"#,
+        );
+        assert_eq!(r["isError"], false);
+        assert_eq!(r["content"][0]["text"], "no retrieval context found");
+        let audit = q("SELECT to_jsonb(t) FROM mcp.tool_call t WHERE tool = 'context_retrieve' ORDER BY call_id DESC LIMIT 1");
+        assert_eq!(audit["arguments"]["matched_collections"], json!(["kb"]));
+        assert_eq!(audit["arguments"]["passages"], 0);
+    }
+
+    #[pg_test]
+    fn retrieval_search_tool_kinds() {
+        r_mock_model("hash8", "r_embed8e", 64, 64);
+        r_collection("kb", "hash8", "search");
+        run("INSERT INTO mcp.interface (name) VALUES ('rag')");
+        for mode in ["vector", "text", "hybrid"] {
+            run(&format!(
+                "SELECT mcp.register_search_tool('kb_{mode}', 'kb', '{mode}')"
+            ));
+            run(&format!(
+                "INSERT INTO mcp.interface_tool VALUES ('rag', 'kb_{mode}')"
+            ));
+            let r = q(&format!(
+                r#"SELECT mcp.call_tool('kb_{mode}', '{{"query": "Kündigungsfrist Quartalsende", "k": 2}}', 'rag')"#
+            ));
+            assert_eq!(r["isError"], false, "{mode}: {r}");
+            let results = r["structuredContent"]["results"].as_array().unwrap();
+            assert!(!results.is_empty() && results.len() <= 2, "{mode}: {r}");
+            assert_eq!(results[0]["uri"], "tv://chemie-nrw/kuendigung", "{mode}");
+            // the filter argument reaches SQL
+            let r = q(&format!(
+                r#"SELECT mcp.call_tool('kb_{mode}', '{{"query": "Urlaub", "filter": {{"tarifgebiet": "Bayern"}}}}', 'rag')"#
+            ));
+            let results = r["structuredContent"]["results"].as_array().unwrap();
+            assert!(
+                results
+                    .iter()
+                    .all(|x| x["uri"].as_str().unwrap().contains("bayern")),
+                "{mode}: {r}"
+            );
+        }
+        // a search tool needs its collection, other kinds have none
+        assert!(err_of(
+            "INSERT INTO mcp.tool (name, description, kind) VALUES ('s', 'd', 'vector_search')"
+        )
+        .starts_with("23514"));
+        assert!(
+            err_of("SELECT mcp.register_search_tool('s2', 'kb', 'fuzzy')").starts_with("22023")
+        );
+    }
+}

@@ -245,6 +245,8 @@ pub struct ChatConfig {
     pub http: Options,
     /// Skip argument validation in the engine (the host validates in `execute_tool`).
     pub host_validates: bool,
+    /// Time budget of the whole run, every LLM request and retry included (issue 11).
+    pub deadline: Option<std::time::Duration>,
 }
 
 impl ChatConfig {
@@ -257,6 +259,7 @@ impl ChatConfig {
             max_total_tokens: None,
             http: Options::default(),
             host_validates: false,
+            deadline: None,
         }
     }
 

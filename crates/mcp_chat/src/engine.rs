@@ -105,6 +105,8 @@ struct Run<'a> {
     used_ids: HashSet<String>,
     replay_pos: usize,
     needs_input: Option<Value>,
+    /// End of the run's time budget (`ChatConfig::deadline`), retries included.
+    deadline: Option<Instant>,
     /// The provider's credentials in every form: applied to every body and message the run
     /// records or returns (the one scrubber, `mcp_audit::Scrubber`).
     scrub: Scrubber,
@@ -135,6 +137,7 @@ impl<'a> Run<'a> {
             used_ids: HashSet::new(),
             replay_pos: 0,
             needs_input: None,
+            deadline: cfg.deadline.map(|d| Instant::now() + d),
             scrub: {
                 let p = &cfg.provider;
                 let s = Scrubber::for_request(&p.endpoint(), &p.headers());
@@ -281,9 +284,14 @@ impl<'a> Run<'a> {
         let max_iterations = self.cfg.effective_max_iterations();
         let choice_none = self.cfg.tool_choice == ToolChoice::None;
         let mut choice = self.cfg.tool_choice.clone();
+        // A forced tool answered with text gets one correction turn (issue 11).
+        let mut corrected = false;
         loop {
             if self.host.interrupted() {
                 return cancelled("interrupted before the next LLM request");
+            }
+            if self.past_deadline() {
+                return self.deadline_stop("before the next LLM request");
             }
             self.iterations += 1;
             if let Err(stop) = self.fit_context() {
@@ -309,8 +317,43 @@ impl<'a> Run<'a> {
                 Err(stop) => return stop,
             };
             // A forced tool (or `required`) applies to the first request only.
-            if matches!(choice, ToolChoice::Required | ToolChoice::Function(_)) {
+            let forced = matches!(choice, ToolChoice::Required | ToolChoice::Function(_));
+            if forced {
                 choice = ToolChoice::Auto;
+            }
+
+            if !resp.has_tools() && forced {
+                // The provider ignored tool_choice: correct once, then stop (never `completed`).
+                let text = resp.content.clone().unwrap_or_default();
+                if !corrected && self.iterations < max_iterations {
+                    corrected = true;
+                    if !text.trim().is_empty() {
+                        self.push(Message::assistant(text), true);
+                    }
+                    let correction = match &self.cfg.tool_choice {
+                        ToolChoice::Function(name) => format!(
+                            "Answer with a call of the tool {} now, not with text.",
+                            label(name)
+                        ),
+                        _ => "Answer with a call of one of the offered tools now, not with text."
+                            .to_string(),
+                    };
+                    self.push(Message::user(correction), true);
+                    choice = self.cfg.tool_choice.clone();
+                    continue;
+                }
+                return Stop {
+                    status: ChatStatus::ToolChoiceViolated,
+                    answer: (!text.trim().is_empty()).then_some(text),
+                    error: Some(Box::new(ChatError::engine(
+                        "tool_choice_violated",
+                        format!(
+                            "tool_choice '{}' asked for a tool call; the model answered with text{}",
+                            choice_label(&self.cfg.tool_choice),
+                            if corrected { ", also after a correction" } else { "" }
+                        ),
+                    ))),
+                };
             }
 
             if !resp.has_tools() {
@@ -333,6 +376,17 @@ impl<'a> Run<'a> {
                     return Stop::failed(ChatError::engine(kind, why));
                 }
                 self.push(Message::assistant(text.clone()), true);
+                if resp.finish_reason == FinishReason::Length {
+                    // Cut off at the output token limit: never presented as a clean answer.
+                    return Stop {
+                        status: ChatStatus::Truncated,
+                        answer: Some(text),
+                        error: Some(Box::new(ChatError::engine(
+                            "truncated",
+                            "the answer was cut off at the output token limit (finish_reason length)",
+                        ))),
+                    };
+                }
                 return Stop {
                     status: ChatStatus::Completed,
                     answer: Some(text),
@@ -819,6 +873,14 @@ impl<'a> Run<'a> {
             if let Some(t) = p.timeout {
                 opts.read_timeout = t;
             }
+            let deadline = self.deadline;
+            if let Some(d) = deadline {
+                // Attempts and backoff waits all end by the run's deadline.
+                let left = d.saturating_duration_since(Instant::now());
+                opts.read_timeout = opts.read_timeout.min(left.max(Duration::from_millis(1)));
+                opts.connect_timeout = opts.connect_timeout.min(opts.read_timeout);
+                opts.retry.retry_budget = opts.retry.retry_budget.min(left);
+            }
             let request = Request {
                 url: p.endpoint(),
                 headers: p.headers(),
@@ -827,7 +889,9 @@ impl<'a> Run<'a> {
             let host = &mut *self.host;
             let result = self
                 .client
-                .post_json(&request, &opts, &mut || host.interrupted());
+                .post_json(&request, &opts, &mut || {
+                    host.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+                });
             drop(request);
             match result {
                 Ok(r) => {
@@ -840,6 +904,19 @@ impl<'a> Run<'a> {
                 Err(e) => {
                     ex.latency = e.latency;
                     ex.attempts = e.attempts;
+                    if self.past_deadline() && !self.host.interrupted() {
+                        let stop = self.deadline_stop("while waiting for the LLM");
+                        let mut pe = ProviderError::new(
+                            ErrorKind::Timeout,
+                            p.label(),
+                            None,
+                            &stop.error.as_ref().map(|e| e.message.clone()).unwrap_or_default(),
+                        );
+                        pe.code = Some("deadline_exceeded".into());
+                        ex.error = Some(pe);
+                        self.host.on_llm_exchange(&ex);
+                        return Err(stop);
+                    }
                     if e.kind == HttpErrorKind::Interrupted {
                         ex.cancelled = true;
                         self.host.on_llm_exchange(&ex);
@@ -950,6 +1027,30 @@ impl<'a> Run<'a> {
 
 fn cancelled(why: &str) -> Stop {
     Stop::with_error(ChatStatus::Cancelled, "cancelled", why)
+}
+
+impl Run<'_> {
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn deadline_stop(&self, when: &str) -> Stop {
+        let ms = self.cfg.deadline.map_or(0, |d| d.as_millis());
+        Stop::with_error(
+            ChatStatus::DeadlineExceeded,
+            "deadline_exceeded",
+            format!("the run's time budget of {ms} ms ran out {when}"),
+        )
+    }
+}
+
+fn choice_label(c: &ToolChoice) -> String {
+    match c {
+        ToolChoice::Function(name) => format!("function:{name}"),
+        ToolChoice::Required => "required".into(),
+        ToolChoice::Auto => "auto".into(),
+        ToolChoice::None => "none".into(),
+    }
 }
 
 /// Text of the tool answer inserted for a stored call that has none.

@@ -96,7 +96,9 @@ CREATE TABLE mcp.interface (
     created_at      timestamptz NOT NULL DEFAULT now(),
     -- text, not regrole: the role is named like pg_hba.conf names it; checked on write (trigger
     -- in finalize.sql) and with pg_has_role semantics at use
-    access_role     text
+    access_role     text,
+    deadline_ms     integer
+                    CONSTRAINT interface_deadline_ms_positive CHECK (deadline_ms IS NULL OR deadline_ms > 0)
 );
 COMMENT ON TABLE mcp.interface IS
   'An application surface (chatbot, document analysis, ontology …) with its own tool set, provider and chat defaults.';
@@ -110,6 +112,7 @@ COMMENT ON COLUMN mcp.interface.system_prompt IS 'Name of the active mcp.prompt 
 COMMENT ON COLUMN mcp.interface.enabled IS 'A disabled interface lists no tools and refuses chats.';
 COMMENT ON COLUMN mcp.interface.access_role IS 'Who may use the interface (mcp.chat, mcp.list_tools, mcp.call_tool): roles with the privileges of this role (members that inherit it, as for a GRANT), ''public'' = every role, NULL (the default) = closed: only superusers and roles with UPDATE on mcp.interface.';
 COMMENT ON COLUMN mcp.interface.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.interface.deadline_ms IS 'Time budget of a chat run in milliseconds, every LLM request and retry included (status deadline_exceeded); mcp.chat''s option deadline_ms may lower it. NULL = no budget beyond the provider timeout and retries.';
 
 ------------------------------------------------------------------------------------------------
 -- Tools
@@ -234,7 +237,7 @@ COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
 COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
 COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
 COMMENT ON COLUMN mcp.run.question IS 'The user question (cut to mcp.audit_max_value_bytes; see clipped).';
-COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text).';
 COMMENT ON COLUMN mcp.run.answer IS 'Final answer text (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
 COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated); summed without overflow and clamped to 0 .. 2^53-1.';

@@ -560,3 +560,14 @@ $$;
 REVOKE EXECUTE ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) FROM PUBLIC;
 COMMENT ON FUNCTION mcp.create_bridge_token(name, text, timestamptz) IS
   'Creates an opaque bearer token for pg_mcp_bridge''s HTTP transport and returns it (the only time it is visible: only its SHA-256 is stored). Needs INSERT on mcp.bridge_token (the owner; EXECUTE is not granted to PUBLIC).';
+
+------------------------------------------------------------------------------------------------
+-- Issue 11: run deadline, client_gone / deadline_exceeded / tool_choice_violated / truncated
+------------------------------------------------------------------------------------------------
+ALTER TABLE mcp.interface ADD COLUMN deadline_ms integer
+    CONSTRAINT interface_deadline_ms_positive CHECK (deadline_ms IS NULL OR deadline_ms > 0);
+COMMENT ON COLUMN mcp.interface.deadline_ms IS 'Time budget of a chat run in milliseconds, every LLM request and retry included (status deadline_exceeded); mcp.chat''s option deadline_ms may lower it. NULL = no budget beyond the provider timeout and retries.';
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text).';
+COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text).';
+COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
+  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens, deadline_ms; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';

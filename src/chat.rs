@@ -32,11 +32,13 @@ struct InterfaceRow {
     system_prompt: String,
     enabled: bool,
     access_role: Option<String>,
+    deadline_ms: Option<i32>,
 }
 
 fn interface_row(name: &str) -> McpResult<InterfaceRow> {
     first_row(
-        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role
+        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role,
+                deadline_ms
            FROM mcp.interface WHERE name = $1",
         &[name.into()],
         |t| {
@@ -48,6 +50,7 @@ fn interface_row(name: &str) -> McpResult<InterfaceRow> {
                 system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
                 enabled: t.get(6)?.unwrap_or(false),
                 access_role: t.get(7)?,
+                deadline_ms: t.get(8)?,
             })
         },
     )?
@@ -223,6 +226,11 @@ fn interrupt_pending() -> bool {
     }
 }
 
+/// What the HTTP wait loop polls: cancel / terminate, and a client that went away.
+fn stop_requested() -> bool {
+    interrupt_pending() || crate::client_check::client_gone()
+}
+
 impl Host for SqlHost {
     fn tools(&mut self) -> Vec<ToolDef> {
         let tools: Vec<ToolDef> = visible_tools(&self.interface)
@@ -286,7 +294,7 @@ impl Host for SqlHost {
     }
 
     fn interrupted(&mut self) -> bool {
-        interrupt_pending()
+        stop_requested()
     }
 
     fn on_llm_exchange(&mut self, x: &LlmExchange) {
@@ -469,6 +477,7 @@ struct ChatOptions {
     tool_choice: Option<String>,
     max_iterations: Option<u32>,
     max_total_tokens: Option<u64>,
+    deadline_ms: Option<u64>,
 }
 
 fn chat_options(v: &Value) -> McpResult<ChatOptions> {
@@ -495,9 +504,10 @@ fn chat_options(v: &Value) -> McpResult<ChatOptions> {
                 out.max_iterations = Some(int(1, mcp_chat::MAX_ITERATIONS_HARD_CAP as u64)? as u32)
             }
             "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
+            "deadline_ms" => out.deadline_ms = Some(int(1, i32::MAX as u64)?),
             other => {
                 return Err(bad(format!(
-                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens)",
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens, deadline_ms)",
                     other.chars().take(64).collect::<String>()
                 )))
             }
@@ -523,6 +533,11 @@ fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -
     if let (Some(n), Some(cap)) = (o.max_total_tokens, iface.max_total_tokens) {
         if n > cap.max(0) as u64 {
             raised.push(format!("max_total_tokens {n} (the interface allows {cap})"));
+        }
+    }
+    if let (Some(n), Some(cap)) = (o.deadline_ms, iface.deadline_ms) {
+        if n > cap.max(0) as u64 {
+            raised.push(format!("deadline_ms {n} (the interface allows {cap})"));
         }
     }
     if let Some(tc) = &o.tool_choice {
@@ -612,8 +627,14 @@ fn chat(
     cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));
     cfg.http.retry = RetryPolicy {
         max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,
+        retry_timeouts: gucs::HTTP_RETRY_TIMEOUTS.get(),
         ..RetryPolicy::default()
     };
+    // The whole run, retries included (issue 11): the option, else the interface's default.
+    cfg.deadline = options
+        .deadline_ms
+        .or(iface.deadline_ms.map(|n| n.max(1) as u64))
+        .map(Duration::from_millis);
     // The engine validates arguments (the model gets its correction without a tool round trip);
     // execute_tool validates again for direct callers. Both use the per-backend schema cache.
     let run_id = new_uuid();
@@ -631,8 +652,20 @@ fn chat(
         schemas: HashMap::new(),
         next_arguments_raw: None,
     };
-    let outcome =
+    crate::client_check::reset();
+    let mut outcome =
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    if outcome.status == mcp_chat::ChatStatus::Cancelled
+        && crate::client_check::found_gone()
+        && !interrupt_pending()
+    {
+        // Nobody listens any more: stopped, recorded as such (issue 11).
+        outcome.status = mcp_chat::ChatStatus::ClientGone;
+        outcome.error = Some(mcp_chat::ChatError::engine(
+            "client_gone",
+            "the client closed its connection while the run waited; the run was stopped",
+        ));
+    }
     store_run_end(run_id, session_id, &outcome);
     if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
         // Raise the proper 57014 (cancel / statement_timeout) error.

@@ -9,6 +9,7 @@ use pgrx::prelude::*;
 
 mod audit;
 mod chat;
+mod client_check;
 mod error;
 mod gucs;
 mod json_api;

@@ -228,8 +228,12 @@ CREATE TABLE mcp.run (
     error       jsonb,
     started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
     finished_at timestamptz,
-    clipped     jsonb
+    clipped     jsonb,
+    backend_pid integer,
+    backend_start timestamptz
 );
+-- The audit worker looks for open runs of backends that are gone (issue 11).
+CREATE INDEX run_open_idx ON mcp.run (backend_pid) WHERE status = 'running';
 COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
 COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
 COMMENT ON COLUMN mcp.run.session_id IS 'Conversation the run belongs to.';
@@ -237,7 +241,7 @@ COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
 COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
 COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
 COMMENT ON COLUMN mcp.run.question IS 'The user question (cut to mcp.audit_max_value_bytes; see clipped).';
-COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text).';
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker).';
 COMMENT ON COLUMN mcp.run.answer IS 'Final answer text (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
 COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated); summed without overflow and clamped to 0 .. 2^53-1.';
@@ -246,6 +250,8 @@ COMMENT ON COLUMN mcp.run.error IS 'Normalized error when the run failed.';
 COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
 COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
 COMMENT ON COLUMN mcp.run.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
+COMMENT ON COLUMN mcp.run.backend_pid IS 'Process id of the backend that ran the chat, set when the run was recorded through the durable audit worker (NULL otherwise): with backend_start it lets the worker mark runs of vanished backends aborted.';
+COMMENT ON COLUMN mcp.run.backend_start IS 'Start time of that backend (pg_stat_activity.backend_start), so a reused pid is not taken for the same backend.';
 
 CREATE TABLE mcp.tool_call (
     call_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

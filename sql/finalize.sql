@@ -225,6 +225,9 @@ REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
 -- tools, and no role can spend the backend's CPU on them directly.
 REVOKE EXECUTE ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION mcp.tool_row_check() FROM PUBLIC;
+REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
+COMMENT ON FUNCTION mcp.audit_status() IS
+  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';
 
 ------------------------------------------------------------------------------------------------
 -- Function comments

@@ -318,15 +318,32 @@ impl Host for SqlHost {
             .error
             .as_ref()
             .map(|e| JsonB(cuts.json("error", &e.to_json()).into_owned()));
+        let purpose = if x.purpose == mcp_chat::ExchangePurpose::Chat {
+            "chat"
+        } else {
+            "summary"
+        };
+        let finish_reason = x
+            .finish_reason
+            .and_then(|f| serde_json::to_value(f).ok())
+            .and_then(|v| v.as_str().map(str::to_string));
+        let clipped = cuts.into_json();
+        let row = json!({"run_id": self.run_id.to_string(), "iteration": x.iteration, "purpose": purpose,
+            "provider": x.provider, "model": x.model, "url": x.url,
+            "request_body": body.as_deref().and_then(|b| serde_json::from_str::<Value>(b).ok()),
+            "response_raw": response, "http_status": x.http_status, "latency_ms": x.latency_ms(),
+            "attempts": x.attempts.min(i32::MAX as u32),
+            "prompt_tokens": mcp_audit::clamp_count(x.usage.prompt_tokens),
+            "completion_tokens": mcp_audit::clamp_count(x.usage.completion_tokens),
+            "finish_reason": finish_reason, "repaired": x.repaired, "fixes": fixes.0,
+            "error": error.as_ref().map(|e| &e.0), "clipped": clipped});
+        if crate::audit_worker::append("llm_request", row) {
+            return;
+        }
         let args: Vec<DatumWithOid> = vec![
             self.run_id.into(),
             (x.iteration as i32).into(),
-            (if x.purpose == mcp_chat::ExchangePurpose::Chat {
-                "chat"
-            } else {
-                "summary"
-            })
-            .into(),
+            purpose.into(),
             x.provider.clone().into(),
             x.model.clone().into(),
             x.url.clone().into(),
@@ -338,14 +355,11 @@ impl Host for SqlHost {
             // Provider-reported: bigint, clamped (never wraps, never negative).
             mcp_audit::clamp_count(x.usage.prompt_tokens).into(),
             mcp_audit::clamp_count(x.usage.completion_tokens).into(),
-            x.finish_reason
-                .and_then(|f| serde_json::to_value(f).ok())
-                .and_then(|v| v.as_str().map(str::to_string))
-                .into(),
+            finish_reason.into(),
             x.repaired.into(),
             fixes.into(),
             error.into(),
-            cuts.into_json().map(JsonB).into(),
+            clipped.map(JsonB).into(),
         ];
         let _ = as_extension_owner(|| {
             run_kept(
@@ -393,10 +407,18 @@ fn store_run_start(
     provider: &str,
     question: &str,
     role: &str,
-) {
+) -> McpResult<()> {
     let mut cuts = crate::audit::row_cuts();
     let question = cuts.text("question", question).into_owned();
-    let clipped = cuts.into_json().map(JsonB);
+    let clipped = cuts.into_json();
+    // Durable audit (issue 11): the background worker commits the row, else it is written here.
+    let row = json!({"run_id": run_id.to_string(), "session_id": session.to_string(),
+                     "interface": interface, "provider": provider, "role_name": role,
+                     "question": question, "clipped": clipped});
+    if crate::audit_worker::run_start(row)? {
+        return Ok(());
+    }
+    let clipped = clipped.map(JsonB);
     let _ = as_extension_owner(|| {
         run_kept(
             "INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped)
@@ -412,6 +434,7 @@ fn store_run_start(
             ],
         )
     });
+    Ok(())
 }
 
 fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
@@ -434,25 +457,35 @@ fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
             message_cuts.push(cut.map_or(Value::Null, |c| json!({"message": c.to_json()})));
         }
     }
+    let run = json!({"status": out.status.as_str(), "answer": answer, "iterations": out.iterations,
+        "prompt_tokens": mcp_audit::clamp_count(out.usage.prompt_tokens),
+        "completion_tokens": mcp_audit::clamp_count(out.usage.completion_tokens),
+        "error": error.as_ref().map(|e| &e.0), "clipped": clipped.as_ref().map(|c| &c.0)});
+    let Some(write_run) = crate::audit_worker::run_end(run, json!(messages), json!(message_cuts))
+    else {
+        return;
+    };
     let _ = as_extension_owner(|| -> Result<(), pgrx::spi::SpiError> {
-        run_kept(
-            "UPDATE mcp.run SET status = $2, answer = $3, iterations = $4, prompt_tokens = $5,
+        if write_run {
+            run_kept(
+                "UPDATE mcp.run SET status = $2, answer = $3, iterations = $4, prompt_tokens = $5,
                     completion_tokens = $6, error = $7, finished_at = pg_catalog.clock_timestamp(),
                     clipped = CASE WHEN $8::pg_catalog.jsonb IS NULL THEN clipped
                                    ELSE coalesce(clipped, '{}'::pg_catalog.jsonb) || $8 END
               WHERE run_id = $1",
-            &[
-                run_id.into(),
-                out.status.as_str().into(),
-                answer.into(),
-                (out.iterations as i32).into(),
-                // Provider-reported sums: bigint, clamped (never wraps, never negative).
-                mcp_audit::clamp_count(out.usage.prompt_tokens).into(),
-                mcp_audit::clamp_count(out.usage.completion_tokens).into(),
-                error.into(),
-                clipped.into(),
-            ],
-        )?;
+                &[
+                    run_id.into(),
+                    out.status.as_str().into(),
+                    answer.into(),
+                    (out.iterations as i32).into(),
+                    // Provider-reported sums: bigint, clamped (never wraps, never negative).
+                    mcp_audit::clamp_count(out.usage.prompt_tokens).into(),
+                    mcp_audit::clamp_count(out.usage.completion_tokens).into(),
+                    error.into(),
+                    clipped.into(),
+                ],
+            )?;
+        }
         // The whole conversation in one statement, not one INSERT per message.
         run_kept(
             "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
@@ -645,7 +678,7 @@ fn chat(
         &provider_name,
         question,
         &role,
-    );
+    )?;
     let mut host = SqlHost {
         interface: interface.to_string(),
         run_id,
@@ -653,8 +686,9 @@ fn chat(
         next_arguments_raw: None,
     };
     crate::client_check::reset();
-    let mut outcome =
-        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    let mut outcome = crate::audit_worker::guard_run(|| {
+        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client))
+    });
     if outcome.status == mcp_chat::ChatStatus::Cancelled
         && crate::client_check::found_gone()
         && !interrupt_pending()

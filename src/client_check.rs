@@ -72,8 +72,9 @@ pub fn client_gone() -> bool {
         return true;
     }
     // SAFETY: MyProcPort is set once at connection start and never freed during the session.
-    if unsafe { pg_sys::MyProcPort.is_null() || pg_sys::whereToSendOutput != pg_sys::CommandDest::DestRemote }
-    {
+    if unsafe {
+        pg_sys::MyProcPort.is_null() || pg_sys::whereToSendOutput != pg_sys::CommandDest::DestRemote
+    } {
         return false;
     }
     let now = Instant::now();

@@ -8,6 +8,7 @@ use pgrx::prelude::*;
 ::pgrx::pg_module_magic!(name, version);
 
 mod audit;
+mod audit_worker;
 mod chat;
 mod client_check;
 mod error;
@@ -33,6 +34,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 pub extern "C-unwind" fn _PG_init() {
     mcp_server::init_gucs();
     gucs::init();
+    audit_worker::init();
     sandbox::init();
     json_api::install_engine_hooks();
 }
@@ -140,6 +142,13 @@ pub mod pg_test {
                 server_key_file().display().to_string().replace('\'', "''")
             )
         });
-        vec![conf.as_str(), key.as_str()]
+        // Durable audit (issue 11) is loaded but off by default here: most tests read their
+        // audit rows inside the test's own transaction; tests/pg/durable_audit.rs turns it on.
+        vec![
+            conf.as_str(),
+            key.as_str(),
+            "shared_preload_libraries = 'pg_mcp'",
+            "mcp.audit_durable = off",
+        ]
     }
 }

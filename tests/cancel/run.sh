@@ -26,33 +26,11 @@ LIMIT_MS=1000
 start_cluster "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
 
-(cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
-MOCK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm"
 work="$(mktemp -d)"
 chmod 755 "$work"
-"$MOCK_BIN" --listen 127.0.0.1:0 --scenarios "$ROOT/tests/cancel/scenarios" --port-file "$work/port" \
-    --hold-cap-secs 60 >"$work/mock.out" 2>&1 &
-mock_pid=$!
 bg_pid=
-cleanup() {
-  [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null || true
-  kill "$mock_pid" 2>/dev/null || true
-  wait "$mock_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
-mock_port="$(cat "$work/port")"
-
-# Requests the mock received for a scenario (default "never"; plain HTTP over bash's /dev/tcp).
-mock_requests() {
-  local out sc="${1:-never}"
-  exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
-  printf 'GET /_mock/requests?scenario=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$sc" >&3
-  out="$(cat <&3)"
-  exec 3>&-
-  { grep -o "\"scenario\":\"$sc\"" <<<"$out" || true; } | wc -l
-}
+. "$(dirname "$0")/sessions.sh"   # now_ms, start_session, wait_for_end, start_mock, mock_requests
+start_mock "$ROOT/tests/cancel/scenarios"
 
 # Model 'mock-model' counts tokens with the estimate: an OpenAI model name would make the first
 # chat of a backend build the BPE tables first (~0.7 s in a debug build), before any request.
@@ -62,7 +40,6 @@ psql_at "$PORT" "$DB" -c "
   INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock_slow_tool', 'openai', 'http://127.0.0.1:$mock_port/s/slow_tool/v1', 'mock-model');
   INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'mock');"
 
-. "$(dirname "$0")/sessions.sh"   # now_ms, start_session, wait_for_end
 fail() { log "FAIL: $*"; [ -f "$work/session.out" ] && sed 's/^/  | /' "$work/session.out"; exit 1; }
 
 # Wait until the chat's request has reached the mock: the backend is now waiting on the LLM.

@@ -548,6 +548,9 @@ include!("audit_bounds.rs");
 // Hostile JSON: bounded recursion and CPU, U+0000, jsonb nesting limits (issue 9).
 include!("robustness.rs");
 
+// The run's time budget across retries (issue 11).
+include!("run_limits.rs");
+
 #[pg_test]
 fn call_tool_names_a_renamed_or_dropped_function() {
     // The stored signature is resolved at every call through the per-backend cache, which

@@ -1,0 +1,55 @@
+// The run's time budget through mcp.chat (issue 11): options.deadline_ms and
+// mcp.interface.deadline_ms bound the whole run, retries included; a timed-out request is not
+// retried unless mcp.http_retry_timeouts is on. Included from tests/pg/mod.rs (uses
+// chat_more.rs's c4_* helpers and audit_bounds.rs's mock_scenario).
+
+#[pg_test]
+fn chat_deadline_spans_retries() {
+    demo_registry();
+    // Every attempt: 503 after 300 ms. Three retries with backoff would take well over 1 s.
+    mock_scenario(
+        "rl_slow503",
+        &json!({"steps": [{"status": 503, "error": "overloaded", "delay_ms": 300}]}),
+    );
+    c4_provider("openai", "rl_slow503", "mock-model");
+    run("SET LOCAL mcp.http_retries = 3");
+    let t0 = std::time::Instant::now();
+    let r = c4_chat("Schnell?", json!({"deadline_ms": 700}));
+    let took = t0.elapsed();
+    assert_eq!(r["status"], "deadline_exceeded", "{r}");
+    assert_eq!(r["error"]["kind"], "deadline_exceeded", "{r}");
+    assert!(took < std::time::Duration::from_millis(1500), "{took:?}");
+    assert!(c4_mock_requests("rl_slow503").len() >= 2, "retried within the budget");
+    let status = c4_of_run(
+        "SELECT to_jsonb(status) FROM mcp.run WHERE run_id = $1::uuid",
+        &r,
+    );
+    assert_eq!(status, "deadline_exceeded");
+    // The interface's default applies without the option.
+    run("UPDATE mcp.interface SET deadline_ms = 400 WHERE name = 'chatbot'");
+    let t0 = std::time::Instant::now();
+    let r = c4_chat("Auch schnell?", json!({}));
+    assert_eq!(r["status"], "deadline_exceeded", "{r}");
+    assert!(t0.elapsed() < std::time::Duration::from_millis(1200), "{:?}", t0.elapsed());
+}
+
+#[pg_test]
+fn chat_timed_out_request_is_not_retried_by_default() {
+    demo_registry();
+    mock_scenario(
+        "rl_late",
+        &json!({"steps": [{"attempts": [{"say": "late", "delay_ms": 3000}, {"say": "quick"}]}]}),
+    );
+    c4_provider("openai", "rl_late", "mock-model");
+    run("UPDATE mcp.provider SET timeout_ms = 300 WHERE name = 'c4'");
+    run("SET LOCAL mcp.http_retries = 2");
+    let r = c4_chat("Wartest du?", json!({}));
+    assert_eq!(r["status"], "failed", "{r}");
+    assert_eq!(r["error"]["kind"], "timeout", "{r}");
+    assert_eq!(c4_mock_requests("rl_late").len(), 1);
+    // Switched on (superuser setting): the second attempt answers.
+    run("SET LOCAL mcp.http_retry_timeouts = on");
+    let r = c4_chat("Und jetzt?", json!({}));
+    assert_eq!(r["status"], "completed", "{r}");
+    assert_eq!(r["answer"], "quick", "{r}");
+}

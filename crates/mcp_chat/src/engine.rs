@@ -887,11 +887,9 @@ impl<'a> Run<'a> {
                 body: body_text,
             };
             let host = &mut *self.host;
-            let result = self
-                .client
-                .post_json(&request, &opts, &mut || {
-                    host.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
-                });
+            let result = self.client.post_json(&request, &opts, &mut || {
+                host.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+            });
             drop(request);
             match result {
                 Ok(r) => {
@@ -910,7 +908,11 @@ impl<'a> Run<'a> {
                             ErrorKind::Timeout,
                             p.label(),
                             None,
-                            &stop.error.as_ref().map(|e| e.message.clone()).unwrap_or_default(),
+                            &stop
+                                .error
+                                .as_ref()
+                                .map(|e| e.message.clone())
+                                .unwrap_or_default(),
                         );
                         pe.code = Some("deadline_exceeded".into());
                         ex.error = Some(pe);

@@ -1316,18 +1316,32 @@ fn deadline_spans_retries() {
         took >= Duration::from_millis(1000) && took < Duration::from_millis(1600),
         "{took:?}"
     );
-    assert!(m.requests(Some("slow503")).len() >= 2, "retried within the budget");
+    assert!(
+        m.requests(Some("slow503")).len() >= 2,
+        "retried within the budget"
+    );
     assert_eq!(h.exchanges.len(), 1);
 }
 
 #[test]
 fn deadline_cuts_a_slow_attempt_short() {
-    let m = mock("slowok", r#"{"steps": [{"say": "late", "delay_ms": 5000}]}"#);
+    let m = mock(
+        "slowok",
+        r#"{"steps": [{"say": "late", "delay_ms": 5000}]}"#,
+    );
     let mut cfg = openai_config(&m, "slowok");
     cfg.deadline = Some(Duration::from_millis(500));
     let t0 = Instant::now();
     let o = run(&cfg, &mut TestHost::new(), "Hi");
     assert_eq!(o.status, ChatStatus::DeadlineExceeded, "{:?}", o.error);
-    assert!(t0.elapsed() < Duration::from_millis(1200), "{:?}", t0.elapsed());
-    assert_eq!(m.requests(Some("slowok")).len(), 1, "a timed-out request is not retried");
+    assert!(
+        t0.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(
+        m.requests(Some("slowok")).len(),
+        1,
+        "a timed-out request is not retried"
+    );
 }

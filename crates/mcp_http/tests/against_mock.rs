@@ -361,7 +361,10 @@ fn timeout_is_not_retried_by_default() {
     opts.read_timeout = Duration::from_millis(400);
     let err = call(&request(m.openai_url("slow0")), &opts).expect_err("no second attempt");
     assert_eq!(err.kind, HttpErrorKind::Timeout, "{err}");
-    assert_eq!(err.attempt_log, vec![AttemptOutcome::Error(HttpErrorKind::Timeout)]);
+    assert_eq!(
+        err.attempt_log,
+        vec![AttemptOutcome::Error(HttpErrorKind::Timeout)]
+    );
     assert_eq!(m.requests(Some("slow0")).len(), 1);
 }
 

@@ -64,6 +64,12 @@ CONF
     as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1 && \
       as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
   fi
+  # A preloaded library is mapped by the postmaster: a newer build needs a restart.
+  if as_pg grep -q "^shared_preload_libraries = 'pg_mcp'" "$dir/postgresql.conf" && \
+     as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1 && \
+     [ "$(${PG_CONFIG} --pkglibdir)/pg_mcp.so" -nt "$dir/postmaster.pid" ]; then
+    as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+  fi
   if ! as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
     as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
   elif [ -n "$key_changed" ]; then

@@ -32,9 +32,11 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
+    // First: its settings may come from postgresql.conf (shared_preload_libraries), and
+    // gucs::init reserves the prefix, which drops placeholders not defined by then.
+    audit_worker::init();
     mcp_server::init_gucs();
     gucs::init();
-    audit_worker::init();
     sandbox::init();
     json_api::install_engine_hooks();
 }

@@ -517,6 +517,11 @@ pub fn run_start(row: Value) -> McpResult<bool> {
     Ok(true)
 }
 
+/// Whether this backend has a run open through the worker (its records go to the queue).
+pub fn recording() -> bool {
+    OPEN_RUN.with(|o| o.borrow().is_some())
+}
+
 /// A record appended to `table` (`llm_request` or `tool_call`) of a durable run. False: the
 /// caller writes the row itself (not durable, or the queue did not take it: WARNING).
 pub fn append(table: &'static str, row: Value) -> bool {

@@ -328,7 +328,8 @@ impl Host for SqlHost {
             .and_then(|f| serde_json::to_value(f).ok())
             .and_then(|v| v.as_str().map(str::to_string));
         let clipped = cuts.into_json();
-        let row = json!({"run_id": self.run_id.to_string(), "iteration": x.iteration, "purpose": purpose,
+        if crate::audit_worker::recording() {
+            let row = json!({"run_id": self.run_id.to_string(), "iteration": x.iteration, "purpose": purpose,
             "provider": x.provider, "model": x.model, "url": x.url,
             "request_body": body.as_deref().and_then(|b| serde_json::from_str::<Value>(b).ok()),
             "response_raw": response, "http_status": x.http_status, "latency_ms": x.latency_ms(),
@@ -337,8 +338,9 @@ impl Host for SqlHost {
             "completion_tokens": mcp_audit::clamp_count(x.usage.completion_tokens),
             "finish_reason": finish_reason, "repaired": x.repaired, "fixes": fixes.0,
             "error": error.as_ref().map(|e| &e.0), "clipped": clipped});
-        if crate::audit_worker::append("llm_request", row) {
-            return;
+            if crate::audit_worker::append("llm_request", row) {
+                return;
+            }
         }
         let args: Vec<DatumWithOid> = vec![
             self.run_id.into(),
@@ -457,14 +459,17 @@ fn store_run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) {
             message_cuts.push(cut.map_or(Value::Null, |c| json!({"message": c.to_json()})));
         }
     }
-    let run = json!({"status": out.status.as_str(), "answer": answer, "iterations": out.iterations,
-        "prompt_tokens": mcp_audit::clamp_count(out.usage.prompt_tokens),
-        "completion_tokens": mcp_audit::clamp_count(out.usage.completion_tokens),
-        "error": error.as_ref().map(|e| &e.0), "clipped": clipped.as_ref().map(|c| &c.0)});
-    let Some(write_run) = crate::audit_worker::run_end(run, json!(messages), json!(message_cuts))
-    else {
-        return;
-    };
+    let mut write_run = true;
+    if crate::audit_worker::recording() {
+        let run = json!({"status": out.status.as_str(), "answer": answer, "iterations": out.iterations,
+            "prompt_tokens": mcp_audit::clamp_count(out.usage.prompt_tokens),
+            "completion_tokens": mcp_audit::clamp_count(out.usage.completion_tokens),
+            "error": error.as_ref().map(|e| &e.0), "clipped": clipped.as_ref().map(|c| &c.0)});
+        match crate::audit_worker::run_end(run, json!(messages), json!(message_cuts)) {
+            None => return,
+            Some(w) => write_run = w,
+        }
+    }
     let _ = as_extension_owner(|| -> Result<(), pgrx::spi::SpiError> {
         if write_run {
             run_kept(

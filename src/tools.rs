@@ -421,7 +421,7 @@ pub fn record_call(r: &CallRecord) -> i64 {
         r.error.as_ref().map(|e| e.message.as_str()),
     );
     let clipped = cuts.into_json();
-    if r.run_id.is_some() {
+    if r.run_id.is_some() && crate::audit_worker::recording() {
         // A chat run's call goes through the durable audit worker when it is on (issue 11).
         let mut row = serde_json::json!({
             "run_id": r.run_id.map(|u| u.to_string()), "tool_call_id": tool_call_id, "tool": tool,

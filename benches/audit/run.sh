@@ -107,7 +107,7 @@ count_check() { # count_check MODE OPTS -> "tps lost"
   sent="$(mock_count)"
   rows="$(q "SELECT count(*) FROM mcp.llm_request")"
   runs="$(q "SELECT count(*) FROM mcp.run WHERE status = 'completed'")"
-  log "$1: $CLIENTS x $CHATS chats: mock received $sent requests; mcp.llm_request has $rows rows, mcp.run $runs completed runs"
+  log "$1: $CLIENTS x $CHATS chats: mock received $sent requests; mcp.llm_request has $rows rows, mcp.run $runs completed runs" >&2
   echo "$tps $(( sent - rows )) $(( sent - runs )) $sent"
 }
 log "$CLIENTS sessions x $CHATS chats, synchronous and asynchronous"

@@ -113,7 +113,7 @@ count_check() { # count_check MODE OPTS -> "tps lost"
 log "$CLIENTS sessions x $CHATS chats, synchronous and asynchronous"
 read -r sync_tps sync_lost_req sync_lost_run sync_sent < <(count_check synchronous "$SYNC")
 read -r async_tps async_lost_req async_lost_run async_sent < <(count_check asynchronous "$ASYNC")
-read -r local_tps _ < <(bench "$LOCAL" plain.sql "$CLIENTS" -t "$CHATS")
+read -r _ local_tps < <(bench "$LOCAL" plain.sql "$CLIENTS" -t "$CHATS")
 
 calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
 echo

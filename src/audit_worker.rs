@@ -141,21 +141,22 @@ pub fn init() {
         GucContext::Suset,
         GucFlags::default(),
     );
-    GucRegistry::define_int_guc(
-        c"mcp.audit_queue_kb",
-        c"Size of each database's audit queue in shared memory (8 databases at most).",
-        c"Needs a server restart.",
-        &QUEUE_KB,
-        64,
-        1024 * 1024,
-        GucContext::Postmaster,
-        GucFlags::UNIT_KB,
-    );
     // SAFETY: _PG_init runs single-threaded; the hooks are PostgreSQL's documented chain.
     unsafe {
         if !pg_sys::process_shared_preload_libraries_in_progress {
+            // (A PGC_POSTMASTER setting can only be defined while preloading: FATAL otherwise.)
             return;
         }
+        GucRegistry::define_int_guc(
+            c"mcp.audit_queue_kb",
+            c"Size of each database's audit queue in shared memory (8 databases at most).",
+            c"Needs a server restart.",
+            &QUEUE_KB,
+            64,
+            1024 * 1024,
+            GucContext::Postmaster,
+            GucFlags::UNIT_KB,
+        );
         PRELOADED.store(true, Ordering::SeqCst);
         PREV_SHMEM_REQUEST = pg_sys::shmem_request_hook;
         pg_sys::shmem_request_hook = Some(shmem_request);

@@ -576,7 +576,7 @@ CREATE INDEX run_open_idx ON mcp.run (backend_pid) WHERE status = 'running';
 COMMENT ON COLUMN mcp.run.backend_pid IS 'Process id of the backend that ran the chat, set when the run was recorded through the durable audit worker (NULL otherwise): with backend_start it lets the worker mark runs of vanished backends aborted.';
 COMMENT ON COLUMN mcp.run.backend_start IS 'Start time of that backend (pg_stat_activity.backend_start), so a reused pid is not taken for the same backend.';
 CREATE FUNCTION mcp.audit_status() RETURNS jsonb
-VOLATILE
+VOLATILE STRICT
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'audit_status_wrapper';
 REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;

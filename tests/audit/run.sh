@@ -71,12 +71,12 @@ wait_run() { # wait_run QUESTION EXPECTED [LIMIT_MS]: until run_of QUESTION = EX
 }
 backend_of() { # backend_of APPNAME
   local pid
-  for _ in $(seq 200); do
+  for _ in $(seq 400); do
     pid="$(q "SELECT pid FROM pg_stat_activity WHERE application_name = '$1' AND state = 'active'")"
     [ -n "$pid" ] && { echo "$pid"; return 0; }
     sleep 0.05
   done
-  fail "backend of $1 not found"
+  fail "backend of $1 not found" >&2
 }
 wait_requests() { # wait_requests SCENARIO N
   for _ in $(seq 200); do [ "$(mock_requests "$1")" -ge "$2" ] && return 0; sleep 0.05; done

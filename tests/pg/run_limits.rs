@@ -6,19 +6,21 @@
 #[pg_test]
 fn chat_deadline_spans_retries() {
     demo_registry();
-    // Every attempt: 503 after 300 ms. Three retries with backoff would take well over 1 s.
+    // Every attempt: 503 after 400 ms. Five retries take at least 6 x 400 ms = 2.4 s without the
+    // deadline; with it the run ends at 1.2 s, after the second attempt started (400 ms + a
+    // backoff of at most 500 ms).
     mock_scenario(
         "rl_slow503",
-        &json!({"steps": [{"status": 503, "error": "overloaded", "delay_ms": 300}]}),
+        &json!({"steps": [{"status": 503, "error": "overloaded", "delay_ms": 400}]}),
     );
     c4_provider("openai", "rl_slow503", "mock-model");
-    run("SET LOCAL mcp.http_retries = 3");
+    run("SET LOCAL mcp.http_retries = 5");
     let t0 = std::time::Instant::now();
-    let r = c4_chat("Schnell?", json!({"deadline_ms": 700}));
+    let r = c4_chat("Schnell?", json!({"deadline_ms": 1200}));
     let took = t0.elapsed();
     assert_eq!(r["status"], "deadline_exceeded", "{r}");
     assert_eq!(r["error"]["kind"], "deadline_exceeded", "{r}");
-    assert!(took < std::time::Duration::from_millis(1500), "{took:?}");
+    assert!(took < std::time::Duration::from_millis(2200), "{took:?}");
     assert!(c4_mock_requests("rl_slow503").len() >= 2, "retried within the budget");
     let status = c4_of_run(
         "SELECT to_jsonb(status) FROM mcp.run WHERE run_id = $1::uuid",

@@ -56,6 +56,20 @@ max_connections = 40
 CONF
   fi
   local key_changed; key_changed="$(ensure_server_key "$dir")"
+  # pg_mcp preloaded (durable audit, issue 11), but off by default: the suites written against
+  # audit rows in the caller's transaction keep them; tests/audit/run.sh turns it on per session.
+  # PG_MCP_NO_PRELOAD=1 keeps a cluster without it (tests/upgrade/run.sh: the path without).
+  if [ "${PG_MCP_NO_PRELOAD:-0}" != 1 ] && ! as_pg grep -q "^shared_preload_libraries = 'pg_mcp'" "$dir/postgresql.conf"; then
+    printf "shared_preload_libraries = 'pg_mcp'\nmcp.audit_durable = off\n" | as_pg tee -a "$dir/postgresql.conf" >/dev/null
+    as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1 && \
+      as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+  fi
+  # A preloaded library is mapped by the postmaster: a newer build needs a restart.
+  if as_pg grep -q "^shared_preload_libraries = 'pg_mcp'" "$dir/postgresql.conf" && \
+     as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1 && \
+     [ "$(${PG_CONFIG} --pkglibdir)/pg_mcp.so" -nt "$dir/postmaster.pid" ]; then
+    as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+  fi
   if ! as_pg "$PG_BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
     as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null
   elif [ -n "$key_changed" ]; then

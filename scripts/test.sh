@@ -51,6 +51,8 @@ step "pg_regress (pg_test/)" run_regress
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 step "cancel during pg_mcp's CPU work (tests/cancel/compute.sh)" bash "$ROOT/tests/cancel/compute.sh"
+# Durable audit (issue 11): rollback, cancel, terminate, kill, worker down, queue full.
+step "durable audit (tests/audit/run.sh)" bash "$ROOT/tests/audit/run.sh"
 
 # 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
 step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"

@@ -96,7 +96,9 @@ CREATE TABLE mcp.interface (
     created_at      timestamptz NOT NULL DEFAULT now(),
     -- text, not regrole: the role is named like pg_hba.conf names it; checked on write (trigger
     -- in finalize.sql) and with pg_has_role semantics at use
-    access_role     text
+    access_role     text,
+    deadline_ms     integer
+                    CONSTRAINT interface_deadline_ms_positive CHECK (deadline_ms IS NULL OR deadline_ms > 0)
 );
 COMMENT ON TABLE mcp.interface IS
   'An application surface (chatbot, document analysis, ontology …) with its own tool set, provider and chat defaults.';
@@ -110,6 +112,7 @@ COMMENT ON COLUMN mcp.interface.system_prompt IS 'Name of the active mcp.prompt 
 COMMENT ON COLUMN mcp.interface.enabled IS 'A disabled interface lists no tools and refuses chats.';
 COMMENT ON COLUMN mcp.interface.access_role IS 'Who may use the interface (mcp.chat, mcp.list_tools, mcp.call_tool): roles with the privileges of this role (members that inherit it, as for a GRANT), ''public'' = every role, NULL (the default) = closed: only superusers and roles with UPDATE on mcp.interface.';
 COMMENT ON COLUMN mcp.interface.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.interface.deadline_ms IS 'Time budget of a chat run in milliseconds, every LLM request and retry included (status deadline_exceeded); mcp.chat''s option deadline_ms may lower it. NULL = no budget beyond the provider timeout and retries.';
 
 ------------------------------------------------------------------------------------------------
 -- Tools
@@ -229,8 +232,12 @@ CREATE TABLE mcp.run (
     started_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
     finished_at timestamptz,
     clipped     jsonb,
-    plan        jsonb
+    plan        jsonb,
+    backend_pid integer,
+    backend_start timestamptz
 );
+-- The audit worker looks for open runs of backends that are gone (issue 11).
+CREATE INDEX run_open_idx ON mcp.run (backend_pid) WHERE status = 'running';
 COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
 COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';
 COMMENT ON COLUMN mcp.run.session_id IS 'Conversation the run belongs to.';
@@ -238,7 +245,7 @@ COMMENT ON COLUMN mcp.run.interface IS 'Interface used.';
 COMMENT ON COLUMN mcp.run.provider IS 'Provider used.';
 COMMENT ON COLUMN mcp.run.role_name IS 'Role that ran the chat.';
 COMMENT ON COLUMN mcp.run.question IS 'The user question (cut to mcp.audit_max_value_bytes; see clipped).';
-COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker).';
 COMMENT ON COLUMN mcp.run.answer IS 'Final answer text (cut to mcp.audit_max_value_bytes; see clipped).';
 COMMENT ON COLUMN mcp.run.iterations IS 'LLM round trips.';
 COMMENT ON COLUMN mcp.run.prompt_tokens IS 'Prompt tokens over all requests, as reported by the provider (or estimated); summed without overflow and clamped to 0 .. 2^53-1.';
@@ -248,6 +255,8 @@ COMMENT ON COLUMN mcp.run.started_at IS 'Start time.';
 COMMENT ON COLUMN mcp.run.finished_at IS 'End time.';
 COMMENT ON COLUMN mcp.run.clipped IS 'Values of this row cut to mcp.audit_max_value_bytes: {"<column>": {"bytes": original size, "sha256": hex digest of the original}}; NULL when nothing was cut. Text is hashed as its UTF-8 bytes, jsonb as its canonical text (mcp.audit_digest).';
 COMMENT ON COLUMN mcp.run.plan IS 'Execution plan of the run (issue 12): {plan, score, forced, continued, min_score, best, entities, missing, steps}: the plan chosen (NULL: none scored min_score, the interface''s defaults were used), its score, the analysis'' entities and the steps taken (asks, prompts, pre-step tool calls with their tool_call_id, the model phase''s tools and tool_choice). NULL when the interface has no plans.';
+COMMENT ON COLUMN mcp.run.backend_pid IS 'Process id of the backend that ran the chat, set when the run was recorded through the durable audit worker (NULL otherwise): with backend_start it lets the worker mark runs of vanished backends aborted.';
+COMMENT ON COLUMN mcp.run.backend_start IS 'Start time of that backend (pg_stat_activity.backend_start), so a reused pid is not taken for the same backend.';
 
 CREATE TABLE mcp.tool_call (
     call_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

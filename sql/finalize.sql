@@ -225,6 +225,9 @@ REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
 -- tools, and no role can spend the backend's CPU on them directly.
 REVOKE EXECUTE ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION mcp.tool_row_check() FROM PUBLIC;
+REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
+COMMENT ON FUNCTION mcp.audit_status() IS
+  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';
 
 ------------------------------------------------------------------------------------------------
 -- Function comments
@@ -256,4 +259,4 @@ COMMENT ON FUNCTION mcp.audit_digest(jsonb) IS
 COMMENT ON FUNCTION mcp.audit_digest(text) IS
   'Hex SHA-256 of a text''s UTF-8 bytes (= encode(sha256(convert_to(value, ''UTF8'')), ''hex'')): the digest an audit row''s clipped column records for a cut text value.';
 COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
-  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';
+  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens, deadline_ms, plan; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';

@@ -1602,6 +1602,12 @@ SELECT r.run_id,
 COMMENT ON COLUMN mcp.recent_runs.plan IS 'Execution plan chosen for the run (NULL: no plan, or none scored high enough).';
 COMMENT ON COLUMN mcp.recent_runs.plan_score IS 'Its score in the analysis (0 .. 1).';
 COMMENT ON COLUMN mcp.recent_runs.plan_detail IS 'mcp.run.plan: entities found, the best plan, the steps taken.';
+-- Issue 11 (run deadline): a column of mcp.interface, added here so that the column order
+-- equals the fresh install's (bootstrap.sql's CREATE TABLE, then retrieval.sql's ALTER TABLE).
+ALTER TABLE mcp.interface ADD COLUMN deadline_ms integer
+    CONSTRAINT interface_deadline_ms_positive CHECK (deadline_ms IS NULL OR deadline_ms > 0);
+COMMENT ON COLUMN mcp.interface.deadline_ms IS 'Time budget of a chat run in milliseconds, every LLM request and retry included (status deadline_exceeded); mcp.chat''s option deadline_ms may lower it. NULL = no budget beyond the provider timeout and retries.';
+
 ------------------------------------------------------------------------------------------------
 -- Issue 13: retrieval (embedding models, collections, documents, chunks, search, the
 -- context_retrieve gate). The section below equals sql/retrieval.sql, preceded by the C
@@ -2126,3 +2132,22 @@ SELECT pg_catalog.pg_extension_config_dump('mcp.document', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.document_document_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.chunk', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.chunk_chunk_id_seq', '');
+------------------------------------------------------------------------------------------------
+-- Issue 11: run deadline, client_gone / deadline_exceeded / tool_choice_violated / truncated
+------------------------------------------------------------------------------------------------
+-- (mcp.interface.deadline_ms is added before the retrieval section: the fresh install's column order)
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker).';
+COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker).';
+COMMENT ON FUNCTION mcp.chat(text, text, uuid, jsonb) IS
+  'Runs one user turn through the agent loop: system prompt + history + question + tools → LLM → tool calls executed as the calling role → … → answer. Returns {run_id, session_id, status, answer, iterations, tool_calls, usage, error}; faults are returned as status, not raised (except cancel/statement_timeout). Needs the interface''s access (mcp.may_use_interface). Options: provider, tool_choice, max_iterations, max_total_tokens, deadline_ms, plan; they may only tighten the interface''s limits unless the caller has UPDATE on mcp.interface.';
+ALTER TABLE mcp.run ADD COLUMN backend_pid integer, ADD COLUMN backend_start timestamptz;
+CREATE INDEX run_open_idx ON mcp.run (backend_pid) WHERE status = 'running';
+COMMENT ON COLUMN mcp.run.backend_pid IS 'Process id of the backend that ran the chat, set when the run was recorded through the durable audit worker (NULL otherwise): with backend_start it lets the worker mark runs of vanished backends aborted.';
+COMMENT ON COLUMN mcp.run.backend_start IS 'Start time of that backend (pg_stat_activity.backend_start), so a reused pid is not taken for the same backend.';
+CREATE FUNCTION mcp.audit_status() RETURNS jsonb
+VOLATILE STRICT
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'audit_status_wrapper';
+REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
+COMMENT ON FUNCTION mcp.audit_status() IS
+  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';

@@ -70,7 +70,7 @@ COMMENT ON COLUMN mcp.recent_runs.finished_at IS 'End time; NULL while running.'
 COMMENT ON COLUMN mcp.recent_runs.interface IS 'Interface used.';
 COMMENT ON COLUMN mcp.recent_runs.provider IS 'Provider used.';
 COMMENT ON COLUMN mcp.recent_runs.role_name IS 'Role that ran the chat.';
-COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled.';
+COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker).';
 COMMENT ON COLUMN mcp.recent_runs.question IS 'The user question, first 200 characters.';
 COMMENT ON COLUMN mcp.recent_runs.iterations IS 'LLM round trips of the chat cycle (summaries not counted).';
 COMMENT ON COLUMN mcp.recent_runs.llm_requests IS 'Rows in mcp.llm_request (chat and summary requests).';

@@ -17,6 +17,9 @@ pub static HTTP_TIMEOUT_MS: GucSetting<i32> = GucSetting::<i32>::new(120_000);
 pub static MAX_RESPONSE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024 * 1024);
 /// Retries of an LLM request on 429/5xx/network errors.
 pub static HTTP_RETRIES: GucSetting<i32> = GucSetting::<i32>::new(2);
+/// Retry an LLM request whose answer did not arrive within the timeout (off: the provider may
+/// already have processed and billed it).
+pub static HTTP_RETRY_TIMEOUTS: GucSetting<bool> = GucSetting::<bool>::new(false);
 /// Largest value an audit column stores (text or jsonb); larger ones are cut, with their size
 /// and sha256 kept in the row's `clipped` column.
 pub static AUDIT_MAX_VALUE_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 1024);
@@ -115,6 +118,14 @@ pub fn init() {
         0,
         10,
         GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_bool_guc(
+        c"mcp.http_retry_timeouts",
+        c"Retry an LLM request whose answer did not arrive within the provider's timeout.",
+        c"Off by default: the provider may already have processed (and billed) the request. Other network errors, 429 and 5xx are retried per mcp.http_retries either way.",
+        &HTTP_RETRY_TIMEOUTS,
+        GucContext::Suset,
         GucFlags::default(),
     );
     GucRegistry::define_int_guc(

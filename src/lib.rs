@@ -11,8 +11,10 @@ use pgrx::prelude::*;
 
 mod api;
 mod audit;
+mod audit_worker;
 mod bind;
 mod chat;
+mod client_check;
 mod error;
 mod gucs;
 mod jsonb;
@@ -37,6 +39,9 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
+    // First: its settings may come from postgresql.conf (shared_preload_libraries), and
+    // gucs::init reserves the prefix, which drops placeholders not defined by then.
+    audit_worker::init();
     mcp_server::init_gucs();
     gucs::init();
     sandbox::init();
@@ -144,6 +149,13 @@ pub mod pg_test {
                 server_key_file().display().to_string().replace('\'', "''")
             )
         });
-        vec![conf.as_str(), key.as_str()]
+        // Durable audit (issue 11) is loaded but off by default here: most tests read their
+        // audit rows inside the test's own transaction; tests/pg/durable_audit.rs turns it on.
+        vec![
+            conf.as_str(),
+            key.as_str(),
+            "shared_preload_libraries = 'pg_mcp'",
+            "mcp.audit_durable = off",
+        ]
     }
 }

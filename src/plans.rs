@@ -7,7 +7,7 @@
 //! Two hooks in `chat.rs`: [`choose`] before the run row exists, [`apply`] once the host exists.
 
 use crate::error::{McpError, McpResult};
-use crate::pg::{as_extension_owner, run_kept};
+
 use mcp_chat::{
     ChatConfig, Host, Message, PlanAsk, PlanRun, PreResult, Role, ToolCall, ToolChoice,
 };
@@ -230,8 +230,8 @@ pub fn apply(
     run_id: Uuid,
     cfg: &mut ChatConfig,
     host: &mut dyn Host,
-) -> McpResult<()> {
-    let Some(c) = chosen else { return Ok(()) };
+) -> Option<Value> {
+    let Some(c) = chosen else { return None };
     let labels = entity_labels(&c.analysis);
     let mut run = PlanRun::default();
     let mut taken = Vec::new();
@@ -316,12 +316,8 @@ pub fn apply(
         "min_score": PLAN_MIN_SCORE, "best": best,
         "entities": c.analysis["entities"], "missing": c.analysis["missing"], "steps": taken,
     });
-    // An audit write that fails fails the statement (as every audit write of the run does).
-    as_extension_owner(|| {
-        run_kept(
-            "UPDATE mcp.run SET plan = $2 WHERE run_id = $1",
-            &[run_id.into(), JsonB(record).into()],
-        )
-    })
-    .map_err(McpError::from)
+    // Recorded in mcp.run.plan by the run's audit (chat::audit::run_plan, or with the run's end
+    // through the durable audit worker).
+    let _ = run_id;
+    Some(record)
 }

@@ -29,7 +29,15 @@ pub fn run_start(
 ) -> McpResult<()> {
     let mut cuts = crate::audit::row_cuts();
     let question = cuts.text("question", question).into_owned();
-    let clipped = cuts.into_json().map(JsonB);
+    let clipped = cuts.into_json();
+    // Durable audit (issue 11): the background worker commits the row, else it is written here.
+    let row = json!({"run_id": run_id.to_string(), "session_id": session.to_string(),
+                     "interface": interface, "provider": provider, "role_name": role,
+                     "question": question, "clipped": clipped});
+    if crate::audit_worker::run_start(row)? {
+        return Ok(());
+    }
+    let clipped = clipped.map(JsonB);
     write("a chat run", || {
         run_kept(
             "INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped)
@@ -47,8 +55,24 @@ pub fn run_start(
     })
 }
 
+/// The execution plan a run follows (`mcp.run.plan`), written in the caller's transaction when
+/// the run is not recorded through the durable audit worker (then it goes with the run's end).
+pub fn run_plan(run_id: Uuid, plan: &Value) -> McpResult<()> {
+    write("the plan of a chat run", || {
+        run_kept(
+            "UPDATE mcp.run SET plan = $2 WHERE run_id = $1",
+            &[run_id.into(), JsonB(plan.clone()).into()],
+        )
+    })
+}
+
 /// The end of a run: its `mcp.run` columns and the conversation in `mcp.message`.
-pub fn run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) -> McpResult<()> {
+pub fn run_end(
+    run_id: Uuid,
+    session: Uuid,
+    out: &mcp_chat::ChatOutcome,
+    plan: Option<&Value>,
+) -> McpResult<()> {
     let mut cuts = crate::audit::row_cuts();
     let limit = cuts.limit();
     let answer = cuts.opt_text("answer", out.answer.as_deref());
@@ -68,10 +92,28 @@ pub fn run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) -> McpR
             message_cuts.push(cut.map_or(Value::Null, |c| json!({"message": c.to_json()})));
         }
     }
+    let mut write_run = true;
+    if crate::audit_worker::recording() {
+        let mut run = json!({"status": out.status.as_str(), "answer": answer, "iterations": out.iterations,
+            "prompt_tokens": mcp_audit::clamp_count(out.usage.prompt_tokens),
+            "completion_tokens": mcp_audit::clamp_count(out.usage.completion_tokens),
+            "error": error.as_ref().map(|e| &e.0), "clipped": clipped.as_ref().map(|c| &c.0)});
+        if let Some(p) = plan {
+            run["plan"] = p.clone();
+        }
+        match crate::audit_worker::run_end(run, json!(messages), json!(message_cuts)) {
+            None => return Ok(()),
+            Some(w) => write_run = w,
+        }
+    }
+    if let (Some(p), true) = (plan, write_run) {
+        run_plan(run_id, p)?;
+    }
     write(
         "the end of a chat run",
         || -> Result<(), pgrx::spi::SpiError> {
-            run_kept(
+            if write_run {
+                run_kept(
                 "UPDATE mcp.run SET status = $2, answer = $3, iterations = $4, prompt_tokens = $5,
                     completion_tokens = $6, error = $7, finished_at = pg_catalog.clock_timestamp(),
                     clipped = CASE WHEN $8::pg_catalog.jsonb IS NULL THEN clipped
@@ -89,6 +131,7 @@ pub fn run_end(run_id: Uuid, session: Uuid, out: &mcp_chat::ChatOutcome) -> McpR
                     clipped.into(),
                 ],
             )?;
+            }
             // The whole conversation in one statement, not one INSERT per message.
             run_kept(
                 "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
@@ -128,15 +171,34 @@ pub fn llm_request(run_id: Uuid, x: &mcp_chat::LlmExchange) -> McpResult<()> {
         .error
         .as_ref()
         .map(|e| JsonB(cuts.json("error", &e.to_json()).into_owned()));
+    let purpose = if x.purpose == mcp_chat::ExchangePurpose::Chat {
+        "chat"
+    } else {
+        "summary"
+    };
+    let finish_reason = x
+        .finish_reason
+        .and_then(|f| serde_json::to_value(f).ok())
+        .and_then(|v| v.as_str().map(str::to_string));
+    let clipped = cuts.into_json();
+    if crate::audit_worker::recording() {
+        let row = json!({"run_id": run_id.to_string(), "iteration": x.iteration, "purpose": purpose,
+            "provider": x.provider, "model": x.model, "url": x.url,
+            "request_body": body.as_deref().and_then(|b| serde_json::from_str::<Value>(b).ok()),
+            "response_raw": response, "http_status": x.http_status, "latency_ms": x.latency_ms(),
+            "attempts": x.attempts.min(i32::MAX as u32),
+            "prompt_tokens": mcp_audit::clamp_count(x.usage.prompt_tokens),
+            "completion_tokens": mcp_audit::clamp_count(x.usage.completion_tokens),
+            "finish_reason": finish_reason, "repaired": x.repaired, "fixes": fixes.0,
+            "error": error.as_ref().map(|e| &e.0), "clipped": clipped});
+        if crate::audit_worker::append("llm_request", row) {
+            return Ok(());
+        }
+    }
     let args: Vec<DatumWithOid> = vec![
         run_id.into(),
         (x.iteration as i32).into(),
-        (if x.purpose == mcp_chat::ExchangePurpose::Chat {
-            "chat"
-        } else {
-            "summary"
-        })
-        .into(),
+        purpose.into(),
         x.provider.clone().into(),
         x.model.clone().into(),
         x.url.clone().into(),
@@ -148,14 +210,11 @@ pub fn llm_request(run_id: Uuid, x: &mcp_chat::LlmExchange) -> McpResult<()> {
         // Provider-reported: bigint, clamped (never wraps, never negative).
         mcp_audit::clamp_count(x.usage.prompt_tokens).into(),
         mcp_audit::clamp_count(x.usage.completion_tokens).into(),
-        x.finish_reason
-            .and_then(|f| serde_json::to_value(f).ok())
-            .and_then(|v| v.as_str().map(str::to_string))
-            .into(),
+        finish_reason.into(),
         x.repaired.into(),
         fixes.into(),
         error.into(),
-        cuts.into_json().map(JsonB).into(),
+        clipped.map(JsonB).into(),
     ];
     write("an LLM request", || {
         run_kept(

@@ -107,7 +107,8 @@ impl Host for SqlHost {
     }
 
     fn interrupted(&mut self) -> bool {
-        self.failure.is_some() || interrupt_pending()
+        // cancel / terminate, and a client that went away (issue 11)
+        self.failure.is_some() || interrupt_pending() || crate::client_check::client_gone()
     }
 
     fn on_llm_exchange(&mut self, x: &LlmExchange) {

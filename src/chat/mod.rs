@@ -33,11 +33,13 @@ struct InterfaceRow {
     system_prompt: String,
     enabled: bool,
     access_role: Option<String>,
+    deadline_ms: Option<i32>,
 }
 
 fn interface_row(name: &str) -> McpResult<InterfaceRow> {
     first_row(
-        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role
+        "SELECT provider, tool_choice, max_iterations, max_total_tokens, system_prompt, enabled, access_role,
+                deadline_ms
            FROM mcp.interface WHERE name = $1",
         &[name.into()],
         |t| {
@@ -49,6 +51,7 @@ fn interface_row(name: &str) -> McpResult<InterfaceRow> {
                 system_prompt: t.get(5)?.unwrap_or_else(|| "system".into()),
                 enabled: t.get(6)?.unwrap_or(false),
                 access_role: t.get(7)?,
+                deadline_ms: t.get(8)?,
             })
         },
     )?
@@ -207,6 +210,7 @@ struct ChatOptions {
     max_iterations: Option<u32>,
     max_total_tokens: Option<u64>,
     plan: Option<String>,
+    deadline_ms: Option<u64>,
 }
 
 fn chat_options(v: &Value) -> McpResult<ChatOptions> {
@@ -234,9 +238,10 @@ fn chat_options(v: &Value) -> McpResult<ChatOptions> {
             }
             "max_total_tokens" => out.max_total_tokens = Some(int(1, i32::MAX as u64)?),
             "plan" => out.plan = Some(text()?),
+            "deadline_ms" => out.deadline_ms = Some(int(1, i32::MAX as u64)?),
             other => {
                 return Err(bad(format!(
-                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens, plan)",
+                    "unknown option \"{}\" (known: provider, tool_choice, max_iterations, max_total_tokens, plan, deadline_ms)",
                     other.chars().take(64).collect::<String>()
                 )))
             }
@@ -262,6 +267,11 @@ fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -
     if let (Some(n), Some(cap)) = (o.max_total_tokens, iface.max_total_tokens) {
         if n > cap.max(0) as u64 {
             raised.push(format!("max_total_tokens {n} (the interface allows {cap})"));
+        }
+    }
+    if let (Some(n), Some(cap)) = (o.deadline_ms, iface.deadline_ms) {
+        if n > cap.max(0) as u64 {
+            raised.push(format!("deadline_ms {n} (the interface allows {cap})"));
         }
     }
     if let Some(tc) = &o.tool_choice {
@@ -352,8 +362,14 @@ pub fn chat(
     cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));
     cfg.http.retry = RetryPolicy {
         max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,
+        retry_timeouts: gucs::HTTP_RETRY_TIMEOUTS.get(),
         ..RetryPolicy::default()
     };
+    // The whole run, retries included (issue 11): the option, else the interface's default.
+    cfg.deadline = options
+        .deadline_ms
+        .or(iface.deadline_ms.map(|n| n.max(1) as u64))
+        .map(Duration::from_millis);
     let chosen = crate::plans::choose(question, interface, options.plan.as_deref(), &history)?;
     let run_id = new_uuid()?;
     audit::run_start(
@@ -365,15 +381,28 @@ pub fn chat(
         &role,
     )?;
     let mut host = SqlHost::new(interface, run_id);
-    crate::plans::apply(chosen, run_id, &mut cfg, &mut host)?;
-    let outcome =
-        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client));
+    let plan = crate::plans::apply(chosen, run_id, &mut cfg, &mut host);
+    crate::client_check::reset();
+    let mut outcome = crate::audit_worker::guard_run(|| {
+        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client))
+    });
     if let Some(e) = host.failure {
         // An audit row could not be written (or the tool pipeline failed): the statement fails
         // with that error, and rolls back with everything the run did.
         return Err(e);
     }
-    audit::run_end(run_id, session_id, &outcome)?;
+    if outcome.status == mcp_chat::ChatStatus::Cancelled
+        && crate::client_check::found_gone()
+        && !interrupt_pending()
+    {
+        // Nobody listens any more: stopped, recorded as such (issue 11).
+        outcome.status = mcp_chat::ChatStatus::ClientGone;
+        outcome.error = Some(mcp_chat::ChatError::engine(
+            "client_gone",
+            "the client closed its connection while the run waited; the run was stopped",
+        ));
+    }
+    audit::run_end(run_id, session_id, &outcome, plan.as_ref())?;
     if outcome.status == mcp_chat::ChatStatus::Cancelled && interrupt_pending() {
         // Raise the proper 57014 (cancel / statement_timeout) error.
         unsafe { pg_sys::ProcessInterrupts() };

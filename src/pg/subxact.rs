@@ -57,8 +57,8 @@ pub fn in_subtransaction<R>(
     subtransaction(always_rollback, true, f)
 }
 
-/// Like [`in_subtransaction`], but returns every error, cancel included (for tests).
-#[cfg(any(test, feature = "pg_test"))]
+/// Like [`in_subtransaction`], but returns every error, cancel included (for tests, and for
+/// the audit worker, which must outlive any one bad record).
 pub fn in_subtransaction_catch_all<R>(f: impl FnOnce() -> R) -> Result<R, PgErrorInfo> {
     subtransaction(false, false, f)
 }

@@ -92,38 +92,59 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
         .as_ref()
         .map(|t| mcp_audit::clamp_count(t.len() as u64));
     let role = super::calling_role();
+    let tool_call_id = cuts.opt_text("tool_call_id", r.tool_call_id.as_deref());
+    let tool = cuts.text("tool", &r.tool).into_owned();
+    let interface = cuts.text("interface", &r.interface).into_owned();
+    let arguments_raw = cuts.opt_text("arguments_raw", r.arguments_raw.as_deref());
+    let arguments = r
+        .arguments
+        .as_ref()
+        .map(|a| cuts.json("arguments", a).into_owned());
+    let validation_errors = r
+        .validation_errors
+        .as_ref()
+        .map(|v| cuts.json("validation_errors", v).into_owned());
+    let error_sqlstate = r.error.as_ref().map(|e| e.sqlstate.clone());
+    let error_message = cuts.opt_text(
+        "error_message",
+        r.error
+            .as_ref()
+            .map(|e| e.message.as_str())
+            .or(r.reason.as_deref()),
+    );
+    let clipped = cuts.into_json();
+    if r.run_id.is_some() && crate::audit_worker::recording() {
+        // A chat run's call goes through the durable audit worker when it is on (issue 11).
+        let mut row = serde_json::json!({
+            "run_id": r.run_id.map(|u| u.to_string()), "tool_call_id": tool_call_id, "tool": tool,
+            "interface": interface, "role_name": role, "arguments_raw": arguments_raw,
+            "arguments": arguments, "validation_errors": validation_errors, "status": r.status.as_str(),
+            "result_size": size, "result_preview": preview, "latency_ms": r.latency_ms,
+            "error_sqlstate": error_sqlstate, "error_message": error_message, "clipped": clipped});
+        if let (Some(id), Value::Object(o)) = (r.call_id, &mut row) {
+            o.insert("call_id".into(), id.into());
+        }
+        if crate::audit_worker::append("tool_call", row) {
+            return Ok(r.call_id.unwrap_or(0));
+        }
+    }
     let args: Vec<DatumWithOid> = vec![
         role.into(),
         r.run_id.into(),
-        cuts.opt_text("tool_call_id", r.tool_call_id.as_deref())
-            .into(),
-        cuts.text("tool", &r.tool).into_owned().into(),
-        cuts.text("interface", &r.interface).into_owned().into(),
-        cuts.opt_text("arguments_raw", r.arguments_raw.as_deref())
-            .into(),
-        r.arguments
-            .as_ref()
-            .map(|a| JsonB(cuts.json("arguments", a).into_owned()))
-            .into(),
-        r.validation_errors
-            .as_ref()
-            .map(|v| JsonB(cuts.json("validation_errors", v).into_owned()))
-            .into(),
+        tool_call_id.into(),
+        tool.into(),
+        interface.into(),
+        arguments_raw.into(),
+        arguments.map(JsonB).into(),
+        validation_errors.map(JsonB).into(),
         r.status.as_str().into(),
         size.into(),
         preview.into(),
         r.latency_ms.into(),
-        r.error.as_ref().map(|e| e.sqlstate.clone()).into(),
-        cuts.opt_text(
-            "error_message",
-            r.error
-                .as_ref()
-                .map(|e| e.message.as_str())
-                .or(r.reason.as_deref()),
-        )
-        .into(),
+        error_sqlstate.into(),
+        error_message.into(),
         r.call_id.into(),
-        cuts.into_json().map(JsonB).into(),
+        clipped.map(JsonB).into(),
     ];
     as_extension_owner(|| {
         write_kept::<i64>(

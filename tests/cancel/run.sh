@@ -7,6 +7,11 @@
 #  3. 50 chats cancelled by statement_timeout in one session leave nothing behind: within 2 s the
 #     backend's threads (/proc/PID/task) and sockets (/proc/PID/fd) are back at their baseline
 #     (the abandoned HTTP exchanges do not wait for their read timeout).
+#  4. A client killed while its chat waits on the LLM (issue 11): the run stops within 2 s with
+#     status client_gone, and the mock sees no further request (its scenario would answer after
+#     4 s with a tool call, which a run that kept going would follow with a second request).
+#     Once with client_connection_check_interval = 0 (pg_mcp polls the socket about once a
+#     second) and once with it set (polled at that interval).
 # Needs the extension installed (scripts/test.sh runs this after pg_regress) and the mock_llm
 # binary, built here. Uses the regress cluster (PG_MCP_REGRESS_DIR / PG_MCP_REGRESS_PORT).
 set -euo pipefail
@@ -21,42 +26,20 @@ LIMIT_MS=1000
 start_cluster "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
 
-(cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
-MOCK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm"
 work="$(mktemp -d)"
 chmod 755 "$work"
-"$MOCK_BIN" --listen 127.0.0.1:0 --scenarios "$ROOT/tests/cancel/scenarios" --port-file "$work/port" \
-    --hold-cap-secs 60 >"$work/mock.out" 2>&1 &
-mock_pid=$!
 bg_pid=
-cleanup() {
-  [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null || true
-  kill "$mock_pid" 2>/dev/null || true
-  wait "$mock_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
-mock_port="$(cat "$work/port")"
-
-# Requests the mock received for scenario "never" (plain HTTP over bash's /dev/tcp).
-mock_requests() {
-  local out
-  exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
-  printf 'GET /_mock/requests?scenario=never HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
-  out="$(cat <&3)"
-  exec 3>&-
-  grep -o '"scenario":"never"' <<<"$out" | wc -l
-}
+. "$(dirname "$0")/sessions.sh"   # now_ms, start_session, wait_for_end, start_mock, mock_requests
+start_mock "$ROOT/tests/cancel/scenarios"
 
 # Model 'mock-model' counts tokens with the estimate: an OpenAI model name would make the first
 # chat of a backend build the BPE tables first (~0.7 s in a debug build), before any request.
 psql_at "$PORT" "$DB" -c "
   INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock', 'openai', 'http://127.0.0.1:$mock_port/s/never/v1', 'mock-model');
   INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock_ok', 'openai', 'http://127.0.0.1:$mock_port/s/ok/v1', 'mock-model');
+  INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('mock_slow_tool', 'openai', 'http://127.0.0.1:$mock_port/s/slow_tool/v1', 'mock-model');
   INSERT INTO mcp.interface (name, provider) VALUES ('chatbot', 'mock');"
 
-. "$(dirname "$0")/sessions.sh"   # now_ms, start_session, wait_for_end
 fail() { log "FAIL: $*"; [ -f "$work/session.out" ] && sed 's/^/  | /' "$work/session.out"; exit 1; }
 
 # Wait until the chat's request has reached the mock: the backend is now waiting on the LLM.
@@ -146,6 +129,42 @@ grep -q 'warm_up' "$work/session.out" && grep -q 'completed' "$work/session.out"
 reached=$(( $(mock_requests) - before_requests ))
 [ "$reached" -ge "$N_CHATS" ] || fail "leak test: only $reached of $N_CHATS chats reached the LLM before the cancel"
 log "$N_CHATS chats cancelled while waiting on the LLM: the backend is back at $threads threads / $sockets sockets (baseline $base_threads / $base_sockets) ${settled} ms after the last cancel"
+
+# 4. The client goes away while the chat waits on the LLM.
+client_gone_case() { # client_gone_case CHECK_INTERVAL
+  local before question="are you there $1" pid status
+  before="$(mock_requests slow_tool)"
+  rm -f "$work/session.out"
+  PGAPPNAME=mcp_gone_test PGOPTIONS="-c client_connection_check_interval=$1" "$PG_BIN/psql" -X -h 127.0.0.1 \
+      -p "$PORT" -U postgres -d "$DB" \
+      -c "SELECT mcp.chat('$question', 'chatbot', NULL, '{\"provider\": \"mock_slow_tool\"}')" >"$work/session.out" 2>&1 &
+  bg_pid=$!
+  for _ in $(seq 200); do
+    [ "$(mock_requests slow_tool)" -gt "$before" ] && break
+    sleep 0.05
+  done
+  [ "$(mock_requests slow_tool)" -gt "$before" ] || fail "client gone ($1): the chat's request never reached the mock"
+  pid="$(psql_at "$PORT" "$DB" -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'mcp_gone_test'")"
+  [ -n "$pid" ] || fail "client gone ($1): chat backend not found"
+  t0="$(now_ms)"
+  kill -KILL "$bg_pid"; wait "$bg_pid" 2>/dev/null || true; bg_pid=
+  # The backend stops the run, records it, fails to send the result and exits.
+  until [ -z "$(psql_at "$PORT" "$DB" -At -c "SELECT 1 FROM pg_stat_activity WHERE pid = $pid")" ]; do
+    [ $(( $(now_ms) - t0 )) -lt 5000 ] || fail "client gone ($1): the backend still runs 5 s after its client was killed"
+    sleep 0.02
+  done
+  elapsed=$(( $(now_ms) - t0 ))
+  [ "$elapsed" -lt 2000 ] || fail "client gone ($1): the run stopped ${elapsed} ms after the client was killed (limit 2000 ms)"
+  status="$(psql_at "$PORT" "$DB" -At -c "SELECT status || ' ' || (error->>'kind') FROM mcp.run WHERE question = '$question'")"
+  [ "$status" = "client_gone client_gone" ] || fail "client gone ($1): run status '$status', expected client_gone"
+  # Past the moment the mock answers (4 s): a run that kept going would have sent its 2nd request.
+  sleep 4.5
+  [ "$(mock_requests slow_tool)" -eq $(( before + 1 )) ] || \
+    fail "client gone ($1): the mock saw $(( $(mock_requests slow_tool) - before )) requests, expected 1"
+  log "client killed mid-chat (client_connection_check_interval = $1): run stopped in ${elapsed} ms, status client_gone, no further LLM request"
+}
+client_gone_case 0
+client_gone_case 300
 
 psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
 log "ok"

@@ -1,5 +1,6 @@
-# Helpers shared by tests/cancel/*.sh (sourced): a background psql session and waiting for its
-# statement to end. Uses $work, $PORT, $DB, $PG_BIN; sets bg_pid, elapsed.
+# Helpers shared by tests/cancel/*.sh and tests/audit/run.sh (sourced): a background psql session
+# and waiting for its statement to end; the mock LLM and its request log. Uses $work, $PORT, $DB,
+# $PG_BIN, $ROOT; sets bg_pid, elapsed, mock_pid, mock_port.
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
@@ -25,4 +26,32 @@ wait_for_end() {
   done
   elapsed=$(( $(now_ms) - t0 ))
   wait "$bg_pid" || true; bg_pid=
+}
+
+# start_mock SCENARIO_DIR: the loopback mock LLM (built here), stopped (and $work removed) on exit.
+start_mock() {
+  (cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
+  local bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm"
+  "$bin" --listen 127.0.0.1:0 --scenarios "$1" --port-file "$work/port" \
+      --hold-cap-secs 60 >"$work/mock.out" 2>&1 &
+  mock_pid=$!
+  trap 'mock_cleanup' EXIT
+  for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+  mock_port="$(cat "$work/port")"
+}
+mock_cleanup() {
+  [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null || true
+  kill "$mock_pid" 2>/dev/null || true
+  wait "$mock_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+
+# Requests the mock received for a scenario (default "never"; plain HTTP over bash's /dev/tcp).
+mock_requests() {
+  local out sc="${1:-never}"
+  exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
+  printf 'GET /_mock/requests?scenario=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$sc" >&3
+  out="$(cat <&3)"
+  exec 3>&-
+  { grep -o "\"scenario\":\"$sc\"" <<<"$out" || true; } | wc -l
 }

@@ -13,6 +13,7 @@ mod mcp_server;
 mod plans;
 mod retrieval;
 mod robustness;
+mod run_limits;
 mod sql_tool;
 mod tools;
 mod views;

@@ -1303,24 +1303,32 @@ mod tests {
         demo_registry();
         run("CREATE TYPE public.bind_pt AS (x int, label text)");
         run("CREATE DOMAIN public.bind_small AS int CHECK (VALUE < 100)");
-        run(r#"CREATE FUNCTION public.bind_echo(p public.bind_pt, ids int[], doc json, n public.bind_small, flag boolean)
+        run(
+            r#"CREATE FUNCTION public.bind_echo(p public.bind_pt, ids int[], doc json, n public.bind_small, flag boolean)
                RETURNS text LANGUAGE sql
-               AS $$ SELECT format('%s|%s|%s|%s|%s|%s', (p).x + 1, (p).label, ids[2], doc->>'a', n, flag) $$"#);
-        run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+               AS $$ SELECT format('%s|%s|%s|%s|%s|%s', (p).x + 1, (p).label, ids[2], doc->>'a', n, flag) $$"#,
+        );
+        run(
+            r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
             ('bind_echo', 'x', '{"type": "object", "properties": {
                 "p": {"type": "object"}, "ids": {"type": "array", "items": {"type": "integer"}},
                 "doc": {"type": "object"}, "n": {"type": "integer"}, "flag": {"type": "boolean"}},
                 "required": ["p", "ids", "doc", "n", "flag"]}',
-             'public.bind_echo(public.bind_pt, int[], json, public.bind_small, boolean)')"#);
+             'public.bind_echo(public.bind_pt, int[], json, public.bind_small, boolean)')"#,
+        );
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'bind_echo')");
         // a composite from an object (by field name), an array, json, a domain, a boolean: each
         // bound as the function's own argument type
-        let r = q(r#"SELECT mcp.call_tool('bind_echo', '{"p": {"label": "a\"b", "x": 41}, "ids": [7, 8],
-                      "doc": {"a": "z"}, "n": 5, "flag": true}')"#);
+        let r = q(
+            r#"SELECT mcp.call_tool('bind_echo', '{"p": {"label": "a\"b", "x": 41}, "ids": [7, 8],
+                      "doc": {"a": "z"}, "n": 5, "flag": true}')"#,
+        );
         assert_eq!(r["isError"], false, "{r}");
         assert_eq!(r["content"][0]["text"], r#"42|a"b|8|z|5|t"#, "{r}");
         // the domain's check runs on the bound value: a tool error, SQLSTATE in the audit
-        let r = q(r#"SELECT mcp.call_tool('bind_echo', '{"p": {"x": 1}, "ids": [], "doc": {}, "n": 500, "flag": false}')"#);
+        let r = q(
+            r#"SELECT mcp.call_tool('bind_echo', '{"p": {"x": 1}, "ids": [], "doc": {}, "n": 500, "flag": false}')"#,
+        );
         assert_eq!(r["isError"], true, "{r}");
         let state = Spi::get_one::<String>(
             "SELECT error_sqlstate FROM mcp.tool_call WHERE tool = 'bind_echo' ORDER BY call_id DESC LIMIT 1",

@@ -27,6 +27,9 @@ PORT="${PG_MCP_UPGRADE_PORT:-$((REGRESS_PORT + 3))}"   # the cluster; +1: pg_upg
 HERE="$ROOT/tests/upgrade"
 OLD_VERSION=0.1.0
 VERSION="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$ROOT/Cargo.toml" | head -1)"
+# This cluster runs without shared_preload_libraries: the path where audit rows are written in
+# the caller's transaction (issue 11), and what pg_upgrade --check sees of a plain install.
+export PG_MCP_NO_PRELOAD=1
 EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 
 fail() { log "FAIL: $*"; exit 1; }

@@ -30,6 +30,8 @@ pub struct ChatConfig {
     pub http: Options,
     /// The execution plan's effect on the run (pre-step tool results, tool subset, ask).
     pub plan: crate::PlanRun,
+    /// Time budget of the whole run, every LLM request and retry included (issue 11).
+    pub deadline: Option<std::time::Duration>,
 }
 
 impl ChatConfig {
@@ -42,6 +44,7 @@ impl ChatConfig {
             max_total_tokens: None,
             http: Options::default(),
             plan: crate::PlanRun::default(),
+            deadline: None,
         }
     }
 

@@ -11,8 +11,8 @@ use mcp_audit::Scrubber;
 use mcp_http::HttpClient;
 use mcp_llm::{
     apply_summary, context_window, count_tools, prune, render_for_summary, ChatRequest,
-    CountTokens, FinishReason, LlmResponse, Message, ParsedToolCall, ProviderError, Role,
-    TokenCounter, ToolCall, ToolChoice, ToolDef, Usage,
+    CountTokens, ErrorKind, FinishReason, LlmResponse, Message, ParsedToolCall, ProviderError,
+    Role, TokenCounter, ToolCall, ToolChoice, ToolDef, Usage,
 };
 // `label`: `'name'` for a plausible tool name, otherwise `the tool` (never echo model text).
 use mcp_tools::tool_label as label;
@@ -106,6 +106,8 @@ struct Run<'a> {
     /// Tool call ids used so far (kept unique across the conversation).
     used_ids: HashSet<String>,
     needs_input: Option<Value>,
+    /// End of the run's time budget (`ChatConfig::deadline`), retries included.
+    deadline: Option<Instant>,
     /// The provider's credentials in every form: applied to every body and message the run
     /// records or returns (the one scrubber, `mcp_audit::Scrubber`, built by the provider).
     scrub: Scrubber,
@@ -134,6 +136,7 @@ impl<'a> Run<'a> {
             executed_keys: HashSet::new(),
             used_ids: HashSet::new(),
             needs_input: None,
+            deadline: cfg.deadline.map(|d| Instant::now() + d),
             scrub: cfg.provider.scrubber(),
         }
     }
@@ -287,9 +290,14 @@ impl<'a> Run<'a> {
         let max_iterations = self.cfg.effective_max_iterations();
         let choice_none = self.cfg.tool_choice == ToolChoice::None;
         let mut choice = self.cfg.tool_choice.clone();
+        // A forced tool answered with text gets one correction turn (issue 11).
+        let mut corrected = false;
         loop {
             if self.host.interrupted() {
                 return cancelled("interrupted before the next LLM request");
+            }
+            if self.past_deadline() {
+                return self.deadline_stop("before the next LLM request");
             }
             self.iterations += 1;
             if let Err(stop) = self.fit_context() {
@@ -315,8 +323,43 @@ impl<'a> Run<'a> {
                 Err(stop) => return stop,
             };
             // A forced tool (or `required`) applies to the first request only.
-            if matches!(choice, ToolChoice::Required | ToolChoice::Function(_)) {
+            let forced = matches!(choice, ToolChoice::Required | ToolChoice::Function(_));
+            if forced {
                 choice = ToolChoice::Auto;
+            }
+
+            if !resp.has_tools() && forced {
+                // The provider ignored tool_choice: correct once, then stop (never `completed`).
+                let text = resp.content.clone().unwrap_or_default();
+                if !corrected && self.iterations < max_iterations {
+                    corrected = true;
+                    if !text.trim().is_empty() {
+                        self.push(Message::assistant(text));
+                    }
+                    let correction = match &self.cfg.tool_choice {
+                        ToolChoice::Function(name) => format!(
+                            "Answer with a call of the tool {} now, not with text.",
+                            label(name)
+                        ),
+                        _ => "Answer with a call of one of the offered tools now, not with text."
+                            .to_string(),
+                    };
+                    self.push(Message::user(correction));
+                    choice = self.cfg.tool_choice.clone();
+                    continue;
+                }
+                return Stop {
+                    status: ChatStatus::ToolChoiceViolated,
+                    answer: (!text.trim().is_empty()).then_some(text),
+                    error: Some(Box::new(ChatError::engine(
+                        "tool_choice_violated",
+                        format!(
+                            "tool_choice '{}' asked for a tool call; the model answered with text{}",
+                            choice_label(&self.cfg.tool_choice),
+                            if corrected { ", also after a correction" } else { "" }
+                        ),
+                    ))),
+                };
             }
 
             if !resp.has_tools() {
@@ -339,6 +382,17 @@ impl<'a> Run<'a> {
                     return Stop::failed(ChatError::engine(kind, why));
                 }
                 self.push(Message::assistant(text.clone()));
+                if resp.finish_reason == FinishReason::Length {
+                    // Cut off at the output token limit: never presented as a clean answer.
+                    return Stop {
+                        status: ChatStatus::Truncated,
+                        answer: Some(text),
+                        error: Some(Box::new(ChatError::engine(
+                            "truncated",
+                            "the answer was cut off at the output token limit (finish_reason length)",
+                        ))),
+                    };
+                }
                 return Stop {
                     status: ChatStatus::Completed,
                     answer: Some(text),
@@ -734,7 +788,35 @@ impl<'a> Run<'a> {
             error: None,
         };
         let host = &mut *self.host;
-        let reply = match self.transport.send(body_text, &mut || host.interrupted()) {
+        let deadline = self.deadline;
+        let sent = self.transport.send(
+            body_text,
+            &mut || host.interrupted() || deadline.is_some_and(|d| Instant::now() >= d),
+            deadline,
+        );
+        if let Err(f) = &sent {
+            if self.past_deadline() && !self.host.interrupted() {
+                // The run's time budget ran out (retries included): its own status.
+                (ex.latency, ex.attempts) = match f {
+                    Failure::Cancelled { latency, attempts }
+                    | Failure::Failed {
+                        latency, attempts, ..
+                    } => (*latency, *attempts),
+                };
+                let stop = self.deadline_stop("while waiting for the LLM");
+                let why = stop
+                    .error
+                    .as_ref()
+                    .map(|e| e.message.clone())
+                    .unwrap_or_default();
+                let mut pe = ProviderError::new(ErrorKind::Timeout, p.label(), None, &why);
+                pe.code = Some("deadline_exceeded".into());
+                ex.error = Some(pe);
+                self.host.on_llm_exchange(&ex);
+                return Err(stop);
+            }
+        }
+        let reply = match sent {
             Ok(r) => r,
             Err(Failure::Cancelled { latency, attempts }) => {
                 (ex.latency, ex.attempts, ex.cancelled) = (latency, attempts, true);
@@ -855,6 +937,30 @@ impl<'a> Run<'a> {
 
 fn cancelled(why: &str) -> Stop {
     Stop::with_error(ChatStatus::Cancelled, "cancelled", why)
+}
+
+impl Run<'_> {
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn deadline_stop(&self, when: &str) -> Stop {
+        let ms = self.cfg.deadline.map_or(0, |d| d.as_millis());
+        Stop::with_error(
+            ChatStatus::DeadlineExceeded,
+            "deadline_exceeded",
+            format!("the run's time budget of {ms} ms ran out {when}"),
+        )
+    }
+}
+
+fn choice_label(c: &ToolChoice) -> String {
+    match c {
+        ToolChoice::Function(name) => format!("function:{name}"),
+        ToolChoice::Required => "required".into(),
+        ToolChoice::Auto => "auto".into(),
+        ToolChoice::None => "none".into(),
+    }
 }
 
 /// Text of the tool answer inserted for a stored call that has none.

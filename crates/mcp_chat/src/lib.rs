@@ -67,8 +67,8 @@ mod config;
 mod engine;
 mod host;
 mod outcome;
-pub mod transport;
 mod plan;
+pub mod transport;
 
 pub use config::{
     ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,

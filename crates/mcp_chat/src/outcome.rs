@@ -22,6 +22,16 @@ pub enum ChatStatus {
     Failed,
     /// The host reported an interrupt.
     Cancelled,
+    /// The host found its client gone (the host sets this; the engine sees an interrupt).
+    ClientGone,
+    /// The run's time budget (`ChatConfig::deadline`, retries included) ran out.
+    DeadlineExceeded,
+    /// `tool_choice` required a tool call; the model answered with text, also after one
+    /// correction turn.
+    ToolChoiceViolated,
+    /// The final answer was cut off at the output token limit (`finish_reason = length`); the
+    /// partial text is the answer.
+    Truncated,
 }
 
 impl ChatStatus {
@@ -34,6 +44,10 @@ impl ChatStatus {
             ChatStatus::LoopDetected => "loop_detected",
             ChatStatus::Failed => "failed",
             ChatStatus::Cancelled => "cancelled",
+            ChatStatus::ClientGone => "client_gone",
+            ChatStatus::DeadlineExceeded => "deadline_exceeded",
+            ChatStatus::ToolChoiceViolated => "tool_choice_violated",
+            ChatStatus::Truncated => "truncated",
         }
     }
 }

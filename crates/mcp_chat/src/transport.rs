@@ -40,9 +40,14 @@ pub enum Failure {
 pub trait Transport {
     /// The request URL as the audit shows it (no user info, no query string).
     fn audit_url(&self) -> String;
-    /// Send `body`; poll `interrupt` while waiting.
-    fn send(&mut self, body: String, interrupt: &mut dyn FnMut() -> bool)
-        -> Result<Reply, Failure>;
+    /// Send `body`; poll `interrupt` while waiting. Attempts, backoff waits and retries all end
+    /// by `deadline` (the run's time budget) when there is one.
+    fn send(
+        &mut self,
+        body: String,
+        interrupt: &mut dyn FnMut() -> bool,
+        deadline: Option<Instant>,
+    ) -> Result<Reply, Failure>;
 }
 
 /// The transport `provider` needs.
@@ -85,13 +90,22 @@ impl Transport for HttpTransport<'_> {
         &mut self,
         body: String,
         interrupt: &mut dyn FnMut() -> bool,
+        deadline: Option<Instant>,
     ) -> Result<Reply, Failure> {
         let request = Request {
             url: self.provider.endpoint(),
             headers: self.provider.headers(),
             body,
         };
-        let result = self.client.post_json(&request, &self.opts, interrupt);
+        let mut opts = std::borrow::Cow::Borrowed(&self.opts);
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            let o = opts.to_mut();
+            o.read_timeout = o.read_timeout.min(left.max(Duration::from_millis(1)));
+            o.connect_timeout = o.connect_timeout.min(o.read_timeout);
+            o.retry.retry_budget = o.retry.retry_budget.min(left);
+        }
+        let result = self.client.post_json(&request, &opts, interrupt);
         drop(request);
         match result {
             Ok(r) => {
@@ -144,6 +158,7 @@ impl Transport for ReplayTransport<'_> {
         &mut self,
         _body: String,
         _interrupt: &mut dyn FnMut() -> bool,
+        _deadline: Option<Instant>,
     ) -> Result<Reply, Failure> {
         let t0 = Instant::now();
         match self.bodies.get(self.next) {

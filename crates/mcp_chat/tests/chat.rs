@@ -142,6 +142,7 @@ fn fast_http() -> HttpOptions {
             base_delay: Duration::from_millis(10),
             max_delay: Duration::from_secs(3),
             retry_budget: Duration::from_secs(5),
+            retry_timeouts: false,
         },
         ..HttpOptions::default()
     }
@@ -1242,4 +1243,120 @@ fn bad_base_url_is_a_config_error() {
     let o = run(&cfg, &mut TestHost::new(), "Hi");
     assert_eq!(o.status, ChatStatus::Failed);
     assert_eq!(o.error.unwrap().kind, "config");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers checked against the request, time budget (issue 11)
+
+#[test]
+fn tool_choice_ignored_gets_one_correction_then_violated() {
+    for (i, choice) in [
+        ToolChoice::Required,
+        ToolChoice::Function("getTarifVertrag".into()),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("tcv{i}");
+        let m = mock(&name, r#"{"steps": [{"say": "I just know it."}]}"#);
+        let mut cfg = openai_config(&m, &name);
+        cfg.tool_choice = choice.clone();
+        let mut h = TestHost::new();
+        let o = run(&cfg, &mut h, "Tarif?");
+        assert_eq!(o.status, ChatStatus::ToolChoiceViolated, "{choice:?}");
+        assert_eq!(o.status.as_str(), "tool_choice_violated");
+        assert_eq!(o.error.as_ref().unwrap().kind, "tool_choice_violated");
+        assert_eq!((o.iterations, o.tool_calls), (2, 0));
+        let b = bodies(&m, &name);
+        assert_eq!(b.len(), 2, "one correction turn, then stop");
+        // The correction repeats the forced choice and tells the model what was wrong.
+        assert_eq!(b[1]["tool_choice"], b[0]["tool_choice"], "{choice:?}");
+        assert_eq!(roles(&b[1]), ["system", "user", "assistant", "user"]);
+    }
+}
+
+#[test]
+fn tool_choice_honoured_after_the_correction_completes() {
+    let m = mock(
+        "tcfix",
+        r#"{"steps": [
+            {"say": "no tool"},
+            {"call": [{"name": "getTarifVertrag", "arguments": {"tarifgebiet": "Bayern", "fachbereich": "Metall"}}]},
+            {"say": "done"}
+        ]}"#,
+    );
+    let mut cfg = openai_config(&m, "tcfix");
+    cfg.tool_choice = ToolChoice::Required;
+    let o = run(&cfg, &mut TestHost::new(), "Tarif?");
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    assert_eq!((o.iterations, o.tool_calls), (3, 1));
+    let b = bodies(&m, "tcfix");
+    assert_eq!(b[1]["tool_choice"], "required");
+    assert_eq!(b[2]["tool_choice"], "auto");
+}
+
+#[test]
+fn answer_cut_off_at_the_token_limit_is_truncated() {
+    let m = mock(
+        "cut",
+        r#"{"steps": [{"say": "Die Tarifverträge sind", "finish_reason": "length"}]}"#,
+    );
+    let cfg = openai_config(&m, "cut");
+    let o = run(&cfg, &mut TestHost::new(), "Tarif?");
+    assert_eq!(o.status, ChatStatus::Truncated);
+    assert_eq!(o.answer.as_deref(), Some("Die Tarifverträge sind"));
+    assert_eq!(o.error.as_ref().unwrap().kind, "truncated");
+    assert_eq!(o.to_json()["status"], "truncated");
+}
+
+#[test]
+fn deadline_spans_retries() {
+    // Every attempt answers 503 after 400 ms; retries alone would take far longer than 1 s.
+    let m = mock(
+        "slow503",
+        r#"{"steps": [{"status": 503, "error": "overloaded", "delay_ms": 400}]}"#,
+    );
+    let mut cfg = openai_config(&m, "slow503");
+    cfg.http.retry.max_retries = 10;
+    cfg.http.retry.base_delay = Duration::from_millis(200);
+    cfg.http.retry.retry_budget = Duration::from_secs(30);
+    cfg.deadline = Some(Duration::from_millis(1000));
+    let t0 = Instant::now();
+    let mut h = TestHost::new();
+    let o = run(&cfg, &mut h, "Hi");
+    let took = t0.elapsed();
+    assert_eq!(o.status, ChatStatus::DeadlineExceeded, "{:?}", o.error);
+    assert_eq!(o.error.as_ref().unwrap().kind, "deadline_exceeded");
+    assert!(
+        took >= Duration::from_millis(1000) && took < Duration::from_millis(1600),
+        "{took:?}"
+    );
+    assert!(
+        m.requests(Some("slow503")).len() >= 2,
+        "retried within the budget"
+    );
+    assert_eq!(h.exchanges.len(), 1);
+}
+
+#[test]
+fn deadline_cuts_a_slow_attempt_short() {
+    let m = mock(
+        "slowok",
+        r#"{"steps": [{"say": "late", "delay_ms": 5000}]}"#,
+    );
+    let mut cfg = openai_config(&m, "slowok");
+    cfg.deadline = Some(Duration::from_millis(500));
+    let t0 = Instant::now();
+    let o = run(&cfg, &mut TestHost::new(), "Hi");
+    assert_eq!(o.status, ChatStatus::DeadlineExceeded, "{:?}", o.error);
+    assert!(
+        t0.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(
+        m.requests(Some("slowok")).len(),
+        1,
+        "a timed-out request is not retried"
+    );
 }

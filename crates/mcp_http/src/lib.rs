@@ -96,6 +96,9 @@ pub struct RetryPolicy {
     pub max_delay: Duration,
     /// Total time that may be spent waiting between attempts.
     pub retry_budget: Duration,
+    /// Retry an attempt that timed out. Off by default: the server may already have processed
+    /// (and billed) a request whose answer did not arrive in time.
+    pub retry_timeouts: bool,
 }
 
 impl Default for RetryPolicy {
@@ -105,6 +108,7 @@ impl Default for RetryPolicy {
             base_delay: Duration::from_millis(500),
             max_delay: Duration::from_secs(10),
             retry_budget: Duration::from_secs(30),
+            retry_timeouts: false,
         }
     }
 }
@@ -205,7 +209,7 @@ impl Response {
     }
 }
 
-/// Error classes. Only `Timeout`, `Connect` and `Network` are retried.
+/// Error classes. Only `Timeout` (when [`RetryPolicy::retry_timeouts`]), `Connect` and `Network` are retried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HttpErrorKind {
     /// Connect, response or whole-request deadline passed.
@@ -438,7 +442,9 @@ impl HttpClient {
                             &log,
                         ));
                     }
-                    (!last && err.kind.is_retryable()).then_some(None)
+                    let retryable = err.kind.is_retryable()
+                        && (err.kind != HttpErrorKind::Timeout || policy.retry_timeouts);
+                    (!last && retryable).then_some(None)
                 }
             };
             if let Some(hint) = retry_hint {
@@ -1175,6 +1181,7 @@ mod unit {
             base_delay: Duration::from_millis(100),
             max_delay: Duration::from_millis(300),
             retry_budget: Duration::from_millis(500),
+            retry_timeouts: false,
         };
         let mut rng = fastrand::Rng::new();
         for a in 0..5 {

@@ -35,6 +35,7 @@ fn fast_retries(max_retries: u32) -> Options {
             base_delay: Duration::from_millis(10),
             max_delay: Duration::from_secs(3),
             retry_budget: Duration::from_secs(10),
+            retry_timeouts: false,
         },
         ..Options::default()
     }
@@ -350,12 +351,31 @@ fn read_timeout() {
 }
 
 #[test]
-fn timeout_is_retried() {
+fn timeout_is_not_retried_by_default() {
+    // The server may have processed (and billed) a request whose answer came too late.
+    let m = server(&[(
+        "slow0",
+        json!([{"attempts": [{"say": "late", "delay_ms": 3000}, {"say": "quick"}]}]),
+    )]);
+    let mut opts = fast_retries(1);
+    opts.read_timeout = Duration::from_millis(400);
+    let err = call(&request(m.openai_url("slow0")), &opts).expect_err("no second attempt");
+    assert_eq!(err.kind, HttpErrorKind::Timeout, "{err}");
+    assert_eq!(
+        err.attempt_log,
+        vec![AttemptOutcome::Error(HttpErrorKind::Timeout)]
+    );
+    assert_eq!(m.requests(Some("slow0")).len(), 1);
+}
+
+#[test]
+fn timeout_is_retried_when_switched_on() {
     let m = server(&[(
         "slow1",
         json!([{"attempts": [{"say": "late", "delay_ms": 3000}, {"say": "quick"}]}]),
     )]);
     let mut opts = fast_retries(1);
+    opts.retry.retry_timeouts = true;
     opts.read_timeout = Duration::from_millis(400);
     let resp = call(&request(m.openai_url("slow1")), &opts).expect("second attempt");
     assert_eq!(content(&resp), "quick");

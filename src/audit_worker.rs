@@ -1,0 +1,956 @@
+//! Durable audit (issue 11): audit records of `mcp.chat` runs are committed by a pg_mcp
+//! background worker in its own transactions, so they outlast the caller's ROLLBACK, ERROR,
+//! cancel or termination.
+//!
+//! * Needs `shared_preload_libraries = 'pg_mcp'` (for the shared memory). Without it, or with
+//!   `mcp.audit_durable = off`, the rows are written in the caller's transaction as before (a
+//!   NOTICE says so once per session).
+//! * Shared memory holds one queue (a byte ring, `mcp.audit_queue_kb`) per database, up to
+//!   [`SLOTS`] databases, under one LWLock. A backend appends a record (JSON) and sets the
+//!   worker's latch; the worker of that database (a dynamic background worker, started by the
+//!   first backend that needs it, ending after a second without work or open runs, so it never
+//!   holds up DROP DATABASE for long) reads a batch, stores every record in its own
+//!   subtransaction, commits, and only then moves the queue's tail: a worker that dies loses
+//!   nothing, its successor takes the same records again.
+//! * `mcp.audit_synchronous` (on): the run row is committed before the first LLM request and the
+//!   run's last record before `mcp.chat` returns. Off: nothing waits; a server crash loses what
+//!   the queue held (at most `mcp.audit_queue_kb`), like `synchronous_commit = off`.
+//! * Policy when the worker is down or the queue full: a backend waits up to
+//!   `mcp.audit_wait_ms` (starting a worker if none runs). If the run's first record cannot be
+//!   queued, or (synchronous) is not committed in that time, the chat fails with SQLSTATE 55000
+//!   before any LLM request. A later record that cannot be queued is written in the caller's
+//!   transaction instead, with a WARNING. Nothing is dropped silently.
+//! * Ends the run did not reach itself: an ERROR or cancel that unwinds through the chat records
+//!   `cancelled` (57014) or `failed`; a backend that exits during a run (terminate, FATAL)
+//!   records `aborted`; a backend that died without running any code (SIGKILL, crash) is found
+//!   by the worker, which marks its open runs `aborted` (pid and start time no longer in
+//!   pg_stat_activity).
+
+use crate::error::{McpError, McpResult};
+use pgrx::bgworkers::{
+    BackgroundWorker, BackgroundWorkerBuilder, BgWorkerStartTime, SignalWakeFlags,
+};
+use pgrx::pg_sys;
+use pgrx::pg_sys::panic::CaughtError;
+use pgrx::prelude::*;
+use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting, JsonB};
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::ptr::null_mut;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Write audit records through the background worker (when preloaded).
+pub static DURABLE: GucSetting<bool> = GucSetting::<bool>::new(true);
+/// Wait for the worker's commit of the run row and of the run's end.
+pub static SYNCHRONOUS: GucSetting<bool> = GucSetting::<bool>::new(true);
+/// Longest wait for queue space or a commit.
+pub static WAIT_MS: GucSetting<i32> = GucSetting::<i32>::new(5000);
+/// Backends start the worker when none runs (off: hold audit writing, e.g. for maintenance).
+pub static START_WORKER: GucSetting<bool> = GucSetting::<bool>::new(true);
+/// Size of each database's queue.
+pub static QUEUE_KB: GucSetting<i32> = GucSetting::<i32>::new(1024);
+
+/// Databases with a queue of their own.
+const SLOTS: usize = 8;
+/// A record at most this many per worker transaction.
+const BATCH_RECORDS: usize = 256;
+/// The worker ends after this long without records and without open runs.
+const WORKER_IDLE_EXIT: Duration = Duration::from_secs(1);
+/// How often the worker looks for runs of backends that are gone.
+const SWEEP_EVERY: Duration = Duration::from_millis(500);
+/// A requested worker start counts as under way for this long.
+const START_GRACE_MS: i64 = 10_000;
+
+#[repr(C)]
+struct Slot {
+    /// Database of this queue; InvalidOid = free.
+    db: pg_sys::Oid,
+    worker_pid: i32,
+    /// Wall-clock ms when a backend asked for a worker (0 = none pending).
+    start_requested_ms: i64,
+    worker_latch: *mut pg_sys::Latch,
+    /// Byte positions (monotonic; modulo the ring size in the ring).
+    head: u64,
+    tail: u64,
+    /// Records queued / stored (or given up, see `failed`) so far.
+    enqueued: u64,
+    done: u64,
+    failed: u64,
+}
+
+#[repr(C)]
+struct Shared {
+    lock: *mut pg_sys::LWLock,
+    cv: pg_sys::ConditionVariable,
+    ring_bytes: u64,
+    slots: [Slot; SLOTS],
+}
+
+static SHARED: AtomicPtr<Shared> = AtomicPtr::new(null_mut());
+static PRELOADED: AtomicBool = AtomicBool::new(false);
+static mut PREV_SHMEM_REQUEST: pg_sys::shmem_request_hook_type = None;
+static mut PREV_SHMEM_STARTUP: pg_sys::shmem_startup_hook_type = None;
+
+const TRANCHE: &std::ffi::CStr = c"pg_mcp_audit";
+
+fn header_bytes() -> usize {
+    std::mem::size_of::<Shared>().next_multiple_of(64)
+}
+
+fn ring_bytes_setting() -> u64 {
+    QUEUE_KB.get().max(64) as u64 * 1024
+}
+
+fn shmem_size() -> usize {
+    header_bytes() + SLOTS * ring_bytes_setting() as usize
+}
+
+pub fn init() {
+    GucRegistry::define_bool_guc(
+        c"mcp.audit_durable",
+        c"Write mcp.chat's audit records through pg_mcp's background worker, independent of the caller's transaction.",
+        c"Needs shared_preload_libraries = 'pg_mcp'. Off (or without the preload): the rows are written in the caller's transaction and vanish when it rolls back.",
+        &DURABLE,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_bool_guc(
+        c"mcp.audit_synchronous",
+        c"Wait for the audit worker's commit of a run's first and last record.",
+        c"On: the run row is committed before the first LLM request and the run's end before mcp.chat returns. Off: nothing waits; a server crash loses what the queue held.",
+        &SYNCHRONOUS,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.audit_wait_ms",
+        c"Longest wait for space in the audit queue or for the audit worker's commit.",
+        c"A run whose first record is not queued (or, synchronous, not committed) in this time fails before any LLM request; a later record is written in the caller's transaction with a WARNING.",
+        &WAIT_MS,
+        0,
+        600_000,
+        GucContext::Suset,
+        GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_bool_guc(
+        c"mcp.audit_start_worker",
+        c"Start the audit worker of this database when none runs.",
+        c"Off holds audit writing (records stay queued, then the mcp.audit_wait_ms policy applies).",
+        &START_WORKER,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    // SAFETY: _PG_init runs single-threaded; the hooks are PostgreSQL's documented chain.
+    unsafe {
+        if !pg_sys::process_shared_preload_libraries_in_progress {
+            // (A PGC_POSTMASTER setting can only be defined while preloading: FATAL otherwise.)
+            return;
+        }
+        GucRegistry::define_int_guc(
+            c"mcp.audit_queue_kb",
+            c"Size of each database's audit queue in shared memory (8 databases at most).",
+            c"Needs a server restart.",
+            &QUEUE_KB,
+            64,
+            1024 * 1024,
+            GucContext::Postmaster,
+            GucFlags::UNIT_KB,
+        );
+        PRELOADED.store(true, Ordering::SeqCst);
+        PREV_SHMEM_REQUEST = pg_sys::shmem_request_hook;
+        pg_sys::shmem_request_hook = Some(shmem_request);
+        PREV_SHMEM_STARTUP = pg_sys::shmem_startup_hook;
+        pg_sys::shmem_startup_hook = Some(shmem_startup);
+    }
+}
+
+#[pg_guard]
+unsafe extern "C-unwind" fn shmem_request() {
+    if let Some(prev) = PREV_SHMEM_REQUEST {
+        prev();
+    }
+    pg_sys::RequestAddinShmemSpace(shmem_size());
+    pg_sys::RequestNamedLWLockTranche(TRANCHE.as_ptr(), 1);
+}
+
+#[pg_guard]
+unsafe extern "C-unwind" fn shmem_startup() {
+    if let Some(prev) = PREV_SHMEM_STARTUP {
+        prev();
+    }
+    let init_lock = &raw mut (*pg_sys::MainLWLockArray.add(21)).lock; // AddinShmemInitLock
+    pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+    let mut found = false;
+    let p =
+        pg_sys::ShmemInitStruct(c"pg_mcp_audit".as_ptr(), shmem_size(), &mut found) as *mut Shared;
+    if !found {
+        std::ptr::write_bytes(p as *mut u8, 0, shmem_size());
+        (*p).lock = &raw mut (*pg_sys::GetNamedLWLockTranche(TRANCHE.as_ptr())).lock;
+        pg_sys::ConditionVariableInit(&raw mut (*p).cv);
+        (*p).ring_bytes = ring_bytes_setting();
+    }
+    pg_sys::LWLockRelease(init_lock);
+    SHARED.store(p, Ordering::SeqCst);
+}
+
+fn shared() -> Option<*mut Shared> {
+    let p = SHARED.load(Ordering::SeqCst);
+    (!p.is_null()).then_some(p)
+}
+
+/// Run `f` on the shared state under its lock (exclusive). `f` must not raise.
+fn locked<R>(p: *mut Shared, f: impl FnOnce(&mut Shared) -> R) -> R {
+    // SAFETY: p points at the initialized shared struct; the LWLock serializes access; on an
+    // ERROR while held, PostgreSQL's abort releases all LWLocks.
+    unsafe {
+        pg_sys::LWLockAcquire((*p).lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
+        let r = f(&mut *p);
+        pg_sys::LWLockRelease((*p).lock);
+        r
+    }
+}
+
+fn ring_of(p: *mut Shared, slot: usize) -> *mut u8 {
+    // SAFETY: inside the segment sized by shmem_size().
+    unsafe { (p as *mut u8).add(header_bytes() + slot * (*p).ring_bytes as usize) }
+}
+
+fn ring_copy_in(ring: *mut u8, cap: u64, pos: u64, data: &[u8]) {
+    let start = (pos % cap) as usize;
+    let first = data.len().min(cap as usize - start);
+    // SAFETY: both ranges lie inside the ring of `cap` bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(data.as_ptr(), ring.add(start), first);
+        std::ptr::copy_nonoverlapping(data.as_ptr().add(first), ring, data.len() - first);
+    }
+}
+
+fn ring_copy_out(ring: *mut u8, cap: u64, pos: u64, out: &mut [u8]) {
+    let start = (pos % cap) as usize;
+    let first = out.len().min(cap as usize - start);
+    // SAFETY: as above.
+    unsafe {
+        std::ptr::copy_nonoverlapping(ring.add(start), out.as_mut_ptr(), first);
+        std::ptr::copy_nonoverlapping(ring, out.as_mut_ptr().add(first), out.len() - first);
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// `YYYY-MM-DD HH:MM:SS.ffffff+00` for microseconds since the Unix epoch (what jsonb_populate_record
+/// reads as timestamptz whatever the session's DateStyle).
+fn timestamp_text(unix_us: i64) -> String {
+    let secs = unix_us.div_euclid(1_000_000);
+    let us = unix_us.rem_euclid(1_000_000);
+    let days = secs.div_euclid(86_400);
+    let tod = secs.rem_euclid(86_400);
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{us:06}+00",
+        tod / 3600,
+        tod / 60 % 60,
+        tod % 60
+    )
+}
+
+/// The current time as timestamptz text.
+pub fn now_text() -> String {
+    let us = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64);
+    timestamp_text(us)
+}
+
+/// U+0000 cannot be stored in text or jsonb: replaced by U+FFFD in every string and key.
+fn without_nul(v: Value) -> Value {
+    match v {
+        Value::String(s) if s.contains('\0') => Value::String(s.replace('\0', "\u{FFFD}")),
+        Value::Array(a) => Value::Array(a.into_iter().map(without_nul).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, v)| (k.replace('\0', "\u{FFFD}"), without_nul(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Backend side
+// ------------------------------------------------------------------------------------------
+
+thread_local! {
+    /// The run this backend has started through the worker and not yet ended: (run id, session).
+    static OPEN_RUN: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+    static NOTICED: Cell<bool> = const { Cell::new(false) };
+    static EXIT_HOOKS: Cell<bool> = const { Cell::new(false) };
+    /// Queue slot of this backend's database.
+    static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Whether this session's audit records go through the worker.
+pub fn durable() -> bool {
+    PRELOADED.load(Ordering::SeqCst)
+        && shared().is_some()
+        && DURABLE.get()
+        && unsafe { pg_sys::MyDatabaseId != pg_sys::Oid::INVALID && !pg_sys::RecoveryInProgress() }
+}
+
+/// The slot of this database (claimed on first use); None when all are taken.
+fn slot_index(p: *mut Shared) -> Option<usize> {
+    if let Some(i) = SLOT.with(|s| s.get()) {
+        return Some(i);
+    }
+    let db = unsafe { pg_sys::MyDatabaseId };
+    let i = locked(p, |sh| {
+        if let Some(i) = sh.slots.iter().position(|s| s.db == db) {
+            return Some(i);
+        }
+        let i = sh.slots.iter().position(|s| s.db == pg_sys::Oid::INVALID)?;
+        let s = &mut sh.slots[i];
+        *s = Slot {
+            db,
+            worker_pid: 0,
+            start_requested_ms: 0,
+            worker_latch: null_mut(),
+            head: 0,
+            tail: 0,
+            enqueued: 0,
+            done: 0,
+            failed: 0,
+        };
+        Some(i)
+    })?;
+    SLOT.with(|s| s.set(Some(i)));
+    Some(i)
+}
+
+fn wake_worker(p: *mut Shared, i: usize) {
+    let latch = locked(p, |sh| sh.slots[i].worker_latch);
+    if !latch.is_null() {
+        // SAFETY: the latch lives in the worker's PGPROC (shared memory); SetLatch on a latch
+        // whose owner exited is harmless.
+        unsafe { pg_sys::SetLatch(latch) };
+    }
+}
+
+/// Start the database's worker unless one runs or is starting (and starting is allowed).
+fn ensure_worker(p: *mut Shared, i: usize) {
+    if !START_WORKER.get() {
+        return;
+    }
+    let now = now_ms();
+    let start = locked(p, |sh| {
+        let s = &mut sh.slots[i];
+        if s.worker_pid != 0
+            || (s.start_requested_ms != 0 && now - s.start_requested_ms < START_GRACE_MS)
+        {
+            false
+        } else {
+            s.start_requested_ms = now;
+            true
+        }
+    });
+    if !start {
+        return;
+    }
+    let db = locked(p, |sh| sh.slots[i].db);
+    let started =
+        BackgroundWorkerBuilder::new(&format!("pg_mcp audit writer (database {})", db.to_u32()))
+            .set_type("pg_mcp audit writer")
+            .set_library("pg_mcp")
+            .set_function("pg_mcp_audit_worker_main")
+            .set_argument((i as i32).into_datum())
+            .enable_spi_access()
+            .set_start_time(BgWorkerStartTime::RecoveryFinished)
+            .set_restart_time(None)
+            .load_dynamic()
+            .is_ok();
+    if !started {
+        locked(p, |sh| sh.slots[i].start_requested_ms = 0);
+        pgrx::warning!("pg_mcp: could not start the audit worker (max_worker_processes reached?)");
+    }
+}
+
+/// Append one record; waits up to `wait` for space (without CHECK_FOR_INTERRUPTS). Returns the
+/// record's sequence number.
+fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, u64), String> {
+    let p = shared().ok_or("pg_mcp is not in shared_preload_libraries")?;
+    let i = slot_index(p)
+        .ok_or_else(|| format!("all {SLOTS} audit queues are in use by other databases"))?;
+    let bytes = serde_json::to_vec(&without_nul(record)).map_err(|e| e.to_string())?;
+    let need = 4 + bytes.len() as u64;
+    let cap = unsafe { (*p).ring_bytes };
+    if need > cap {
+        return Err(format!(
+            "the record ({} bytes) is larger than the audit queue (mcp.audit_queue_kb)",
+            bytes.len()
+        ));
+    }
+    let deadline = Instant::now() + wait;
+    loop {
+        let seq = locked(p, |sh| {
+            let s = &mut sh.slots[i];
+            if cap - (s.head - s.tail) < need {
+                return None;
+            }
+            let ring = ring_of(p, i);
+            ring_copy_in(ring, cap, s.head, &(bytes.len() as u32).to_le_bytes());
+            ring_copy_in(ring, cap, s.head + 4, &bytes);
+            s.head += need;
+            s.enqueued += 1;
+            Some(s.enqueued)
+        });
+        if start_worker {
+            ensure_worker(p, i);
+        }
+        wake_worker(p, i);
+        if let Some(seq) = seq {
+            return Ok((i, seq));
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "the audit queue stayed full for {} ms (mcp.audit_wait_ms)",
+                wait.as_millis()
+            ));
+        }
+        unsafe { pg_sys::pg_usleep(1000) };
+    }
+}
+
+/// Wait until the worker stored record `seq` of slot `i`; false after `wait`. Interruptible
+/// (cancel raises here, after the record was queued).
+fn wait_stored(i: usize, seq: u64, wait: Duration) -> bool {
+    let Some(p) = shared() else { return false };
+    let deadline = Instant::now() + wait;
+    let cv = unsafe { &raw mut (*p).cv };
+    unsafe { pg_sys::ConditionVariablePrepareToSleep(cv) };
+    let ok = loop {
+        if locked(p, |sh| sh.slots[i].done >= seq) {
+            break true;
+        }
+        if Instant::now() >= deadline {
+            break false;
+        }
+        ensure_worker(p, i);
+        unsafe { pg_sys::ConditionVariableTimedSleep(cv, 10, pg_sys::PG_WAIT_EXTENSION) };
+    };
+    unsafe { pg_sys::ConditionVariableCancelSleep() };
+    ok
+}
+
+fn wait_budget() -> Duration {
+    Duration::from_millis(WAIT_MS.get().max(0) as u64)
+}
+
+/// Once per session without the worker: say where the audit rows go.
+fn notice_local() {
+    if NOTICED.with(|n| n.replace(true)) {
+        return;
+    }
+    if !PRELOADED.load(Ordering::SeqCst) {
+        pgrx::notice!(
+            "pg_mcp: audit rows of mcp.chat are written in the caller's transaction and vanish if it rolls back (add pg_mcp to shared_preload_libraries for durable audit)"
+        );
+    }
+}
+
+fn register_exit_hooks() {
+    if EXIT_HOOKS.with(|h| h.replace(true)) {
+        return;
+    }
+    unsafe {
+        pg_sys::before_shmem_exit(Some(on_backend_exit), pg_sys::Datum::from(0));
+        pg_sys::RegisterXactCallback(Some(on_xact_event), null_mut());
+    }
+}
+
+/// The run's first record (`row`: its mcp.run columns). Ok(false): not durable, the caller
+/// writes the row itself. Err: the policy says the chat must not start.
+pub fn run_start(row: Value) -> McpResult<bool> {
+    if !durable() {
+        notice_local();
+        return Ok(false);
+    }
+    register_exit_hooks();
+    let run_id = row["run_id"].as_str().unwrap_or_default().to_string();
+    let session = row["session_id"].as_str().unwrap_or_default().to_string();
+    let mut row = row;
+    if let Value::Object(o) = &mut row {
+        o.insert("backend_pid".into(), json!(unsafe { pg_sys::MyProcPid }));
+        let start_us = unsafe { pg_sys::MyStartTimestamp } + 946_684_800_000_000; // 2000 → 1970
+        o.insert("backend_start".into(), json!(timestamp_text(start_us)));
+        o.entry("started_at").or_insert_with(|| json!(now_text()));
+    }
+    let unavailable = |why: String| {
+        McpError::NotReady(format!("pg_mcp's audit worker did not take the run's record: {why}"))
+            .with_hint("The chat was not started (no LLM request was sent). Check that the audit worker can run (max_worker_processes, mcp.audit_start_worker) or raise mcp.audit_wait_ms.")
+    };
+    let (i, seq) =
+        enqueue(json!({"k": "run_start", "row": row}), wait_budget(), true).map_err(unavailable)?;
+    OPEN_RUN.with(|o| *o.borrow_mut() = Some((run_id.clone(), session)));
+    if SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
+        // Queued but not stored in time: end it right away, so the row that lands later is
+        // not left 'running'.
+        end_open_run(
+            "failed",
+            json!({"kind": "audit_unavailable", "message": "the audit worker did not commit the run's first record within mcp.audit_wait_ms; the chat was not started"}),
+        );
+        return Err(unavailable(format!(
+            "not committed within {} ms (mcp.audit_wait_ms)",
+            wait_budget().as_millis()
+        )));
+    }
+    Ok(true)
+}
+
+/// Whether this backend has a run open through the worker (its records go to the queue).
+pub fn recording() -> bool {
+    OPEN_RUN.with(|o| o.borrow().is_some())
+}
+
+/// A record appended to `table` (`llm_request` or `tool_call`) of a durable run. False: the
+/// caller writes the row itself (not durable, or the queue did not take it: WARNING).
+pub fn append(table: &'static str, row: Value) -> bool {
+    let Some(run_id) = OPEN_RUN.with(|o| o.borrow().as_ref().map(|r| r.0.clone())) else {
+        return false;
+    };
+    let mut row = row;
+    if let Value::Object(o) = &mut row {
+        o.entry("created_at").or_insert_with(|| json!(now_text()));
+    }
+    match enqueue(
+        json!({"k": "insert", "table": table, "row": row}),
+        wait_budget(),
+        true,
+    ) {
+        Ok(_) => true,
+        Err(why) => {
+            pgrx::warning!(
+                "pg_mcp: audit record ({table}) of run {run_id} written in the caller's transaction instead: {why}"
+            );
+            false
+        }
+    }
+}
+
+/// The run's last record: `run` holds the mcp.run columns to set, `messages`/`message_cuts`
+/// the conversation. Returns what the caller still has to write itself: `None` = nothing (the
+/// worker takes all), `Some(false)` = only the messages (the queue took the run's end but had no
+/// room for the conversation: WARNING), `Some(true)` = everything (not durable, or the queue
+/// took nothing: WARNING).
+pub fn run_end(run: Value, messages: Value, message_cuts: Value) -> Option<bool> {
+    let Some((run_id, session)) = OPEN_RUN.with(|o| o.borrow_mut().take()) else {
+        return Some(true);
+    };
+    let mut run = run;
+    if let Value::Object(o) = &mut run {
+        o.insert("run_id".into(), json!(run_id));
+        o.entry("finished_at").or_insert_with(|| json!(now_text()));
+    }
+    let full = json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id,
+                      "messages": messages, "message_cuts": message_cuts});
+    let queued = enqueue(full, wait_budget(), true)
+        .map(|r| (r, None))
+        .or_else(|why| {
+            // The conversation is the large part: the run's end alone, the messages written here.
+            let small =
+                json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id});
+            enqueue(small, Duration::from_millis(50), true).map(|r| (r, Some(why)))
+        });
+    match queued {
+        Ok(((i, seq), partial)) => {
+            if SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
+                pgrx::warning!(
+                    "pg_mcp: the end of run {run_id} is queued for the audit worker but not yet committed (mcp.audit_wait_ms)"
+                );
+            }
+            partial.map(|why| {
+                pgrx::warning!(
+                    "pg_mcp: the conversation of run {run_id} is written in the caller's transaction instead: {why}"
+                );
+                false
+            })
+        }
+        Err(why) => {
+            pgrx::warning!(
+                "pg_mcp: the end of run {run_id} is written in the caller's transaction instead (the run row may not be committed yet: then the worker marks it aborted when this backend is gone): {why}"
+            );
+            Some(true)
+        }
+    }
+}
+
+/// End the open run (if any) from a path that cannot run SQL: an ERROR unwinding, the backend
+/// exiting. Never raises, never waits for the worker.
+fn end_open_run(status: &str, error: Value) {
+    let Some((run_id, session)) = OPEN_RUN.with(|o| o.borrow_mut().take()) else {
+        return;
+    };
+    let rec = json!({"k": "run_end", "run_id": run_id, "session_id": session,
+                     "run": {"run_id": run_id, "status": status, "error": error, "finished_at": now_text()}});
+    if let Err(why) = enqueue(rec, Duration::from_millis(200), false) {
+        pgrx::log!("pg_mcp: the end ({status}) of run {run_id} could not be queued: {why}; the audit worker will mark it aborted");
+    }
+}
+
+/// Run the chat cycle; an ERROR unwinding through it (cancel, statement_timeout, a tool's
+/// uncaught error) first records the run's end, then continues.
+pub fn guard_run<R>(f: impl FnOnce() -> R) -> R {
+    if OPEN_RUN.with(|o| o.borrow().is_none()) {
+        return f();
+    }
+    let f = std::panic::AssertUnwindSafe(f);
+    PgTryBuilder::new(std::panic::AssertUnwindSafe(|| (f.0)()))
+        .catch_others(|e| {
+            let (code, message) = match &e {
+                CaughtError::PostgresError(r) | CaughtError::ErrorReport(r) => {
+                    (r.sql_error_code(), r.message().to_string())
+                }
+                CaughtError::RustPanic { ereport, .. } => {
+                    (ereport.sql_error_code(), ereport.message().to_string())
+                }
+            };
+            let status = match code {
+                PgSqlErrorCode::ERRCODE_QUERY_CANCELED => "cancelled",
+                PgSqlErrorCode::ERRCODE_ADMIN_SHUTDOWN | PgSqlErrorCode::ERRCODE_CRASH_SHUTDOWN => {
+                    "aborted"
+                }
+                _ => "failed",
+            };
+            end_open_run(
+                status,
+                json!({"kind": if status == "failed" { "statement_error" } else { status },
+                       "message": format!("the statement running the chat ended with an error: {message}")}),
+            );
+            e.rethrow()
+        })
+        .execute()
+}
+
+#[pg_guard]
+unsafe extern "C-unwind" fn on_xact_event(
+    event: pg_sys::XactEvent::Type,
+    _arg: *mut std::ffi::c_void,
+) {
+    if event == pg_sys::XactEvent::XACT_EVENT_ABORT {
+        end_open_run(
+            "failed",
+            json!({"kind": "statement_error", "message": "the transaction running the chat was aborted before the run ended"}),
+        );
+    }
+}
+
+#[pg_guard]
+unsafe extern "C-unwind" fn on_backend_exit(_code: std::ffi::c_int, _arg: pg_sys::Datum) {
+    end_open_run(
+        "aborted",
+        json!({"kind": "aborted", "message": "the backend running the chat ended (terminated or FATAL) before the run finished"}),
+    );
+}
+
+// ------------------------------------------------------------------------------------------
+// The worker
+// ------------------------------------------------------------------------------------------
+
+#[pg_guard]
+unsafe extern "C-unwind" fn on_worker_exit(_code: std::ffi::c_int, arg: pg_sys::Datum) {
+    let i = arg.value();
+    if let Some(p) = shared() {
+        locked(p, |sh| {
+            let s = &mut sh.slots[i];
+            if s.worker_pid == pg_sys::MyProcPid {
+                s.worker_pid = 0;
+                s.worker_latch = null_mut();
+            }
+        });
+        pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv);
+    }
+}
+
+/// Entry point of the audit worker of one database (argument: its queue slot).
+#[pg_guard]
+#[no_mangle]
+pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
+    let i = unsafe { i32::from_datum(arg, false) }.unwrap_or(-1);
+    let Some(p) = shared() else { return };
+    if !(0..SLOTS as i32).contains(&i) {
+        return;
+    }
+    let i = i as usize;
+    BackgroundWorker::attach_signal_handlers(SignalWakeFlags::SIGHUP | SignalWakeFlags::SIGTERM);
+    let db = locked(p, |sh| sh.slots[i].db);
+    if db == pg_sys::Oid::INVALID {
+        return;
+    }
+    let other = locked(p, |sh| {
+        let s = &mut sh.slots[i];
+        if s.worker_pid != 0 {
+            return true;
+        }
+        s.worker_pid = unsafe { pg_sys::MyProcPid };
+        s.worker_latch = unsafe { pg_sys::MyLatch };
+        s.start_requested_ms = 0;
+        false
+    });
+    if other {
+        return; // a second start raced with the first
+    }
+    unsafe { pg_sys::before_shmem_exit(Some(on_worker_exit), pg_sys::Datum::from(i)) };
+    BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
+    let mut idle_since = Instant::now();
+    let mut last_sweep: Option<Instant> = None;
+    loop {
+        let n = drain(p, i);
+        if n > 0 {
+            idle_since = Instant::now();
+        }
+        if last_sweep.is_none_or(|t| t.elapsed() >= SWEEP_EVERY) {
+            last_sweep = Some(Instant::now());
+            if sweep() > 0 {
+                idle_since = Instant::now();
+            }
+        }
+        if n == 0 && idle_since.elapsed() >= WORKER_IDLE_EXIT {
+            // Nothing queued and no open run: end (a backend starts a new worker when needed).
+            let exit = locked(p, |sh| {
+                let s = &mut sh.slots[i];
+                if s.head == s.tail {
+                    s.worker_pid = 0;
+                    s.worker_latch = null_mut();
+                    true
+                } else {
+                    false
+                }
+            });
+            if exit {
+                return;
+            }
+        }
+        if n == 0 && !BackgroundWorker::wait_latch(Some(Duration::from_millis(100))) {
+            drain(p, i);
+            return;
+        }
+        if BackgroundWorker::sighup_received() {
+            unsafe { pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP) };
+        }
+    }
+}
+
+/// Store one batch of queued records in one transaction; the queue's tail moves after the
+/// commit. Returns the number of records taken.
+fn drain(p: *mut Shared, i: usize) -> usize {
+    let cap = unsafe { (*p).ring_bytes };
+    let (batch, new_tail) = locked(p, |sh| {
+        let s = &sh.slots[i];
+        let ring = ring_of(p, i);
+        let mut pos = s.tail;
+        let mut out = Vec::new();
+        while pos < s.head && out.len() < BATCH_RECORDS {
+            let mut len = [0u8; 4];
+            ring_copy_out(ring, cap, pos, &mut len);
+            let len = u32::from_le_bytes(len) as usize;
+            let mut rec = vec![0u8; len];
+            ring_copy_out(ring, cap, pos + 4, &mut rec);
+            out.push(rec);
+            pos += 4 + len as u64;
+        }
+        (out, pos)
+    });
+    if batch.is_empty() {
+        return 0;
+    }
+    let failed = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
+        batch.iter().filter(|r| !store(r)).count() as u64
+    }));
+    locked(p, |sh| {
+        let s = &mut sh.slots[i];
+        s.tail = new_tail;
+        s.done += batch.len() as u64;
+        s.failed += failed;
+    });
+    unsafe { pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv) };
+    batch.len()
+}
+
+/// Store one record in a subtransaction; false (and a WARNING in the server log) if it failed.
+fn store(rec: &[u8]) -> bool {
+    let v: Value = match serde_json::from_slice(rec) {
+        Ok(v) => v,
+        Err(e) => {
+            pgrx::warning!("pg_mcp audit worker: unreadable record skipped: {e}");
+            return false;
+        }
+    };
+    let r = crate::pg::in_subtransaction_catch_all(|| store_value(&v));
+    let err = match r {
+        Ok(Ok(())) => return true,
+        Ok(Err(e)) => e.to_string(),
+        Err(info) => format!("{}: {}", info.sqlstate, info.message),
+    };
+    pgrx::warning!(
+        "pg_mcp audit worker: could not store a {} record of run {}: {err}",
+        v["k"].as_str().unwrap_or("?"),
+        v["run_id"]
+            .as_str()
+            .or(v["row"]["run_id"].as_str())
+            .unwrap_or("?")
+    );
+    false
+}
+
+/// Columns named by a record's keys (pg_mcp's own, checked anyway).
+fn column_list(row: &Value) -> Option<String> {
+    let o = row.as_object()?;
+    let ok = |k: &str| !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    let cols: Vec<&str> = o.keys().map(String::as_str).filter(|k| ok(k)).collect();
+    (!cols.is_empty()).then(|| cols.join(", "))
+}
+
+fn insert_row(table: &str, row: &Value) -> Result<(), pgrx::spi::SpiError> {
+    let Some(cols) = column_list(row) else {
+        return Ok(());
+    };
+    let sql = format!(
+        "INSERT INTO mcp.{table} ({cols}) OVERRIDING SYSTEM VALUE
+         SELECT {cols} FROM pg_catalog.jsonb_populate_record(NULL::mcp.{table}, $1)"
+    );
+    Spi::run_with_args(&sql, &[JsonB(row.clone()).into()])
+}
+
+fn store_value(v: &Value) -> Result<(), pgrx::spi::SpiError> {
+    match v["k"].as_str() {
+        Some("run_start") => insert_row("run", &v["row"]),
+        Some("insert") => match v["table"].as_str() {
+            Some(t @ ("llm_request" | "tool_call")) => insert_row(t, &v["row"]),
+            _ => Ok(()),
+        },
+        Some("run_end") => {
+            // An end reported by the backend wins over the worker's own 'aborted' verdict (the
+            // backend may have queued its end just before it went away).
+            Spi::run_with_args(
+                "UPDATE mcp.run r
+                    SET status = x.status, answer = coalesce(x.answer, r.answer),
+                        iterations = coalesce(x.iterations, r.iterations),
+                        prompt_tokens = coalesce(x.prompt_tokens, r.prompt_tokens),
+                        completion_tokens = coalesce(x.completion_tokens, r.completion_tokens),
+                        error = x.error, finished_at = x.finished_at,
+                        clipped = CASE WHEN x.clipped IS NULL THEN r.clipped
+                                       ELSE coalesce(r.clipped, '{}'::pg_catalog.jsonb) OPERATOR(pg_catalog.||) x.clipped END
+                   FROM pg_catalog.jsonb_populate_record(NULL::mcp.run, $1) x
+                  WHERE r.run_id OPERATOR(pg_catalog.=) x.run_id AND r.status IN ('running', 'aborted')",
+                &[JsonB(v["run"].clone()).into()],
+            )?;
+            if v["messages"].is_array() {
+                Spi::run_with_args(
+                    "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
+                     SELECT ($1 OPERATOR(pg_catalog.->>) 'session_id')::uuid, ($1 OPERATOR(pg_catalog.->>) 'run_id')::uuid,
+                            (e.ord - 1)::int, coalesce(e.msg OPERATOR(pg_catalog.->>) 'role', ''), e.msg,
+                            NULLIF($1 OPERATOR(pg_catalog.->) 'message_cuts' OPERATOR(pg_catalog.->) (e.ord - 1)::int, 'null'::pg_catalog.jsonb)
+                       FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'messages') WITH ORDINALITY AS e(msg, ord)",
+                    &[JsonB(v.clone()).into()],
+                )?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Mark runs whose backend is gone `aborted`; returns how many runs are still open.
+fn sweep() -> i64 {
+    let r = BackgroundWorker::transaction(|| {
+        crate::pg::in_subtransaction_catch_all(|| {
+            Spi::get_one::<i64>(
+                "WITH gone AS (
+                   UPDATE mcp.run r SET status = 'aborted', finished_at = pg_catalog.clock_timestamp(),
+                          error = pg_catalog.jsonb_build_object('kind', 'aborted', 'message',
+                                  'the backend running the chat ended before the run finished (killed, crashed, or the server restarted)')
+                    WHERE r.status = 'running' AND r.backend_pid IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a
+                                       WHERE a.pid OPERATOR(pg_catalog.=) r.backend_pid
+                                         AND a.backend_start OPERATOR(pg_catalog.=) r.backend_start)
+                   RETURNING 1)
+                 SELECT (SELECT count(*) FROM mcp.run WHERE status = 'running' AND backend_pid IS NOT NULL)
+                        OPERATOR(pg_catalog.-) (SELECT count(*) FROM gone)",
+            )
+        })
+    });
+    match r {
+        Ok(Ok(n)) => n.unwrap_or(0),
+        Ok(Err(e)) => {
+            pgrx::warning!("pg_mcp audit worker: sweep failed: {e}");
+            0
+        }
+        Err(info) => {
+            // e.g. pg_mcp not (yet) installed in this database
+            pgrx::log!(
+                "pg_mcp audit worker: sweep failed: {}: {}",
+                info.sqlstate,
+                info.message
+            );
+            0
+        }
+    }
+}
+
+/// `mcp.audit_status()`: whether audit is durable in this session, and the queues.
+#[pg_extern(name = "audit_status", volatile)]
+fn audit_status() -> JsonB {
+    let queues: Vec<Value> = match shared() {
+        Some(p) => locked(p, |sh| {
+            sh.slots
+                .iter()
+                .filter(|s| s.db != pg_sys::Oid::INVALID)
+                .map(|s| {
+                    json!({
+                        "database_oid": s.db.to_u32(),
+                        "worker_pid": (s.worker_pid != 0).then_some(s.worker_pid),
+                        "queued_bytes": s.head - s.tail,
+                        "queue_bytes": sh.ring_bytes,
+                        "records_queued": s.enqueued,
+                        "records_stored": s.done - s.failed,
+                        "records_failed": s.failed,
+                    })
+                })
+                .collect()
+        }),
+        None => Vec::new(),
+    };
+    JsonB(json!({
+        "preloaded": PRELOADED.load(Ordering::SeqCst),
+        "durable": durable(),
+        "synchronous": SYNCHRONOUS.get(),
+        "queues": queues,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timestamps_are_utc_iso() {
+        assert_eq!(super::timestamp_text(0), "1970-01-01 00:00:00.000000+00");
+        assert_eq!(
+            super::timestamp_text(1_796_056_407_773_123),
+            "2026-11-30 16:33:27.773123+00"
+        );
+        assert_eq!(
+            super::timestamp_text(951_782_400_000_001),
+            "2000-02-29 00:00:00.000001+00"
+        );
+    }
+}

@@ -53,7 +53,7 @@ mod tests {
             &json!({"steps": [{"attempts": [{"say": "late", "delay_ms": 3000}, {"say": "quick"}]}]}),
         );
         scenario_provider("openai", "rl_late", "mock-model");
-        run("UPDATE mcp.provider SET timeout_ms = 300 WHERE name = 'c4'");
+        run("UPDATE mcp.provider SET timeout_ms = 300 WHERE name = 'scenario'");
         run("SET LOCAL mcp.http_retries = 2");
         let r = chat_with("Wartest du?", json!({}));
         assert_eq!(r["status"], "failed", "{r}");

@@ -16,7 +16,9 @@ install_extension() {
   [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
   # PG_MCP_RELEASE=1: an optimized build (for benchmarks).
   [ "${PG_MCP_RELEASE:-0}" = 1 ] && sudo_flag+=(--release)
-  (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null)
+  # (explicit: callers run this inside `step`, where errexit does not apply)
+  (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null) \
+    || { log "FAIL: cargo pgrx install failed: the installed pg_mcp would be a stale build"; return 1; }
 }
 
 # server_key_for DIR: the server key file of the cluster in DIR (mcp.server_key_file). It sits

@@ -29,7 +29,7 @@ step "cargo pgrx test (#[pg_test])" cargo pgrx test pg15 --runas postgres --pgda
 
 # 3. pg_regress golden files for the SQL surface, against a private cluster.
 run_regress() {
-  install_extension
+  install_extension || return 1
   start_cluster "$REGRESS_DIR" "$REGRESS_PORT"
   fresh_db "$REGRESS_PORT" pg_mcp_regress
   local out; out="$(mktemp -d)"

@@ -12,7 +12,7 @@ use mcp_chat::{
     ChatConfig, Host, Message, PlanAsk, PlanRun, PreResult, Role, ToolCall, ToolChoice,
 };
 use pgrx::prelude::*;
-use pgrx::{JsonB, Uuid};
+use pgrx::JsonB;
 use serde_json::{json, Map, Value};
 
 /// A plan is chosen on its own (without `options.plan`) only from this score up.
@@ -223,14 +223,9 @@ fn render(prompt: &str, labels: &Map<String, Value>, question: &str) -> Result<S
 }
 
 /// Turns the chosen plan's steps into the run's settings (`cfg`), running its pre-steps through
-/// the host (as the calling role, audited as tool calls of this run), and records the choice in
-/// `mcp.run.plan`.
-pub fn apply(
-    chosen: Option<Chosen>,
-    run_id: Uuid,
-    cfg: &mut ChatConfig,
-    host: &mut dyn Host,
-) -> Option<Value> {
+/// the host (as the calling role, audited as tool calls of this run). Returns the record of the
+/// choice, which the run's audit stores in `mcp.run.plan` with the run's end.
+pub fn apply(chosen: Option<Chosen>, cfg: &mut ChatConfig, host: &mut dyn Host) -> Option<Value> {
     let Some(c) = chosen else { return None };
     let labels = entity_labels(&c.analysis);
     let mut run = PlanRun::default();
@@ -316,8 +311,5 @@ pub fn apply(
         "min_score": PLAN_MIN_SCORE, "best": best,
         "entities": c.analysis["entities"], "missing": c.analysis["missing"], "steps": taken,
     });
-    // Recorded in mcp.run.plan by the run's audit (chat::audit::run_plan, or with the run's end
-    // through the durable audit worker).
-    let _ = run_id;
     Some(record)
 }

@@ -616,22 +616,6 @@ fn hits_json(hits: &[Hit]) -> Value {
     )
 }
 
-fn outcome(
-    text: String,
-    structured: Option<Value>,
-    is_error: bool,
-    status: &'static str,
-) -> ToolOutcome {
-    debug_assert_eq!(is_error, status == "error");
-    let mut o = if is_error {
-        ToolOutcome::error(ToolCallStatus::Error, text)
-    } else {
-        ToolOutcome::ok((text, None))
-    };
-    o.structured = structured;
-    o
-}
-
 /// A failure inside a tool: the detail goes to the audit row, the model gets one sentence.
 fn tool_failure(tool: &str, info: PgErrorInfo, rec: &mut Call<'_>) -> ToolOutcome {
     let text = if info.sqlstate.starts_with("08") {
@@ -640,7 +624,7 @@ fn tool_failure(tool: &str, info: PgErrorInfo, rec: &mut Call<'_>) -> ToolOutcom
         mcp_tools::generic_tool_error(tool)
     };
     rec.error = Some(info);
-    outcome(text, None, true, "error")
+    ToolOutcome::error(ToolCallStatus::Error, text)
 }
 
 /// Run `f` in a subtransaction; an ERROR (or an ErrorReport it returns) becomes `Err` with its
@@ -718,18 +702,10 @@ pub fn run_search_tool(
         )
     });
     match result {
-        Ok(hits) if hits.is_empty() => outcome(
-            "No matching passages.".into(),
-            Some(json!({"results": []})),
-            false,
-            "ok",
-        ),
-        Ok(hits) => outcome(
-            hits_text(&hits),
-            Some(json!({"results": hits_json(&hits)})),
-            false,
-            "ok",
-        ),
+        Ok(hits) if hits.is_empty() => {
+            ToolOutcome::ok(("No matching passages.".into(), Some(json!({"results": []}))))
+        }
+        Ok(hits) => ToolOutcome::ok((hits_text(&hits), Some(json!({"results": hits_json(&hits)})))),
         Err(info) => tool_failure(tool, info, rec),
     }
 }
@@ -770,11 +746,9 @@ pub fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> To
     };
     let Some(model) = model else {
         record(rec, &[], 0);
-        return outcome(
+        return ToolOutcome::error(
+            ToolCallStatus::Error,
             format!("Tool '{CONTEXT_RETRIEVE}' is not configured: interface '{interface}' has no embedding model."),
-            None,
-            true,
-            "error",
         );
     };
     let result = caught(|| {
@@ -835,14 +809,12 @@ pub fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> To
         Ok((matched, hits)) => {
             record(rec, &matched, hits.len());
             if hits.is_empty() {
-                outcome(NO_CONTEXT.into(), None, false, "ok")
+                ToolOutcome::ok((NO_CONTEXT.into(), None))
             } else {
-                outcome(
+                ToolOutcome::ok((
                     hits_text(&hits),
                     Some(json!({"passages": hits_json(&hits)})),
-                    false,
-                    "ok",
-                )
+                ))
             }
         }
         Err(info) => {

@@ -340,6 +340,9 @@ COMMENT ON COLUMN mcp.message.message IS 'The typed message (role, content, tool
 COMMENT ON COLUMN mcp.message.created_at IS 'When it was stored.';
 COMMENT ON COLUMN mcp.message.clipped IS '{"message": {"bytes": original size, "sha256": hex digest of its canonical text (mcp.audit_digest)}} when the message was cut; NULL otherwise.';
 
+-- mcp.run.plan (issue 12) exists before the view that shows it
+ALTER TABLE mcp.run ADD COLUMN plan jsonb;
+COMMENT ON COLUMN mcp.run.plan IS 'Execution plan of the run (issue 12): {plan, score, forced, continued, min_score, best, entities, missing, steps}: the plan chosen (NULL: none scored min_score, the interface''s defaults were used), its score, the analysis'' entities and the steps taken (asks, prompts, pre-step tool calls with their tool_call_id, the model phase''s tools and tool_choice). NULL when the interface has no plans.';
 CREATE VIEW mcp.recent_runs AS
 SELECT r.run_id,
        r.session_id,
@@ -369,7 +372,10 @@ SELECT r.run_id,
        round((extract(epoch FROM r.finished_at - r.started_at) * 1000
               - coalesce(l.llm_ms, 0) - coalesce(t.tool_ms, 0))::numeric, 3) AS orchestration_ms,
        r.error ->> 'kind' AS error_kind,
-       r.error ->> 'message' AS error_message
+       r.error ->> 'message' AS error_message,
+       r.plan ->> 'plan' AS plan,
+       (r.plan ->> 'score')::numeric AS plan_score,
+       r.plan AS plan_detail
   FROM mcp.run r
   LEFT JOIN LATERAL (
         SELECT count(*) AS llm_requests,
@@ -390,7 +396,9 @@ SELECT r.run_id,
           FROM mcp.provider p
          WHERE p.name = r.provider) pr ON true
  ORDER BY r.started_at DESC;
-
+COMMENT ON COLUMN mcp.recent_runs.plan IS 'Execution plan chosen for the run (NULL: no plan, or none scored high enough).';
+COMMENT ON COLUMN mcp.recent_runs.plan_score IS 'Its score in the analysis (0 .. 1).';
+COMMENT ON COLUMN mcp.recent_runs.plan_detail IS 'mcp.run.plan: entities found, the best plan, the steps taken.';
 COMMENT ON VIEW mcp.recent_runs IS
   'Operator view: chat runs newest first (add LIMIT or WHERE started_at > …) with counts, tokens, estimated cost and where the wall time went. Not readable by PUBLIC, like the audit tables it reads.';
 COMMENT ON COLUMN mcp.recent_runs.run_id IS 'The run (mcp.run.run_id).';
@@ -573,8 +581,8 @@ COMMENT ON COLUMN mcp.tool_call.error_message IS 'Operator-only: the error messa
 -- Issue 12 (execution plans, prompt analysis): the whole of sql/plans.sql
 -- (kept identical to it; the update needs unaccent and pg_trgm installed first:
 --  CREATE EXTENSION IF NOT EXISTS unaccent; CREATE EXTENSION IF NOT EXISTS pg_trgm;
---  an extension script cannot create other extensions, ALTER EXTENSION UPDATE refuses without them),
--- then mcp.run.plan and the plan columns of mcp.recent_runs
+--  an extension script cannot create other extensions, ALTER EXTENSION UPDATE refuses without them);
+-- mcp.run.plan and the plan columns of mcp.recent_runs are created with the view above
 ------------------------------------------------------------------------------------------------
 ------------------------------------------------------------------------------------------------
 -- Issue 12: thesaurus, prompt analysis, execution plans, prompt templates
@@ -1544,64 +1552,6 @@ SELECT pg_catalog.pg_extension_config_dump('mcp.entity_source', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.plan', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.plan_step', '');
 
-ALTER TABLE mcp.run ADD COLUMN plan jsonb;
-COMMENT ON COLUMN mcp.run.plan IS 'Execution plan of the run (issue 12): {plan, score, forced, continued, min_score, best, entities, missing, steps}: the plan chosen (NULL: none scored min_score, the interface''s defaults were used), its score, the analysis'' entities and the steps taken (asks, prompts, pre-step tool calls with their tool_call_id, the model phase''s tools and tool_choice). NULL when the interface has no plans.';
-CREATE OR REPLACE VIEW mcp.recent_runs AS
-SELECT r.run_id,
-       r.session_id,
-       r.started_at,
-       r.finished_at,
-       r.interface,
-       r.provider,
-       r.role_name,
-       r.status,
-       left(r.question, 200) AS question,
-       r.iterations,
-       coalesce(l.llm_requests, 0) AS llm_requests,
-       coalesce(l.llm_retries, 0) AS llm_retries,
-       coalesce(t.tool_calls, 0) AS tool_calls,
-       coalesce(t.tool_errors, 0) AS tool_errors,
-       coalesce(t.rejected_tool_calls, 0) AS rejected_tool_calls,
-       r.prompt_tokens,
-       r.completion_tokens,
-       r.prompt_tokens + r.completion_tokens AS total_tokens,
-       CASE WHEN pr.prompt_price IS NOT NULL OR pr.completion_price IS NOT NULL THEN
-            round((r.prompt_tokens * coalesce(pr.prompt_price, 0)
-                   + r.completion_tokens * coalesce(pr.completion_price, 0)) / 1000.0, 6)
-       END AS estimated_cost,
-       round(coalesce(l.llm_ms, 0)::numeric, 3) AS llm_latency_ms,
-       round(coalesce(t.tool_ms, 0)::numeric, 3) AS tool_latency_ms,
-       round((extract(epoch FROM r.finished_at - r.started_at) * 1000)::numeric, 3) AS wall_ms,
-       round((extract(epoch FROM r.finished_at - r.started_at) * 1000
-              - coalesce(l.llm_ms, 0) - coalesce(t.tool_ms, 0))::numeric, 3) AS orchestration_ms,
-       r.error ->> 'kind' AS error_kind,
-       r.error ->> 'message' AS error_message,
-       r.plan ->> 'plan' AS plan,
-       (r.plan ->> 'score')::numeric AS plan_score,
-       r.plan AS plan_detail
-  FROM mcp.run r
-  LEFT JOIN LATERAL (
-        SELECT count(*) AS llm_requests,
-               sum(greatest(coalesce(q.attempts, 1) - 1, 0)) AS llm_retries,
-               sum(q.latency_ms) AS llm_ms
-          FROM mcp.llm_request q
-         WHERE q.run_id = r.run_id) l ON true
-  LEFT JOIN LATERAL (
-        SELECT count(*) FILTER (WHERE c.status IN ('ok', 'error')) AS tool_calls,
-               count(*) FILTER (WHERE c.status = 'error') AS tool_errors,
-               count(*) FILTER (WHERE c.status NOT IN ('ok', 'error')) AS rejected_tool_calls,
-               sum(c.latency_ms) AS tool_ms
-          FROM mcp.tool_call c
-         WHERE c.run_id = r.run_id) t ON true
-  LEFT JOIN LATERAL (
-        SELECT (p.options ->> 'price_per_1k_prompt')::numeric AS prompt_price,
-               (p.options ->> 'price_per_1k_completion')::numeric AS completion_price
-          FROM mcp.provider p
-         WHERE p.name = r.provider) pr ON true
- ORDER BY r.started_at DESC;
-COMMENT ON COLUMN mcp.recent_runs.plan IS 'Execution plan chosen for the run (NULL: no plan, or none scored high enough).';
-COMMENT ON COLUMN mcp.recent_runs.plan_score IS 'Its score in the analysis (0 .. 1).';
-COMMENT ON COLUMN mcp.recent_runs.plan_detail IS 'mcp.run.plan: entities found, the best plan, the steps taken.';
 -- Issue 11 (run deadline): a column of mcp.interface, added here so that the column order
 -- equals the fresh install's (bootstrap.sql's CREATE TABLE, then retrieval.sql's ALTER TABLE).
 ALTER TABLE mcp.interface ADD COLUMN deadline_ms integer

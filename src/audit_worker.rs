@@ -1,4 +1,5 @@
-//! Durable audit (issue 11): audit records of `mcp.chat` runs are committed by a pg_mcp
+//! Durable audit (issue 11): audit records of `mcp.chat` runs, and the rows of tool calls made
+//! outside a chat (`mcp.call_tool`, MCP `tools/call`), are committed by a pg_mcp
 //! background worker in its own transactions, so they outlast the caller's ROLLBACK, ERROR,
 //! cancel or termination.
 //!
@@ -109,7 +110,7 @@ fn shmem_size() -> usize {
 pub fn init() {
     GucRegistry::define_bool_guc(
         c"mcp.audit_durable",
-        c"Write mcp.chat's audit records through pg_mcp's background worker, independent of the caller's transaction.",
+        c"Write audit records (mcp.chat runs, tool calls) through pg_mcp's background worker, independent of the caller's transaction.",
         c"Needs shared_preload_libraries = 'pg_mcp'. Off (or without the preload): the rows are written in the caller's transaction and vanish when it rolls back.",
         &DURABLE,
         GucContext::Suset,
@@ -117,7 +118,7 @@ pub fn init() {
     );
     GucRegistry::define_bool_guc(
         c"mcp.audit_synchronous",
-        c"Wait for the audit worker's commit of a run's first and last record.",
+        c"Wait for the audit worker's commit of a run's first and last record and of a tool call's row.",
         c"On: the run row is committed before the first LLM request and the run's end before mcp.chat returns. Off: nothing waits; a server crash loses what the queue held.",
         &SYNCHRONOUS,
         GucContext::Suset,
@@ -542,6 +543,41 @@ pub fn append(table: &'static str, row: Value) -> bool {
         Err(why) => {
             pgrx::warning!(
                 "pg_mcp: audit record ({table}) of run {run_id} written in the caller's transaction instead: {why}"
+            );
+            false
+        }
+    }
+}
+
+/// The audit row of a call outside any chat run (`mcp.call_tool`, MCP `tools/call`): through
+/// the worker when the durable audit is on, so that it outlasts the caller's transaction like a
+/// run's records, and so that a read-only call leaves the caller's transaction without a write
+/// (no WAL flush at its commit). Synchronous: waits for the worker's commit. False: the caller
+/// writes the row itself (not durable, or the queue did not take it: WARNING).
+pub fn append_standalone(table: &'static str, row: Value) -> bool {
+    if !durable() {
+        return false;
+    }
+    let mut row = row;
+    if let Value::Object(o) = &mut row {
+        o.entry("created_at").or_insert_with(|| json!(now_text()));
+    }
+    match enqueue(
+        json!({"k": "insert", "table": table, "row": row}),
+        wait_budget(),
+        true,
+    ) {
+        Ok((i, seq)) => {
+            if SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
+                pgrx::warning!(
+                    "pg_mcp: an audit record ({table}) is queued for the audit worker but not yet committed (mcp.audit_wait_ms)"
+                );
+            }
+            true
+        }
+        Err(why) => {
+            pgrx::warning!(
+                "pg_mcp: an audit record ({table}) is written in the caller's transaction instead: {why}"
             );
             false
         }

@@ -31,7 +31,7 @@ ANALYZE public.t;
 DROP ROLE IF EXISTS bench_mcp;
 CREATE ROLE bench_mcp LOGIN;
 GRANT SELECT ON public.t TO bench_mcp;
-INSERT INTO mcp.interface (name) VALUES ('chatbot');
+INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'bench_mcp');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query');
 SQL
 (cd "$ROOT" && cargo build -q --release -p mcp_bridge)
@@ -55,15 +55,26 @@ fi
 
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-run() { python3 "$ROOT/benches/mcp_bridge/bench.py" "$@" >>"$out" || log "FAILED: $1"; }
-log "pg_mcp_bridge"
-PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=bench_mcp PGDATABASE="$DB" \
-  run pg_mcp_bridge sql_query "{\"query\": \"$Q\"}" "$SPAWNS" "$CALLS" -- "$BRIDGE"
-# Each call commits its audit row (mcp.tool_call): with synchronous_commit on that is a WAL
-# flush per call; the reference servers write nothing. The same with the flush deferred:
-log "pg_mcp_bridge, synchronous_commit=off"
-PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=bench_mcp PGDATABASE="$DB" PGOPTIONS="-c synchronous_commit=off" \
-  run "pg_mcp_bridge (synchronous_commit=off)" sql_query "{\"query\": \"$Q\"}" "$SPAWNS" "$CALLS" -- "$BRIDGE"
+failed=0
+run() { python3 "$ROOT/benches/mcp_bridge/bench.py" "$@" >>"$out" || { log "FAILED: $1"; failed=1; }; }
+bridge() { # bridge LABEL [GUC=VALUE ...]: the bridge as bench_mcp, the settings on its role
+  local label="$1"; shift
+  psql_at "$PORT" "$DB" -c "ALTER ROLE bench_mcp RESET ALL" >/dev/null
+  for kv in "$@"; do psql_at "$PORT" "$DB" -c "ALTER ROLE bench_mcp SET ${kv%%=*} = '${kv#*=}'" >/dev/null; done
+  log "$label"
+  PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=bench_mcp PGDATABASE="$DB" \
+    run "$label" sql_query "{\"query\": \"$Q\"}" "$SPAWNS" "$CALLS" -- "$BRIDGE"
+}
+# Each call commits its audit row (mcp.tool_call). In the caller's transaction (durable audit
+# off) that is a WAL flush per call; the reference servers write nothing. Then the same with the
+# flush deferred, and through the durable audit worker (the cluster preloads pg_mcp), which
+# commits the row in its own transaction: synchronous (the call waits for that commit) and
+# asynchronous (bounded loss window, like synchronous_commit = off).
+bridge "pg_mcp_bridge (audit in the call's transaction)" mcp.audit_durable=off
+bridge "pg_mcp_bridge (audit in the call's transaction, synchronous_commit=off)" mcp.audit_durable=off synchronous_commit=off
+bridge "pg_mcp_bridge (durable audit worker, synchronous)" mcp.audit_durable=on mcp.audit_synchronous=on
+bridge "pg_mcp_bridge (durable audit worker, asynchronous)" mcp.audit_durable=on mcp.audit_synchronous=off
+psql_at "$PORT" "$DB" -c "ALTER ROLE bench_mcp RESET ALL" >/dev/null
 if [ -f "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" ]; then
   log "@modelcontextprotocol/server-postgres"
   run server-postgres query "{\"sql\": \"$Q\"}" "$SPAWNS" "$CALLS" -- node "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" "$URI"
@@ -75,3 +86,4 @@ else log "postgres-mcp did not install: skipped"; fi
 
 echo
 python3 "$ROOT/benches/mcp_bridge/bench.py" --table "$out"
+[ "$failed" = 0 ] || { log "a server failed (above): its row is missing"; exit 1; }

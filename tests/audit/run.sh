@@ -14,7 +14,9 @@
 #     any LLM request; its records land once a worker runs again;
 # 10. the queue full (asynchronous mode, worker held down): the chat fails with 55000 before any
 #     LLM request; what was queued lands afterwards;
-# 11. a run row exists (committed) while the first LLM request is in flight.
+# 11. a run row exists (committed) while the first LLM request is in flight;
+# 12. a tool call outside any chat (mcp.call_tool) in a transaction that rolls back: its audit
+#     row stays.
 # Uses the regress cluster (preloaded by scripts/lib.sh, durable audit off by default there).
 set -euo pipefail
 LOG_TAG=audit
@@ -192,8 +194,26 @@ wait_run 'queue drained' "completed - 1 2" 0
   fail "queue full: the $completed completed chats are not all recorded"
 log "audit queue full: the chat failed with 55000 before any LLM request; the $completed chat(s) queued before landed"
 
+# 12. A call of its own, rolled back: the audit row stays (synchronous: committed before the
+#     call returns, so visible to the same transaction's next statement).
+q "INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query');
+   DROP ROLE IF EXISTS audit_reader; CREATE ROLE audit_reader" >/dev/null
+out="$(psql_at "$PORT" "$DB" -At -c "BEGIN" -c "SET LOCAL ROLE audit_reader" \
+  -c "SELECT mcp.call_tool('sql_query', '{\"query\": \"SELECT 12 AS standalone\"}', 'chatbot') IS NOT NULL" -c "RESET ROLE" \
+  -c "SELECT count(*) FROM mcp.tool_call WHERE tool = 'sql_query' AND arguments->>'query' = 'SELECT 12 AS standalone'" \
+  -c "ROLLBACK")"
+[ "$out" = "$(printf 't\n1')" ] || fail "standalone call: [$out], expected the row visible in the transaction"
+[ "$(q "SELECT status || ' ' || (run_id IS NULL) FROM mcp.tool_call WHERE arguments->>'query' = 'SELECT 12 AS standalone'")" = "ok true" ] || \
+  fail "standalone call rolled back: its audit row is gone"
+# Without the durable audit: the row is the caller's and goes with its ROLLBACK (as before).
+PGOPTIONS="-c mcp.audit_durable=off" psql_at "$PORT" "$DB" -At -c "BEGIN" -c "SET LOCAL ROLE audit_reader" \
+  -c "SELECT mcp.call_tool('sql_query', '{\"query\": \"SELECT 13 AS standalone\"}', 'chatbot') IS NOT NULL" -c "ROLLBACK" >/dev/null
+[ "$(q "SELECT count(*) FROM mcp.tool_call WHERE arguments->>'query' = 'SELECT 13 AS standalone'")" = 0 ] || \
+  fail "audit_durable off: the standalone call's row outlived the ROLLBACK"
+log "a tool call of its own in a rolled-back transaction: its audit row stays (durable), goes with the ROLLBACK when off"
+
 psql_at "$PORT" "$DB" -At -c "SELECT mcp.audit_status()->'queues'" >/dev/null
 # The worker ends when idle, so the database can be dropped.
 for _ in $(seq 100); do [ -z "$(worker_pid)" ] && break; sleep 0.1; done
-psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
+psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" -c "DROP ROLE IF EXISTS audit_reader" >/dev/null
 log "ok"

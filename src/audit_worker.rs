@@ -25,7 +25,8 @@
 //!   `cancelled` (57014) or `failed`; a backend that exits during a run (terminate, FATAL)
 //!   records `aborted`; a backend that died without running any code (SIGKILL, crash) is found
 //!   by the worker, which marks its open runs `aborted` (pid and start time no longer in
-//!   pg_stat_activity).
+//!   pg_stat_activity); after a server start or crash restart the static launcher runs that
+//!   sweep in every database at once.
 
 use crate::error::{McpError, McpResult};
 use pgrx::bgworkers::{
@@ -159,6 +160,7 @@ pub fn init() {
             GucFlags::UNIT_KB,
         );
         PRELOADED.store(true, Ordering::SeqCst);
+        register_launcher();
         PREV_SHMEM_REQUEST = pg_sys::shmem_request_hook;
         pg_sys::shmem_request_hook = Some(shmem_request);
         PREV_SHMEM_STARTUP = pg_sys::shmem_startup_hook;
@@ -784,6 +786,112 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
         if BackgroundWorker::sighup_received() {
             unsafe { pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP) };
         }
+    }
+}
+
+/// The static worker that sweeps every database once per server start (and after every crash
+/// restart): runs a backend left `running` when it was killed are marked `aborted` right away, not
+/// only when that database's next chat starts its audit worker. It stays, idle, afterwards (a
+/// static worker that ended would not be started again after a crash restart); it holds no
+/// database connection, so it blocks neither CREATE nor DROP DATABASE. Uses one of
+/// `max_worker_processes` while the server runs, and briefly one more per database swept.
+unsafe fn register_launcher() {
+    BackgroundWorkerBuilder::new("pg_mcp audit launcher")
+        .set_type("pg_mcp audit launcher")
+        .set_library("pg_mcp")
+        .set_function("pg_mcp_audit_launcher_main")
+        .enable_spi_access()
+        .set_start_time(BgWorkerStartTime::RecoveryFinished)
+        .set_restart_time(Some(Duration::from_secs(60)))
+        .load();
+}
+
+#[pg_guard]
+#[no_mangle]
+pub extern "C-unwind" fn pg_mcp_audit_launcher_main(_arg: pg_sys::Datum) {
+    BackgroundWorker::attach_signal_handlers(SignalWakeFlags::SIGHUP | SignalWakeFlags::SIGTERM);
+    // No database: shared catalogs only (pg_database), like autovacuum's launcher.
+    BackgroundWorker::connect_worker_to_spi(None, None);
+    for db in unsafe { connectable_databases() } {
+        if BackgroundWorker::sigterm_received() {
+            return;
+        }
+        let started =
+            BackgroundWorkerBuilder::new(&format!("pg_mcp audit sweep (database {})", db.to_u32()))
+                .set_type("pg_mcp audit sweep")
+                .set_library("pg_mcp")
+                .set_function("pg_mcp_audit_sweep_main")
+                .set_argument(db.into_datum())
+                .enable_spi_access()
+                .set_start_time(BgWorkerStartTime::RecoveryFinished)
+                .set_restart_time(None)
+                .set_notify_pid(unsafe { pg_sys::MyProcPid })
+                .load_dynamic();
+        match started {
+            // One database at a time: the sweep workers never crowd out the others.
+            Ok(w) => {
+                let _ = w.wait_for_shutdown();
+            }
+            Err(_) => pgrx::log!(
+                "pg_mcp audit launcher: could not start the sweep of database {} (max_worker_processes reached?); its audit worker sweeps when it next starts",
+                db.to_u32()
+            ),
+        }
+    }
+    while BackgroundWorker::wait_latch(Some(Duration::from_secs(3600))) {
+        if BackgroundWorker::sighup_received() {
+            unsafe { pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP) };
+        }
+    }
+}
+
+/// Databases that accept connections and are not templates, read from pg_database (a shared
+/// catalog) in a transaction of its own.
+unsafe fn connectable_databases() -> Vec<pg_sys::Oid> {
+    let mut out = Vec::new();
+    pg_sys::StartTransactionCommand();
+    pg_sys::GetTransactionSnapshot();
+    let lock = pg_sys::AccessShareLock as pg_sys::LOCKMODE;
+    let rel = pg_sys::table_open(pg_sys::DatabaseRelationId, lock);
+    let scan = pg_sys::table_beginscan_catalog(rel, 0, null_mut());
+    loop {
+        let tup = pg_sys::heap_getnext(scan, pg_sys::ScanDirection::ForwardScanDirection);
+        if tup.is_null() {
+            break;
+        }
+        // GETSTRUCT
+        let data = (*tup).t_data;
+        let form =
+            (data as *mut u8).add((*data).t_hoff as usize) as *const pg_sys::FormData_pg_database;
+        if (*form).datallowconn && !(*form).datistemplate {
+            out.push((*form).oid);
+        }
+    }
+    pg_sys::heap_endscan(scan);
+    pg_sys::table_close(rel, lock);
+    pg_sys::CommitTransactionCommand();
+    out
+}
+
+/// One database's sweep (started by the launcher): where pg_mcp is installed, runs whose backend
+/// is gone are marked `aborted`; then it ends.
+#[pg_guard]
+#[no_mangle]
+pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
+    BackgroundWorker::attach_signal_handlers(SignalWakeFlags::SIGTERM);
+    let db = unsafe { pg_sys::Oid::from_datum(arg, false) }.unwrap_or(pg_sys::Oid::INVALID);
+    if db == pg_sys::Oid::INVALID {
+        return;
+    }
+    BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
+    let installed = BackgroundWorker::transaction(|| {
+        Spi::get_one::<bool>("SELECT pg_catalog.to_regclass('mcp.run') IS NOT NULL")
+            .ok()
+            .flatten()
+            .unwrap_or(false)
+    });
+    if installed {
+        sweep();
     }
 }
 

@@ -9,7 +9,8 @@
 #  6. a tool (the model's choice) that cancels its own backend: refused by the sandbox, the run
 #     completes; a tool whose statement is cancelled (57014): status cancelled;
 #  7. a NUL in the model's answer: status completed, the answer stored (U+FFFD);
-#  8. the backend SIGKILLed mid-run (the server restarts): the worker marks the run aborted;
+#  8. the backend SIGKILLed mid-run (the server restarts): the launcher's sweep marks the run
+#     aborted without waiting for the next chat;
 #  9. the worker down (terminated, mcp.audit_start_worker off): the chat fails with 55000 before
 #     any LLM request; its records land once a worker runs again;
 # 10. the queue full (asynchronous mode, worker held down): the chat fails with 55000 before any
@@ -154,9 +155,11 @@ pid="$(backend_of audit_kill)"
 for _ in $(seq 200); do [ "$(q "SELECT count(*) FROM mcp.run WHERE question = 'kill me'")" = 1 ] && break; sleep 0.05; done
 as_root kill -KILL "$pid"; wait_for_end
 for _ in $(seq 300); do q "SELECT 1" >/dev/null 2>&1 && break; sleep 0.1; done
+# Found by the audit launcher's sweep after the crash restart, without any new chat.
+wait_run 'kill me' "aborted aborted 0 0" 10000
 psql_at "$PORT" "$DB" -At -c "$(chat_sql 'after the crash' ok)" >/dev/null
-wait_run 'kill me' "aborted aborted 0 0"
-log "backend SIGKILLed mid-run: the worker marked the run aborted after the restart"
+wait_run 'after the crash' "completed - 1 2"
+log "backend SIGKILLed mid-run: the run was marked aborted after the restart, before any new chat"
 
 # 9. The worker down and not restarted: the chat fails before any LLM request; nothing lost.
 worker_pid() { q "SELECT q->>'worker_pid' FROM jsonb_array_elements(mcp.audit_status()->'queues') q WHERE (q->>'database_oid')::oid = (SELECT oid FROM pg_database WHERE datname = current_database())"; }

@@ -6,8 +6,8 @@
 //! * Needs `shared_preload_libraries = 'pg_mcp'` (for the shared memory). Without it, or with
 //!   `mcp.audit_durable = off`, the rows are written in the caller's transaction as before (a
 //!   NOTICE says so once per session).
-//! * Shared memory holds one queue (a byte ring, `mcp.audit_queue_kb`) per database, up to
-//!   [`SLOTS`] databases, under one LWLock. A backend appends a record (JSON) and sets the
+//! * Shared memory holds [`SLOTS`] queues (byte rings of `mcp.audit_queue_kb`), each used by one
+//!   database at a time (an idle queue passes to another database), under one LWLock. A backend appends a record (JSON) and sets the
 //!   worker's latch; the worker of that database (a dynamic background worker, started by the
 //!   first backend that needs it, ending after a second without work or open runs, so it never
 //!   holds up DROP DATABASE for long) reads a batch, stores every record in its own
@@ -151,7 +151,7 @@ pub fn init() {
         }
         GucRegistry::define_int_guc(
             c"mcp.audit_queue_kb",
-            c"Size of each database's audit queue in shared memory (8 databases at most).",
+            c"Size of each of the 8 audit queues in shared memory (each used by one database at a time).",
             c"Needs a server restart.",
             &QUEUE_KB,
             64,
@@ -303,6 +303,8 @@ thread_local! {
     static EXIT_HOOKS: Cell<bool> = const { Cell::new(false) };
     /// Queue slot of this backend's database.
     static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// When this backend last warned that no audit worker could be started.
+    static START_WARNED: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
 /// Whether this session's audit records go through the worker.
@@ -313,32 +315,34 @@ pub fn durable() -> bool {
         && unsafe { pg_sys::MyDatabaseId != pg_sys::Oid::INVALID && !pg_sys::RecoveryInProgress() }
 }
 
-/// The slot of this database (claimed on first use); None when all are taken.
-fn slot_index(p: *mut Shared) -> Option<usize> {
-    if let Some(i) = SLOT.with(|s| s.get()) {
+/// The queue slot of database `db` (called under the lock): its own; else a free one; else one
+/// that is idle (nothing queued, no worker running or starting) and that another database used
+/// last, so that more than [`SLOTS`] databases can use the durable audit, just not all at the
+/// same moment. A slot's positions and counters continue across owners: sequence numbers stay
+/// monotonic, so a backend still waiting for a record of the previous owner sees it done.
+fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Option<usize> {
+    if let Some(i) = hint.filter(|&i| sh.slots[i].db == db) {
         return Some(i);
     }
-    let db = unsafe { pg_sys::MyDatabaseId };
-    let i = locked(p, |sh| {
-        if let Some(i) = sh.slots.iter().position(|s| s.db == db) {
-            return Some(i);
-        }
-        let i = sh.slots.iter().position(|s| s.db == pg_sys::Oid::INVALID)?;
-        let s = &mut sh.slots[i];
-        *s = Slot {
-            db,
-            worker_pid: 0,
-            start_requested_ms: 0,
-            worker_latch: null_mut(),
-            head: 0,
-            tail: 0,
-            enqueued: 0,
-            done: 0,
-            failed: 0,
-        };
-        Some(i)
-    })?;
-    SLOT.with(|s| s.set(Some(i)));
+    if let Some(i) = sh.slots.iter().position(|s| s.db == db) {
+        return Some(i);
+    }
+    let i = sh
+        .slots
+        .iter()
+        .position(|s| s.db == pg_sys::Oid::INVALID)
+        .or_else(|| {
+            sh.slots.iter().position(|s| {
+                s.head == s.tail
+                    && s.worker_pid == 0
+                    && (s.start_requested_ms == 0 || now - s.start_requested_ms >= START_GRACE_MS)
+            })
+        })?;
+    let s = &mut sh.slots[i];
+    s.db = db;
+    s.worker_pid = 0;
+    s.worker_latch = null_mut();
+    s.start_requested_ms = 0;
     Some(i)
 }
 
@@ -384,8 +388,25 @@ fn ensure_worker(p: *mut Shared, i: usize) {
             .load_dynamic()
             .is_ok();
     if !started {
-        locked(p, |sh| sh.slots[i].start_requested_ms = 0);
-        pgrx::warning!("pg_mcp: could not start the audit worker (max_worker_processes reached?)");
+        // Try again in 100 ms (all of max_worker_processes may be busy for a moment, e.g. the
+        // writers of other databases before they end); say so once a minute at most.
+        locked(p, |sh| {
+            sh.slots[i].start_requested_ms = now - START_GRACE_MS + 100
+        });
+        let warn = START_WARNED.with(|w| {
+            let due = w
+                .get()
+                .is_none_or(|t: Instant| t.elapsed() >= Duration::from_secs(60));
+            if due {
+                w.set(Some(Instant::now()));
+            }
+            due
+        });
+        if warn {
+            pgrx::warning!(
+                "pg_mcp: could not start the audit worker (max_worker_processes reached?); retrying until mcp.audit_wait_ms"
+            );
+        }
     }
 }
 
@@ -393,8 +414,6 @@ fn ensure_worker(p: *mut Shared, i: usize) {
 /// record's sequence number.
 fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, u64), String> {
     let p = shared().ok_or("pg_mcp is not in shared_preload_libraries")?;
-    let i = slot_index(p)
-        .ok_or_else(|| format!("all {SLOTS} audit queues are in use by other databases"))?;
     let bytes = serde_json::to_vec(&without_nul(record)).map_err(|e| e.to_string())?;
     let need = 4 + bytes.len() as u64;
     let cap = unsafe { (*p).ring_bytes };
@@ -404,30 +423,43 @@ fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, 
             bytes.len()
         ));
     }
+    let db = unsafe { pg_sys::MyDatabaseId };
     let deadline = Instant::now() + wait;
     loop {
-        let seq = locked(p, |sh| {
+        // The slot is (re)checked under the same lock as the append: an idle slot may have
+        // passed to another database since this backend last used it.
+        let hint = SLOT.with(|s| s.get());
+        let now = now_ms();
+        let got = locked(p, |sh| {
+            let i = claim(sh, db, hint, now)?;
             let s = &mut sh.slots[i];
             if cap - (s.head - s.tail) < need {
-                return None;
+                return Some((i, None));
             }
             let ring = ring_of(p, i);
             ring_copy_in(ring, cap, s.head, &(bytes.len() as u32).to_le_bytes());
             ring_copy_in(ring, cap, s.head + 4, &bytes);
             s.head += need;
             s.enqueued += 1;
-            Some(s.enqueued)
+            Some((i, Some(s.enqueued)))
         });
-        if start_worker {
-            ensure_worker(p, i);
-        }
-        wake_worker(p, i);
-        if let Some(seq) = seq {
-            return Ok((i, seq));
-        }
+        let full = match got {
+            Some((i, seq)) => {
+                SLOT.with(|s| s.set(Some(i)));
+                if start_worker {
+                    ensure_worker(p, i);
+                }
+                wake_worker(p, i);
+                if let Some(seq) = seq {
+                    return Ok((i, seq));
+                }
+                "the audit queue stayed full"
+            }
+            None => "all audit queues stayed in use by other databases",
+        };
         if Instant::now() >= deadline {
             return Err(format!(
-                "the audit queue stayed full for {} ms (mcp.audit_wait_ms)",
+                "{full} for {} ms (mcp.audit_wait_ms)",
                 wait.as_millis()
             ));
         }

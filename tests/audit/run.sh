@@ -17,7 +17,9 @@
 #     LLM request; what was queued lands afterwards;
 # 11. a run row exists (committed) while the first LLM request is in flight;
 # 12. a tool call outside any chat (mcp.call_tool) in a transaction that rolls back: its audit
-#     row stays.
+#     row stays;
+# 13. more databases than audit queues (8): ten databases chat one after another, every run is
+#     recorded (an idle queue passes to the next database).
 # Uses the regress cluster (preloaded by scripts/lib.sh, durable audit off by default there).
 set -euo pipefail
 LOG_TAG=audit
@@ -215,8 +217,33 @@ PGOPTIONS="-c mcp.audit_durable=off" psql_at "$PORT" "$DB" -At -c "BEGIN" -c "SE
   fail "audit_durable off: the standalone call's row outlived the ROLLBACK"
 log "a tool call of its own in a rolled-back transaction: its audit row stays (durable), goes with the ROLLBACK when off"
 
+# 13. Ten databases (copies of a template with pg_mcp, the mock provider and an open interface),
+#     each with one chat: all ten runs recorded, although there are only 8 queues.
+TPL=pg_mcp_audit_tpl
+fresh_db "$PORT" "$TPL"
+psql_at "$PORT" "$TPL" -c "
+  INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('ok', 'openai', 'http://127.0.0.1:$mock_port/s/ok/v1', 'mock-model');
+  INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');" >/dev/null
+for n in $(seq 0 9); do
+  psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS pg_mcp_audit_db$n" -c "CREATE DATABASE pg_mcp_audit_db$n TEMPLATE $TPL" >/dev/null
+done
+for n in $(seq 0 9); do
+  got="$(psql_at "$PORT" "pg_mcp_audit_db$n" -At -c "$(chat_sql "database $n" ok)" 2>"$work/db.err")" || fail "database $n: $(cat "$work/db.err")"
+  [ "$got" = completed ] || fail "database $n: chat [$got]"
+done
+for n in $(seq 0 9); do
+  t="$(now_ms)"
+  until [ "$(psql_at "$PORT" "pg_mcp_audit_db$n" -At -c "SELECT status FROM mcp.run WHERE question = 'database $n'")" = completed ]; do
+    [ $(( $(now_ms) - t )) -lt 10000 ] || fail "database $n: its run was not recorded"
+    sleep 0.1
+  done
+done
+log "ten databases, 8 audit queues: every database's run recorded"
+
 psql_at "$PORT" "$DB" -At -c "SELECT mcp.audit_status()->'queues'" >/dev/null
 # The worker ends when idle, so the database can be dropped.
 for _ in $(seq 100); do [ -z "$(worker_pid)" ] && break; sleep 0.1; done
-psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" -c "DROP ROLE IF EXISTS audit_reader" >/dev/null
+for _ in $(seq 100); do [ "$(q "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pg_mcp audit writer'")" = 0 ] && break; sleep 0.1; done
+for n in $(seq 0 9); do psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS pg_mcp_audit_db$n" >/dev/null; done
+psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $TPL" -c "DROP DATABASE IF EXISTS $DB" -c "DROP ROLE IF EXISTS audit_reader" >/dev/null
 log "ok"

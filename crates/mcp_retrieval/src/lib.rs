@@ -48,6 +48,7 @@ pub struct Chunk {
     pub tokens: usize,
 }
 
+#[derive(Clone)]
 struct Sizer(TokenCounter);
 
 impl ChunkSizer for Sizer {
@@ -79,10 +80,28 @@ pub fn chunk_text(
         .with_sizer(Sizer(counter))
         .with_overlap(overlap)
         .map_err(|e| e.to_string())?;
-    let pieces: Vec<(usize, &str)> = match format {
-        Format::Text => TextSplitter::new(config).chunk_indices(body).collect(),
-        Format::Markdown => MarkdownSplitter::new(config).chunk_indices(body).collect(),
+    let spans = |it: &mut dyn Iterator<Item = (usize, &str)>| {
+        it.map(|(o, t)| (o, o + t.len())).collect::<Vec<_>>()
     };
+    // One splitter, reused for every window.
+    enum Splitter {
+        Text(TextSplitter<Sizer>),
+        Markdown(MarkdownSplitter<Sizer>),
+    }
+    let splitter = match format {
+        Format::Text => Splitter::Text(TextSplitter::new(config)),
+        Format::Markdown => Splitter::Markdown(MarkdownSplitter::new(config)),
+    };
+    let split = |text: &str| -> Vec<(usize, usize)> {
+        match &splitter {
+            Splitter::Text(s) => spans(&mut s.chunk_indices(text)),
+            Splitter::Markdown(s) => spans(&mut s.chunk_indices(text)),
+        }
+    };
+    let pieces: Vec<(usize, &str)> = windowed(body, max_tokens, split)
+        .into_iter()
+        .map(|(a, b)| (a, &body[a..b]))
+        .collect();
     Ok(pieces
         .into_iter()
         .filter(|(_, t)| !t.trim().is_empty())
@@ -94,6 +113,54 @@ pub fn chunk_text(
             tokens: counter.count_text(t),
         })
         .collect())
+}
+
+/// Bytes of the first window per `max_tokens` (a 512-token chunk of German prose is 2-2.5 KB:
+/// a window holds several chunks).
+const WINDOW_BYTES_PER_TOKEN: usize = 24;
+const MIN_WINDOW_BYTES: usize = 4096;
+
+/// Run `split` (which returns chunk spans of the text it is given) over `body` a window at a
+/// time. The splitter measures candidate texts up to the whole rest of the text it is given,
+/// so on a long text without paragraph or sentence breaks (one endless line of words, a
+/// megabyte without a space, deeply nested Markdown) one call costs O(n²) in token counting:
+/// 32 s for 1 MB without a space. A window bounds that: all chunks of a window but its last are
+/// kept (they end before the window does), and the next window starts where that last chunk
+/// started. A window that yields fewer than two chunks is doubled. For a body shorter than the
+/// first window this is exactly one call of the splitter.
+fn windowed(
+    body: &str,
+    max_tokens: usize,
+    split: impl Fn(&str) -> Vec<(usize, usize)>,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut window = (max_tokens * WINDOW_BYTES_PER_TOKEN).max(MIN_WINDOW_BYTES);
+    while start < body.len() {
+        let mut end = (start + window).min(body.len());
+        while !body.is_char_boundary(end) {
+            end += 1;
+        }
+        let spans = split(&body[start..end]);
+        if end == body.len() {
+            out.extend(spans.into_iter().map(|(a, b)| (start + a, start + b)));
+            break;
+        }
+        match spans.as_slice() {
+            [.., (next, _)] if spans.len() >= 2 && *next > 0 => {
+                let next = *next;
+                out.extend(
+                    spans[..spans.len() - 1]
+                        .iter()
+                        .map(|&(a, b)| (start + a, start + b)),
+                );
+                start += next;
+                window = (max_tokens * WINDOW_BYTES_PER_TOKEN).max(MIN_WINDOW_BYTES);
+            }
+            _ => window = window.saturating_mul(2),
+        }
+    }
+    out
 }
 
 /// The `k` of reciprocal rank fusion (Cormack et al. 2009): a document at rank r (1-based) in

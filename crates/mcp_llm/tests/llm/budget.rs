@@ -118,6 +118,23 @@ fn huge_text_is_counted_in_pieces() {
 }
 
 #[test]
+fn long_runs_without_whitespace_are_counted_in_pieces() {
+    let cl = TokenCounter::for_model("gpt-4");
+    let bpe = tiktoken_rs::cl100k_base().unwrap();
+    // Real text: the same count as tiktoken over the whole text.
+    let text = "Die regelmäßige wöchentliche Arbeitszeit beträgt 35 Stunden, https://example.org/tarif/metall-bayern?jahr=2024 ".repeat(50);
+    assert_eq!(cl.count_text(&text), bpe.encode_ordinary(&text).len());
+    // A 1 MB run (quadratic BPE merging over it took minutes): about tiktoken's count.
+    let run = "x".repeat(1_000_000);
+    let n = cl.count_text(&run);
+    let exact = bpe.encode_ordinary(&"x".repeat(16_384)).len() * 1_000_000 / 16_384;
+    assert!(n >= exact * 9 / 10 && n <= exact * 2, "{n} vs ~{exact}");
+    // Multi-byte characters in a run are never cut inside a character (no panic, all counted).
+    let wide = "ä€😀".repeat(100_000);
+    assert!(cl.count_text(&wide) >= 300_000);
+}
+
+#[test]
 fn message_counting_includes_tool_calls() {
     let c = TokenCounter::for_model("gpt-4o");
     let plain = c.count_message(&Message::assistant(""));

@@ -77,7 +77,9 @@ wait_run() { # wait_run QUESTION EXPECTED [LIMIT_MS]: until run_of QUESTION = EX
 backend_of() { # backend_of APPNAME
   local pid
   for _ in $(seq 400); do
-    pid="$(q "SELECT pid FROM pg_stat_activity WHERE application_name = '$1' AND state = 'active'")"
+    # (while a tool runs, pg_mcp tags the session's application_name with mcp:<run>:call:<id>)
+    pid="$(q "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()
+                AND (application_name = '$1' OR (application_name LIKE 'mcp:%' AND query LIKE '%mcp.chat(%'))")"
     [ -n "$pid" ] && { echo "$pid"; return 0; }
     sleep 0.05
   done

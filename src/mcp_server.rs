@@ -9,12 +9,13 @@
 
 use crate::bind::Param;
 use crate::error::McpError;
+use crate::jsonb::JsonbStored;
 use crate::pg::{first_row, in_subtransaction, select_kept, set_guc, with_tool_timeout};
 use crate::registry::function_signature;
 use crate::{gucs, sql_tool, tools};
 use mcp_protocol::{codes, Incoming, RpcError};
 use pgrx::prelude::*;
-use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting, JsonB};
+use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
 use serde_json::{json, Map, Value};
 use std::ffi::CString;
 
@@ -204,16 +205,24 @@ fn output_schemas() -> Result<std::collections::HashMap<String, Value>, RpcError
         "SELECT name, output_schema FROM mcp.tool WHERE output_schema IS NOT NULL",
         &[],
         |t| {
-            let mut out = std::collections::HashMap::new();
+            let mut out = Vec::new();
             for row in t {
-                if let (Some(n), Some(s)) = (row.get::<String>(1)?, row.get::<JsonB>(2)?) {
-                    out.insert(n, s.0);
+                if let (Some(n), Some(s)) = (row.get::<String>(1)?, row.get::<JsonbStored>(2)?) {
+                    out.push((n, s));
                 }
             }
             Ok(out)
         },
     )
-    .map_err(from_spi)
+    .map_err(from_spi)?
+    .into_iter()
+    .map(|(n, s)| {
+        let v = s
+            .value(&format!("the output schema of tool {n}"))
+            .map_err(from_mcp)?;
+        Ok((n, v))
+    })
+    .collect()
 }
 
 /// A successful result of a tool with an output schema must carry matching structuredContent
@@ -226,11 +235,15 @@ fn check_output(tool: &str, outcome: &mut tools::ToolOutcome) -> Result<(), RpcE
     let schema = first_row(
         "SELECT output_schema FROM mcp.tool WHERE name = $1",
         &[tool.into()],
-        |t| t.get::<JsonB>(1),
+        |t| t.get::<JsonbStored>(1),
     )
     .map_err(from_spi)?
     .flatten();
-    let Some(schema) = schema.map(|j| j.0) else {
+    let Some(schema) = schema
+        .map(|j| j.value(&format!("the output schema of tool {tool}")))
+        .transpose()
+        .map_err(from_mcp)?
+    else {
         return Ok(());
     };
     let problem = match &outcome.structured {
@@ -486,7 +499,7 @@ struct PromptRow {
     template: String,
     variables: Vec<String>,
     description: Option<String>,
-    completions: Option<Value>,
+    completions: Option<JsonbStored>,
 }
 
 fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
@@ -505,7 +518,7 @@ fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
                     template: row.get::<String>(3)?.unwrap_or_default(),
                     variables: row.get::<Vec<String>>(4)?.unwrap_or_default(),
                     description: row.get::<String>(5)?,
-                    completions: row.get::<JsonB>(6)?.map(|j| j.0),
+                    completions: row.get::<JsonbStored>(6)?,
                 });
             }
             Ok(out)
@@ -585,8 +598,12 @@ fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
             if !p.variables.iter().any(|v| v == req.argument) {
                 return Err(unknown_arg());
             }
-            let listed = p
+            let completions = p
                 .completions
+                .map(|c| c.value(&format!("the completions of prompt {}", p.name)))
+                .transpose()
+                .map_err(from_mcp)?;
+            let listed = completions
                 .as_ref()
                 .and_then(|c| c.get(req.argument))
                 .and_then(Value::as_array);

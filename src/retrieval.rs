@@ -7,6 +7,7 @@
 //! applies to ingestion and search alike.
 
 use crate::error::{required, McpError};
+use crate::jsonb::JsonbArg;
 use crate::pg::{first_row, in_subtransaction, select_kept, write_kept, PgErrorInfo};
 use crate::tools::{Call, ToolOutcome};
 use mcp_chat::ToolCallStatus;
@@ -408,14 +409,17 @@ fn ingest(
     uri: Option<&str>,
     title: Option<&str>,
     body: Option<&str>,
-    metadata: default!(Option<JsonB>, "'{}'"),
+    metadata: default!(Option<JsonbArg>, "'{}'"),
     mime_type: default!(Option<&str>, "'text/plain'"),
 ) -> Result<JsonB, ErrorReport> {
     let f = "ingest";
     let collection = required(collection, f, "collection")?;
     let uri = required(uri, f, "uri")?;
     let body = required(body, f, "body")?;
-    let metadata = metadata.map(|j| j.0).unwrap_or_else(|| json!({}));
+    let metadata = match metadata {
+        Some(m) => m.value("metadata")?,
+        None => json!({}),
+    };
     if !metadata.is_object() {
         return Err(fail(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,

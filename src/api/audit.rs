@@ -1,14 +1,15 @@
 //! `mcp.audit_digest`: the digest the audit's `clipped` column records, so an operator can check
 //! a value against it.
 
+use crate::jsonb::JsonbStored;
+use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
-use pgrx::JsonB;
 
 /// `mcp.audit_digest(value jsonb)`: hex SHA-256 of the value's canonical text (object keys
 /// sorted, no whitespace) — what `clipped` records for a cut jsonb column.
 #[pg_extern(name = "audit_digest", immutable, strict, parallel_safe)]
-fn audit_digest_jsonb(value: JsonB) -> String {
-    mcp_audit::json_digest(&value.0).sha256
+fn audit_digest_jsonb(value: JsonbStored) -> Result<String, ErrorReport> {
+    Ok(mcp_audit::json_digest(&value.value("value")?).sha256)
 }
 
 /// `mcp.audit_digest(value text)`: hex SHA-256 of the text's UTF-8 bytes — what `clipped`

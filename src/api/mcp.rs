@@ -1,6 +1,7 @@
 //! `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out. The server itself
 //! is [`crate::mcp_server`].
 
+use crate::jsonb::JsonbArg;
 use crate::mcp_server::handle_one;
 use mcp_protocol::{codes, RpcError};
 use pgrx::prelude::*;
@@ -16,8 +17,20 @@ pgrx::extension_sql_file!(
 /// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
 /// notifications and client responses.
 #[pg_extern(name = "handle", volatile)]
-fn handle(request: Option<JsonB>) -> Option<JsonB> {
-    let msg = request?.0;
+fn handle(request: Option<JsonbArg>) -> Option<JsonB> {
+    // Nested deeper than pg_mcp reads, or a number outside f64: a JSON-RPC error, not an ERROR.
+    let msg = match request?.value("request") {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(JsonB(mcp_protocol::error_response(
+                &Value::Null,
+                &RpcError::new(
+                    codes::INVALID_REQUEST,
+                    format!("Invalid Request: {}", e.message()),
+                ),
+            )))
+        }
+    };
     match msg {
         Value::Array(items) if items.is_empty() => Some(JsonB(mcp_protocol::error_response(
             &Value::Null,

@@ -241,6 +241,83 @@ mod tests {
         assert!(e.starts_with("22003") && e.contains("1000000000"), "{e}");
     }
 
+    /// Not only the functions listed above: every C function of the extension with a jsonb
+    /// parameter, called with a value nested 300 levels deep in that place (NULL elsewhere),
+    /// answers with a result or an ERROR with a real SQLSTATE, never pgrx's panic about serde's
+    /// recursion limit (XX000 "a text version of jsonb must be a valid json").
+    #[pg_test]
+    fn no_jsonb_parameter_panics_on_deep_values() {
+        let deep = "(repeat('[', 300) || repeat(']', 300))::jsonb";
+        let fns: Vec<(String, Vec<String>)> = Spi::connect(|c| {
+            c.select(
+                "SELECT p.proname::text,
+                        ARRAY(SELECT pg_catalog.format_type(t, NULL) FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY u(t, o) ORDER BY o)
+                   FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+                  WHERE p.pronamespace = 'mcp'::regnamespace AND l.lanname = 'c'
+                    AND 'jsonb'::regtype = ANY (p.proargtypes::oid[])
+                  ORDER BY 1",
+                None,
+                &[],
+            )
+            .unwrap()
+            .map(|r| (r.get::<String>(1).unwrap().unwrap(), r.get::<Vec<String>>(2).unwrap().unwrap()))
+            .collect()
+        });
+        let names: Vec<&str> = fns.iter().map(|(n, _)| n.as_str()).collect();
+        for expected in [
+            "audit_digest",
+            "call_tool",
+            "chat",
+            "handle",
+            "ingest",
+            "validate_arguments",
+        ] {
+            assert!(
+                names.contains(&expected),
+                "{expected} not found among {names:?}"
+            );
+        }
+        for (name, args) in &fns {
+            let call = format!(
+                "SELECT mcp.{name}({})",
+                args.iter()
+                    .map(|t| if t == "jsonb" {
+                        deep.to_string()
+                    } else {
+                        format!("NULL::{t}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let outcome = crate::pg::in_subtransaction_catch_all(|| {
+                Spi::run(&call).map_err(|e| e.to_string())
+            });
+            let error = match outcome {
+                Ok(Ok(())) => None,
+                Ok(Err(e)) => Some(e),
+                Err(info) => Some(format!("{}: {}", info.sqlstate, info.message)),
+            };
+            if let Some(e) = error {
+                assert!(
+                    !e.contains("text version of jsonb")
+                        && !e.contains("recursion limit")
+                        && !e.starts_with("XX000"),
+                    "{call}: {e}"
+                );
+            }
+        }
+        // mcp.handle answers a JSON-RPC error object, not an ERROR.
+        let r = q(&format!("SELECT mcp.handle(jsonb_build_object('jsonrpc', '2.0', 'id', 1, 'method', 'ping', 'params', {deep}))"));
+        assert_eq!(r["error"]["code"], json!(-32600), "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("more than 128 levels"),
+            "{r}"
+        );
+    }
+
     /// Eight definitions, each an anyOf of seven references to the next (issue 9, item 6: about a
     /// minute of validation before, immune to pg_terminate_backend).
     fn fan_out_schema() -> Value {

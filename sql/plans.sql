@@ -823,6 +823,9 @@ DECLARE
     v_qstems text[];
     v_plans jsonb;
     v_missing jsonb := '[]';
+    v_model text;      -- the interface's embedding model
+    v_sim jsonb;       -- {plan: {similarity, example}} when the embedding signal is used
+    v_sim_error text;  -- why it is not, when the model failed
 BEGIN
     PERFORM mcp.arg_not_null(question, 'question', 'mcp.analyze'), mcp.arg_not_null(v_iface, 'interface', 'mcp.analyze');
     IF pg_catalog.length(question) > 4000 THEN
@@ -914,6 +917,23 @@ BEGIN
         v_ents := COALESCE(v_ents, '[]');
     END IF;
 
+    -- embedding signal: with the interface's model, the question's cosine similarity to each
+    -- plan's closest example question (stored vectors, see mcp.plan_example_similarity). When
+    -- the model fails (server down, files changed) the plans are ranked without it and why
+    -- says so (embedding_error).
+    SELECT i.embedding_model INTO v_model FROM mcp.interface i WHERE i.name = v_iface;
+    IF v_model IS NOT NULL AND EXISTS (SELECT 1 FROM mcp.plan pl WHERE pl.interface = v_iface AND pl.enabled) THEN
+        BEGIN
+            SELECT COALESCE(pg_catalog.jsonb_object_agg(x.plan, pg_catalog.jsonb_build_object(
+                       'similarity', pg_catalog.round(x.similarity::numeric, 3), 'example', x.example)), '{}')
+              INTO v_sim
+              FROM mcp.plan_example_similarity(v_iface, ((mcp.embed(ARRAY[question], v_model))[1])::text) x;
+        EXCEPTION WHEN OTHERS THEN
+            v_sim := NULL;
+            v_sim_error := pg_catalog.left(SQLERRM, 300);
+        END;
+    END IF;
+
     -- plans: coverage of their kinds, keyword overlap with description and examples
     v_qstems := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(v_stem) x);
     WITH p AS (
@@ -932,15 +952,28 @@ BEGIN
                CASE WHEN pg_catalog.cardinality(v_qstems) = 0 THEN 0::numeric
                     ELSE pg_catalog.round((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_qstems) q WHERE q = ANY (p.pstems))::numeric
                          / pg_catalog.cardinality(v_qstems), 3) END AS keyword,
-               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss
+               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
+               COALESCE((v_sim -> p.name ->> 'similarity')::numeric, 0) AS embedding,
+               v_sim -> p.name -> 'example' AS example
           FROM p
+    ), f AS (
+        -- without the embedding signal 0.6 x coverage + 0.4 x keyword; with it
+        -- 0.5 x coverage + 0.25 x keyword + 0.25 x embedding
+        SELECT s.*, pg_catalog.round(r.raw, 3) AS score, r.raw
+          FROM s CROSS JOIN LATERAL (
+                SELECT CASE WHEN v_sim IS NULL THEN 0.6 * s.coverage + 0.4 * s.keyword
+                            ELSE 0.5 * s.coverage + 0.25 * s.keyword + 0.25 * s.embedding END AS raw) r
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'name', s.name, 'score', pg_catalog.round(0.6 * s.coverage + 0.4 * s.keyword, 3),
-               'why', pg_catalog.jsonb_build_object('coverage', s.coverage, 'keyword', s.keyword, 'embedding', NULL,
-                                                    'missing', pg_catalog.to_jsonb(s.miss)))
-               ORDER BY 0.6 * s.coverage + 0.4 * s.keyword DESC, s.priority DESC, s.name)
-      INTO v_plans FROM s WHERE s.coverage > 0 OR s.keyword > 0;
+               'name', f.name, 'score', f.score,
+               'why', pg_catalog.jsonb_build_object('coverage', f.coverage, 'keyword', f.keyword,
+                                                    'embedding', CASE WHEN v_sim IS NOT NULL THEN f.embedding END,
+                                                    'missing', pg_catalog.to_jsonb(f.miss))
+                      || CASE WHEN v_sim IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example)
+                              WHEN v_sim_error IS NOT NULL THEN pg_catalog.jsonb_build_object('embedding_error', v_sim_error)
+                              ELSE '{}' END)
+               ORDER BY f.raw DESC, f.priority DESC, f.name)
+      INTO v_plans FROM f WHERE f.coverage > 0 OR f.keyword > 0 OR f.score > 0;
     v_plans := COALESCE(v_plans, '[]');
     IF pg_catalog.jsonb_array_length(v_plans) > 0 THEN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
@@ -949,7 +982,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter, found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; why shows both (embedding: null, no embedding signal yet) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter, found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

@@ -15,6 +15,14 @@ use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{json, Map, Value};
 
+// The embedding signal's table and function (sql/plan_embedding.sql): after plans.sql and
+// retrieval.sql, whose tables it references.
+pgrx::extension_sql_file!(
+    "../sql/plan_embedding.sql",
+    name = "plan_embedding",
+    requires = ["plans", "retrieval"]
+);
+
 /// A plan is chosen on its own (without `options.plan`) only from this score up.
 pub const PLAN_MIN_SCORE: f64 = 0.5;
 

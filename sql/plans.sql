@@ -129,6 +129,8 @@ CREATE TABLE mcp.thesaurus_label (
 CREATE INDEX thesaurus_label_term ON mcp.thesaurus_label (term_id);
 CREATE INDEX thesaurus_label_first_stem ON mcp.thesaurus_label (first_stem);
 CREATE INDEX thesaurus_label_folded ON mcp.thesaurus_label (folded);
+-- (typos in the first word of a multi-word label: such labels are found by their second stem)
+CREATE INDEX thesaurus_label_second_stem ON mcp.thesaurus_label ((stems[2])) WHERE cardinality(stems) >= 2;
 COMMENT ON TABLE mcp.thesaurus_label IS
   'Search form of every label of every term, kept by a trigger on mcp.thesaurus_term (do not edit): what mcp.analyze looks up.';
 COMMENT ON COLUMN mcp.thesaurus_label.term_id IS 'The term.';
@@ -865,6 +867,39 @@ BEGIN
                   FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
                  WHERE l.stems = v_stem[w.i : w.i + pg_catalog.cardinality(l.stems) - 1]
                    AND (NOT l.caps OR w.caps)
+            ), multi AS (
+                -- multi-word labels that may hold a typo: found by their first stem, or by their
+                -- second stem for a typo in the first word (B-tree each)
+                SELECT l.term_id, l.label, l.stems, w.i AS first
+                  FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
+                 WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+                UNION
+                SELECT l.term_id, l.label, l.stems, w.i - 1
+                  FROM w JOIN mcp.thesaurus_label l ON l.stems[2] = w.stem
+                 WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps AND w.i > 1
+            ), fuzzy_multi AS (
+                -- a typo in one word of a multi-word label ("Schleswig-Holstien", "Metall- und
+                -- Elektorindustrie"), every other word exact: the one differing word has >= 5
+                -- letters and is within one edit of the label's (deletion neighbourhoods meet);
+                -- score 0.6 + 0.3 x trigram similarity of the two words
+                SELECT m.term_id, m.first, m.first + pg_catalog.cardinality(m.stems) - 1 AS last,
+                       pg_catalog.round((0.6 + 0.3 * mcp.trgm_similarity(d.lw, d.qw))::numeric, 3) AS score, 4 AS how
+                  FROM multi m
+                 CROSS JOIN LATERAL (
+                        SELECT pg_catalog.array_agg(k) AS ks FROM pg_catalog.generate_series(1, pg_catalog.cardinality(m.stems)) k
+                         WHERE m.stems[k] IS DISTINCT FROM v_stem[m.first + k - 1]) x
+                 CROSS JOIN LATERAL (
+                        SELECT (SELECT t.folded FROM mcp.tokenize(m.label) t WHERE t.stem IS NOT NULL
+                                 ORDER BY t.pos OFFSET x.ks[1] - 1 LIMIT 1) AS lw,
+                               v_fold[m.first + x.ks[1] - 1] AS qw) d
+                 WHERE m.first >= 1 AND m.first + pg_catalog.cardinality(m.stems) - 1 <= v_n
+                   AND pg_catalog.cardinality(x.ks) = 1
+                   AND pg_catalog.length(d.lw) >= 5 AND pg_catalog.length(d.qw) >= 5
+                   AND EXISTS (SELECT 1
+                                 FROM (SELECT d.lw UNION SELECT pg_catalog.left(d.lw, k - 1) || pg_catalog.substr(d.lw, k + 1)
+                                         FROM pg_catalog.generate_series(1, pg_catalog.length(d.lw)) k) a(dl)
+                                 JOIN (SELECT d.qw UNION SELECT pg_catalog.left(d.qw, k - 1) || pg_catalog.substr(d.qw, k + 1)
+                                         FROM pg_catalog.generate_series(1, pg_catalog.length(d.qw)) k) b(dq) ON a.dl = b.dq)
             ), compound AS (
                 -- a word that begins with a one-word label of >= 5 letters (Metallindustrie -> Metall)
                 SELECT c.term_id, w.i AS first, w.i AS last, 0.8 AS score, 2 AS how
@@ -877,8 +912,8 @@ BEGIN
                  WHERE pg_catalog.length(w.f) >= 8
             ), fuzzy AS (
                 -- typos: a word of >= 5 letters that matched nothing exactly, within one edit of a
-                -- one-word label with the same first letter (deletion neighbourhood, B-tree);
-                -- score 0.6 + 0.3 x trigram similarity
+                -- one-word label with the same first letter, or of any first letter from 8 letters
+                -- on (deletion neighbourhood, B-tree); score 0.6 + 0.3 x trigram similarity
                 SELECT v.term_id, w.i AS first, w.i AS last,
                        pg_catalog.round((0.6 + 0.3 * v.sim)::numeric, 3) AS score, 3 AS how
                   FROM w CROSS JOIN LATERAL (
@@ -887,13 +922,14 @@ BEGIN
                                                       UNION ALL
                                                       SELECT pg_catalog.left(w.f, k - 1) || pg_catalog.substr(w.f, k + 1)
                                                         FROM pg_catalog.generate_series(1, pg_catalog.length(w.f)) k))
-                           AND pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1)
+                           AND (pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1) OR pg_catalog.length(w.f) >= 8)
                          ORDER BY 2 DESC, 1 LIMIT 1) v
                  WHERE pg_catalog.length(w.f) BETWEEN 5 AND 25
                    AND NOT EXISTS (SELECT 1 FROM exact x WHERE w.i BETWEEN x.first AND x.last)
             ), cand AS (
                 SELECT c.term_id, t.kind, t.label, c.first, c.last, c.score, c.how
-                  FROM (SELECT * FROM exact UNION ALL SELECT * FROM compound UNION ALL SELECT * FROM fuzzy) c
+                  FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy_multi UNION ALL SELECT * FROM compound
+                        UNION ALL SELECT * FROM fuzzy) c
                   JOIN mcp.thesaurus_term t ON t.id = c.term_id
                 UNION ALL
                 SELECT m.term_id, m.kind, m.label, m.first, m.last, 1.0, 0
@@ -982,7 +1018,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter, found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

@@ -1389,6 +1389,56 @@ CREATE TRIGGER plan_check BEFORE INSERT OR UPDATE ON mcp.plan
 ------------------------------------------------------------------------------------------------
 -- Prompt analysis
 ------------------------------------------------------------------------------------------------
+-- Typos inside multi-word labels, for mcp.analyze (a function of its own: its plan is cached
+-- apart from analyze's big matching query, which would otherwise be planned with it every call).
+CREATE FUNCTION mcp.multi_word_typos(q_stems text[], q_folds text[])
+RETURNS TABLE (term_id text, first integer, last integer, score numeric, how integer)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+    WITH w AS (
+        SELECT u.stem, u.f, u.i::integer AS i FROM unnest(q_stems, q_folds) WITH ORDINALITY AS u(stem, f, i)
+    ), multi AS (
+        -- multi-word labels that may hold a typo: found by their first stem, or by their
+        -- second stem for a typo in the first word (B-tree each)
+        SELECT l.term_id, l.label, l.stems, w.i AS first
+          FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
+         WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+        UNION
+        SELECT l.term_id, l.label, l.stems, w.i - 1
+          FROM w JOIN mcp.thesaurus_label l ON l.stems[2] = w.stem
+         WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps AND w.i > 1
+    ), fuzzy_multi AS (
+        -- a typo in one word of a multi-word label ("Schleswig-Holstien", "Metall- und
+        -- Elektorindustrie"), every other word exact: the one differing word has >= 5
+        -- letters and is within one edit of the label's (deletion neighbourhoods meet);
+        -- score 0.6 + 0.3 x trigram similarity of the two words
+        SELECT m.term_id, m.first, m.first + pg_catalog.cardinality(m.stems) - 1 AS last,
+               pg_catalog.round((0.6 + 0.3 * mcp.trgm_similarity(d.lw, d.qw))::numeric, 3) AS score, 4 AS how
+          FROM multi m
+         CROSS JOIN LATERAL (
+                SELECT pg_catalog.array_agg(k) AS ks FROM pg_catalog.generate_series(1, pg_catalog.cardinality(m.stems)) k
+                 WHERE m.stems[k] IS DISTINCT FROM q_stems[m.first + k - 1]) x
+         CROSS JOIN LATERAL (
+                SELECT (SELECT t.folded FROM mcp.tokenize(m.label) t WHERE t.stem IS NOT NULL
+                         ORDER BY t.pos OFFSET x.ks[1] - 1 LIMIT 1) AS lw,
+                       q_folds[m.first + x.ks[1] - 1] AS qw) d
+         WHERE m.first >= 1 AND m.first + pg_catalog.cardinality(m.stems) - 1 <= pg_catalog.cardinality(q_stems)
+           AND pg_catalog.cardinality(x.ks) = 1
+           AND pg_catalog.length(d.lw) >= 5 AND pg_catalog.length(d.qw) >= 5
+           AND EXISTS (SELECT 1
+                         FROM (SELECT d.lw UNION SELECT pg_catalog.left(d.lw, k - 1) || pg_catalog.substr(d.lw, k + 1)
+                                 FROM pg_catalog.generate_series(1, pg_catalog.length(d.lw)) k) a(dl)
+                         JOIN (SELECT d.qw UNION SELECT pg_catalog.left(d.qw, k - 1) || pg_catalog.substr(d.qw, k + 1)
+                                 FROM pg_catalog.generate_series(1, pg_catalog.length(d.qw)) k) b(dq) ON a.dl = b.dq)
+    )
+    SELECT * FROM fuzzy_multi;
+END
+$$;
+COMMENT ON FUNCTION mcp.multi_word_typos(text[], text[]) IS
+  'For mcp.analyze: multi-word thesaurus labels found in the question''s words (q_stems and q_folds: stems and folded forms without stop words, in order) with one typo: every word of the label matches but one, which has >= 5 letters and is within one edit of the label''s word; labels found by their first stem or, for a typo in the first word, by their second stem. Rows: term, first and last word (1-based), score 0.6 + 0.3 x trigram similarity of the two words, how = 4.';
+
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
@@ -1453,39 +1503,9 @@ BEGIN
                   FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
                  WHERE l.stems = v_stem[w.i : w.i + pg_catalog.cardinality(l.stems) - 1]
                    AND (NOT l.caps OR w.caps)
-            ), multi AS (
-                -- multi-word labels that may hold a typo: found by their first stem, or by their
-                -- second stem for a typo in the first word (B-tree each)
-                SELECT l.term_id, l.label, l.stems, w.i AS first
-                  FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
-                 WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
-                UNION
-                SELECT l.term_id, l.label, l.stems, w.i - 1
-                  FROM w JOIN mcp.thesaurus_label l ON l.stems[2] = w.stem
-                 WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps AND w.i > 1
             ), fuzzy_multi AS (
-                -- a typo in one word of a multi-word label ("Schleswig-Holstien", "Metall- und
-                -- Elektorindustrie"), every other word exact: the one differing word has >= 5
-                -- letters and is within one edit of the label's (deletion neighbourhoods meet);
-                -- score 0.6 + 0.3 x trigram similarity of the two words
-                SELECT m.term_id, m.first, m.first + pg_catalog.cardinality(m.stems) - 1 AS last,
-                       pg_catalog.round((0.6 + 0.3 * mcp.trgm_similarity(d.lw, d.qw))::numeric, 3) AS score, 4 AS how
-                  FROM multi m
-                 CROSS JOIN LATERAL (
-                        SELECT pg_catalog.array_agg(k) AS ks FROM pg_catalog.generate_series(1, pg_catalog.cardinality(m.stems)) k
-                         WHERE m.stems[k] IS DISTINCT FROM v_stem[m.first + k - 1]) x
-                 CROSS JOIN LATERAL (
-                        SELECT (SELECT t.folded FROM mcp.tokenize(m.label) t WHERE t.stem IS NOT NULL
-                                 ORDER BY t.pos OFFSET x.ks[1] - 1 LIMIT 1) AS lw,
-                               v_fold[m.first + x.ks[1] - 1] AS qw) d
-                 WHERE m.first >= 1 AND m.first + pg_catalog.cardinality(m.stems) - 1 <= v_n
-                   AND pg_catalog.cardinality(x.ks) = 1
-                   AND pg_catalog.length(d.lw) >= 5 AND pg_catalog.length(d.qw) >= 5
-                   AND EXISTS (SELECT 1
-                                 FROM (SELECT d.lw UNION SELECT pg_catalog.left(d.lw, k - 1) || pg_catalog.substr(d.lw, k + 1)
-                                         FROM pg_catalog.generate_series(1, pg_catalog.length(d.lw)) k) a(dl)
-                                 JOIN (SELECT d.qw UNION SELECT pg_catalog.left(d.qw, k - 1) || pg_catalog.substr(d.qw, k + 1)
-                                         FROM pg_catalog.generate_series(1, pg_catalog.length(d.qw)) k) b(dq) ON a.dl = b.dq)
+                -- typos inside multi-word labels (mcp.multi_word_typos)
+                SELECT * FROM mcp.multi_word_typos(v_stem, v_fold)
             ), compound AS (
                 -- a word that begins with a one-word label of >= 5 letters (Metallindustrie -> Metall)
                 SELECT c.term_id, w.i AS first, w.i AS last, 0.8 AS score, 2 AS how
@@ -1600,11 +1620,12 @@ BEGIN
     IF pg_catalog.jsonb_array_length(v_plans) > 0 THEN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
     END IF;
-    RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing);
+    RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing)
+        || CASE WHEN v_sim_error IS NULL THEN '{}' ELSE pg_catalog.jsonb_build_object('embedding_error', v_sim_error) END;
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump
@@ -2244,9 +2265,12 @@ BEGIN
     IF v_plans IS NOT NULL THEN
         v_vectors := mcp.embed_literals(v_examples, m.name);
         IF v_store THEN
+            -- (a concurrent first use may have stored the same example meanwhile: the newer wins)
             EXECUTE pg_catalog.format(
                 'INSERT INTO mcp.plan_example_embedding (plan, model, example, fingerprint, embedding)
-                 SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)', vs)
+                 SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)
+                 ON CONFLICT (plan, model, example) DO UPDATE
+                    SET fingerprint = EXCLUDED.fingerprint, embedding = EXCLUDED.embedding, created_at = EXCLUDED.created_at', vs)
               USING m.name, m.fingerprint, v_plans, v_examples, v_vectors;
         END IF;
     END IF;

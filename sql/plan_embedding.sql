@@ -68,9 +68,12 @@ BEGIN
     IF v_plans IS NOT NULL THEN
         v_vectors := mcp.embed_literals(v_examples, m.name);
         IF v_store THEN
+            -- (a concurrent first use may have stored the same example meanwhile: the newer wins)
             EXECUTE pg_catalog.format(
                 'INSERT INTO mcp.plan_example_embedding (plan, model, example, fingerprint, embedding)
-                 SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)', vs)
+                 SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)
+                 ON CONFLICT (plan, model, example) DO UPDATE
+                    SET fingerprint = EXCLUDED.fingerprint, embedding = EXCLUDED.embedding, created_at = EXCLUDED.created_at', vs)
               USING m.name, m.fingerprint, v_plans, v_examples, v_vectors;
         END IF;
     END IF;

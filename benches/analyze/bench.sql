@@ -15,6 +15,7 @@ SELECT 'syn' || i, (ARRAY['tarifgebiet', 'fachbereich', 'thema', 'beruf'])[1 + i
           FROM generate_series(1, :n) i) s;
 ANALYZE mcp.thesaurus_label;
 ANALYZE mcp.thesaurus_term;
+ANALYZE mcp.thesaurus_variant;
 CREATE TEMP TABLE bench_q (question text);
 INSERT INTO bench_q VALUES
  ('Welche Tarifverträge gelten im bayerischen Einzelhandel?'),

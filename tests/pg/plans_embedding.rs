@@ -224,6 +224,9 @@ mod tests {
             "{a}"
         );
         assert_eq!(pe_analyze(PE_QUESTION)["plans"], json!([]));
+        // without a model there is no such key
+        run("UPDATE mcp.interface SET embedding_model = NULL WHERE name = 'pe'");
+        assert!(pe_analyze(PE_QUESTION).get("embedding_error").is_none());
     }
 
     #[pg_test]
@@ -237,6 +240,17 @@ mod tests {
         assert_eq!(a["plans"][0]["score"].as_f64(), Some(0.4), "{a}");
         let err = a["plans"][0]["why"]["embedding_error"].as_str().unwrap();
         assert!(err.contains("pe_remote"), "{a}");
+        // also at the top level, where it shows when no plan scores at all
+        assert_eq!(a["embedding_error"].as_str(), Some(err), "{a}");
+        let none = pe_analyze(PE_QUESTION);
+        assert_eq!(none["plans"], json!([]), "{none}");
+        assert!(
+            none["embedding_error"]
+                .as_str()
+                .unwrap()
+                .contains("pe_remote"),
+            "{none}"
+        );
         assert_eq!(
             Spi::get_one::<i64>("SELECT count(*) FROM mcp.plan_example_embedding").unwrap(),
             Some(0)

@@ -710,7 +710,8 @@ CREATE TABLE mcp.thesaurus_label (
     stems       text[] NOT NULL,
     first_stem  text NOT NULL,
     folded      text NOT NULL,
-    caps        boolean NOT NULL
+    caps        boolean NOT NULL,
+    words       text[] NOT NULL
 );
 CREATE INDEX thesaurus_label_term ON mcp.thesaurus_label (term_id);
 CREATE INDEX thesaurus_label_first_stem ON mcp.thesaurus_label (first_stem);
@@ -725,6 +726,7 @@ COMMENT ON COLUMN mcp.thesaurus_label.preferred IS 'Whether it is the preferred 
 COMMENT ON COLUMN mcp.thesaurus_label.stems IS 'German stems of its words without stop words (all folded words when it has only stop words).';
 COMMENT ON COLUMN mcp.thesaurus_label.first_stem IS 'stems[1] (index key of the exact lookup).';
 COMMENT ON COLUMN mcp.thesaurus_label.folded IS 'Its folded words joined by one space.';
+COMMENT ON COLUMN mcp.thesaurus_label.words IS 'Folded forms of the words stems holds, in the same order (typos inside multi-word labels compare the words, not the stems).';
 COMMENT ON COLUMN mcp.thesaurus_label.caps IS 'An upper-case abbreviation of at most 3 letters (BY, ÖD): matches only a word written in upper case.';
 
 CREATE TABLE mcp.thesaurus_variant (
@@ -744,16 +746,19 @@ CREATE FUNCTION mcp.thesaurus_label_sync() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM mcp.thesaurus_label WHERE term_id = NEW.id;
-    INSERT INTO mcp.thesaurus_label (term_id, label, preferred, stems, first_stem, folded, caps)
+    INSERT INTO mcp.thesaurus_label (term_id, label, preferred, stems, first_stem, folded, caps, words)
     SELECT NEW.id, l.label, l.preferred, s.stems, s.stems[1], s.folded,
-           l.label = pg_catalog.upper(l.label) AND pg_catalog.length(pg_catalog.regexp_replace(l.label, '[^[:alpha:]\u00C0-\u024F]', '', 'g')) <= 3
+           l.label = pg_catalog.upper(l.label) AND pg_catalog.length(pg_catalog.regexp_replace(l.label, '[^[:alpha:]\u00C0-\u024F]', '', 'g')) <= 3,
+           s.words
       FROM (SELECT NEW.label AS label, true AS preferred
             UNION
             SELECT a, false FROM pg_catalog.unnest(NEW.alt_labels) a WHERE a <> NEW.label) l
      CROSS JOIN LATERAL (
             SELECT COALESCE(pg_catalog.array_agg(t.stem ORDER BY t.pos) FILTER (WHERE t.stem IS NOT NULL),
                             pg_catalog.array_agg(t.folded ORDER BY t.pos)) AS stems,
-                   pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded
+                   pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded,
+                   COALESCE(pg_catalog.array_agg(t.folded ORDER BY t.pos) FILTER (WHERE t.stem IS NOT NULL),
+                            pg_catalog.array_agg(t.folded ORDER BY t.pos)) AS words
               FROM mcp.tokenize(l.label) t) s
      WHERE s.stems IS NOT NULL;
     DELETE FROM mcp.thesaurus_variant WHERE term_id = NEW.id;
@@ -1397,18 +1402,21 @@ LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE AS $$
 #variable_conflict use_column
 BEGIN
     RETURN QUERY
-    WITH w AS (
-        SELECT u.stem, u.f, u.i::integer AS i FROM unnest(q_stems, q_folds) WITH ORDINALITY AS u(stem, f, i)
-    ), multi AS (
+    WITH multi AS (
         -- multi-word labels that may hold a typo: found by their first stem, or by their
-        -- second stem for a typo in the first word (B-tree each)
-        SELECT l.term_id, l.label, l.stems, w.i AS first
-          FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
-         WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+        -- second stem for a typo in the first word (B-tree each; = ANY keeps the cached plan an
+        -- index scan whatever the number of words), at every place of the question they fit
+        SELECT l.term_id, l.words, l.stems, p.i AS first
+          FROM mcp.thesaurus_label l
+         CROSS JOIN LATERAL (SELECT s.i FROM pg_catalog.generate_subscripts(q_stems, 1) s(i)
+                              WHERE q_stems[s.i] = l.first_stem) p
+         WHERE l.first_stem = ANY (q_stems) AND pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
         UNION
-        SELECT l.term_id, l.label, l.stems, w.i - 1
-          FROM w JOIN mcp.thesaurus_label l ON l.stems[2] = w.stem
-         WHERE pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps AND w.i > 1
+        SELECT l.term_id, l.words, l.stems, p.i - 1
+          FROM mcp.thesaurus_label l
+         CROSS JOIN LATERAL (SELECT s.i FROM pg_catalog.generate_subscripts(q_stems, 1) s(i)
+                              WHERE q_stems[s.i] = l.stems[2] AND s.i > 1) p
+         WHERE l.stems[2] = ANY (q_stems) AND pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
     ), fuzzy_multi AS (
         -- a typo in one word of a multi-word label ("Schleswig-Holstien", "Metall- und
         -- Elektorindustrie"), every other word exact: the one differing word has >= 5
@@ -1420,10 +1428,7 @@ BEGIN
          CROSS JOIN LATERAL (
                 SELECT pg_catalog.array_agg(k) AS ks FROM pg_catalog.generate_series(1, pg_catalog.cardinality(m.stems)) k
                  WHERE m.stems[k] IS DISTINCT FROM q_stems[m.first + k - 1]) x
-         CROSS JOIN LATERAL (
-                SELECT (SELECT t.folded FROM mcp.tokenize(m.label) t WHERE t.stem IS NOT NULL
-                         ORDER BY t.pos OFFSET x.ks[1] - 1 LIMIT 1) AS lw,
-                       q_folds[m.first + x.ks[1] - 1] AS qw) d
+         CROSS JOIN LATERAL (SELECT m.words[x.ks[1]] AS lw, q_folds[m.first + x.ks[1] - 1] AS qw) d
          WHERE m.first >= 1 AND m.first + pg_catalog.cardinality(m.stems) - 1 <= pg_catalog.cardinality(q_stems)
            AND pg_catalog.cardinality(x.ks) = 1
            AND pg_catalog.length(d.lw) >= 5 AND pg_catalog.length(d.qw) >= 5

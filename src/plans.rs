@@ -234,7 +234,7 @@ fn render(prompt: &str, labels: &Map<String, Value>, question: &str) -> Result<S
 /// the host (as the calling role, audited as tool calls of this run). Returns the record of the
 /// choice, which the run's audit stores in `mcp.run.plan` with the run's end.
 pub fn apply(chosen: Option<Chosen>, cfg: &mut ChatConfig, host: &mut dyn Host) -> Option<Value> {
-    let Some(c) = chosen else { return None };
+    let c = chosen?;
     let labels = entity_labels(&c.analysis);
     let mut run = PlanRun::default();
     let mut taken = Vec::new();

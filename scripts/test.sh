@@ -47,6 +47,8 @@ run_regress() {
   return "$rc"
 }
 step "pg_regress (pg_test/)" run_regress
+# Plan ranking's stored example vectors under a concurrent first use (issue 12; two sessions).
+step "plan vectors, concurrent first use (tests/plans/concurrent.sh)" bash "$ROOT/tests/plans/concurrent.sh"
 
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"

@@ -710,11 +710,14 @@ CREATE TABLE mcp.thesaurus_label (
     stems       text[] NOT NULL,
     first_stem  text NOT NULL,
     folded      text NOT NULL,
-    caps        boolean NOT NULL
+    caps        boolean NOT NULL,
+    words       text[] NOT NULL
 );
 CREATE INDEX thesaurus_label_term ON mcp.thesaurus_label (term_id);
 CREATE INDEX thesaurus_label_first_stem ON mcp.thesaurus_label (first_stem);
 CREATE INDEX thesaurus_label_folded ON mcp.thesaurus_label (folded);
+-- (typos in the first word of a multi-word label: such labels are found by their second stem)
+CREATE INDEX thesaurus_label_second_stem ON mcp.thesaurus_label ((stems[2])) WHERE cardinality(stems) >= 2;
 COMMENT ON TABLE mcp.thesaurus_label IS
   'Search form of every label of every term, kept by a trigger on mcp.thesaurus_term (do not edit): what mcp.analyze looks up.';
 COMMENT ON COLUMN mcp.thesaurus_label.term_id IS 'The term.';
@@ -723,6 +726,7 @@ COMMENT ON COLUMN mcp.thesaurus_label.preferred IS 'Whether it is the preferred 
 COMMENT ON COLUMN mcp.thesaurus_label.stems IS 'German stems of its words without stop words (all folded words when it has only stop words).';
 COMMENT ON COLUMN mcp.thesaurus_label.first_stem IS 'stems[1] (index key of the exact lookup).';
 COMMENT ON COLUMN mcp.thesaurus_label.folded IS 'Its folded words joined by one space.';
+COMMENT ON COLUMN mcp.thesaurus_label.words IS 'Folded forms of the words stems holds, in the same order (typos inside multi-word labels compare the words, not the stems).';
 COMMENT ON COLUMN mcp.thesaurus_label.caps IS 'An upper-case abbreviation of at most 3 letters (BY, ÖD): matches only a word written in upper case.';
 
 CREATE TABLE mcp.thesaurus_variant (
@@ -742,16 +746,19 @@ CREATE FUNCTION mcp.thesaurus_label_sync() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM mcp.thesaurus_label WHERE term_id = NEW.id;
-    INSERT INTO mcp.thesaurus_label (term_id, label, preferred, stems, first_stem, folded, caps)
+    INSERT INTO mcp.thesaurus_label (term_id, label, preferred, stems, first_stem, folded, caps, words)
     SELECT NEW.id, l.label, l.preferred, s.stems, s.stems[1], s.folded,
-           l.label = pg_catalog.upper(l.label) AND pg_catalog.length(pg_catalog.regexp_replace(l.label, '[^[:alpha:]\u00C0-\u024F]', '', 'g')) <= 3
+           l.label = pg_catalog.upper(l.label) AND pg_catalog.length(pg_catalog.regexp_replace(l.label, '[^[:alpha:]\u00C0-\u024F]', '', 'g')) <= 3,
+           s.words
       FROM (SELECT NEW.label AS label, true AS preferred
             UNION
             SELECT a, false FROM pg_catalog.unnest(NEW.alt_labels) a WHERE a <> NEW.label) l
      CROSS JOIN LATERAL (
             SELECT COALESCE(pg_catalog.array_agg(t.stem ORDER BY t.pos) FILTER (WHERE t.stem IS NOT NULL),
                             pg_catalog.array_agg(t.folded ORDER BY t.pos)) AS stems,
-                   pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded
+                   pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded,
+                   COALESCE(pg_catalog.array_agg(t.folded ORDER BY t.pos) FILTER (WHERE t.stem IS NOT NULL),
+                            pg_catalog.array_agg(t.folded ORDER BY t.pos)) AS words
               FROM mcp.tokenize(l.label) t) s
      WHERE s.stems IS NOT NULL;
     DELETE FROM mcp.thesaurus_variant WHERE term_id = NEW.id;
@@ -1387,6 +1394,57 @@ CREATE TRIGGER plan_check BEFORE INSERT OR UPDATE ON mcp.plan
 ------------------------------------------------------------------------------------------------
 -- Prompt analysis
 ------------------------------------------------------------------------------------------------
+-- Typos inside multi-word labels, for mcp.analyze (a function of its own: its plan is cached
+-- apart from analyze's big matching query, which would otherwise be planned with it every call).
+CREATE FUNCTION mcp.multi_word_typos(q_stems text[], q_folds text[])
+RETURNS TABLE (term_id text, first integer, last integer, score numeric, how integer)
+-- (ROWS 2: the planner's default of 1000 rows made analyze hash-join all terms)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE ROWS 2 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+    WITH multi AS (
+        -- multi-word labels that may hold a typo: found by their first stem, or by their
+        -- second stem for a typo in the first word (B-tree each; = ANY keeps the cached plan an
+        -- index scan whatever the number of words), at every place of the question they fit
+        SELECT l.term_id, l.words, l.stems, p.i AS first
+          FROM mcp.thesaurus_label l
+         CROSS JOIN LATERAL (SELECT s.i FROM pg_catalog.generate_subscripts(q_stems, 1) s(i)
+                              WHERE q_stems[s.i] = l.first_stem) p
+         WHERE l.first_stem = ANY (q_stems) AND pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+        UNION
+        SELECT l.term_id, l.words, l.stems, p.i - 1
+          FROM mcp.thesaurus_label l
+         CROSS JOIN LATERAL (SELECT s.i FROM pg_catalog.generate_subscripts(q_stems, 1) s(i)
+                              WHERE q_stems[s.i] = l.stems[2] AND s.i > 1) p
+         WHERE l.stems[2] = ANY (q_stems) AND pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+    ), fuzzy_multi AS (
+        -- a typo in one word of a multi-word label ("Schleswig-Holstien", "Metall- und
+        -- Elektorindustrie"), every other word exact: the one differing word has >= 5
+        -- letters and is within one edit of the label's (deletion neighbourhoods meet);
+        -- score 0.6 + 0.3 x trigram similarity of the two words
+        SELECT m.term_id, m.first, m.first + pg_catalog.cardinality(m.stems) - 1 AS last,
+               pg_catalog.round((0.6 + 0.3 * mcp.trgm_similarity(d.lw, d.qw))::numeric, 3) AS score, 4 AS how
+          FROM multi m
+         CROSS JOIN LATERAL (
+                SELECT pg_catalog.array_agg(k) AS ks FROM pg_catalog.generate_series(1, pg_catalog.cardinality(m.stems)) k
+                 WHERE m.stems[k] IS DISTINCT FROM q_stems[m.first + k - 1]) x
+         CROSS JOIN LATERAL (SELECT m.words[x.ks[1]] AS lw, q_folds[m.first + x.ks[1] - 1] AS qw) d
+         WHERE m.first >= 1 AND m.first + pg_catalog.cardinality(m.stems) - 1 <= pg_catalog.cardinality(q_stems)
+           AND pg_catalog.cardinality(x.ks) = 1
+           AND pg_catalog.length(d.lw) >= 5 AND pg_catalog.length(d.qw) >= 5
+           AND EXISTS (SELECT 1
+                         FROM (SELECT d.lw UNION SELECT pg_catalog.left(d.lw, k - 1) || pg_catalog.substr(d.lw, k + 1)
+                                 FROM pg_catalog.generate_series(1, pg_catalog.length(d.lw)) k) a(dl)
+                         JOIN (SELECT d.qw UNION SELECT pg_catalog.left(d.qw, k - 1) || pg_catalog.substr(d.qw, k + 1)
+                                 FROM pg_catalog.generate_series(1, pg_catalog.length(d.qw)) k) b(dq) ON a.dl = b.dq)
+    )
+    SELECT * FROM fuzzy_multi;
+END
+$$;
+COMMENT ON FUNCTION mcp.multi_word_typos(text[], text[]) IS
+  'For mcp.analyze: multi-word thesaurus labels found in the question''s words (q_stems and q_folds: stems and folded forms without stop words, in order) with one typo: every word of the label matches but one, which has >= 5 letters and is within one edit of the label''s word; labels found by their first stem or, for a typo in the first word, by their second stem. Rows: term, first and last word (1-based), score 0.6 + 0.3 x trigram similarity of the two words, how = 4.';
+
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
@@ -1409,6 +1467,9 @@ DECLARE
     v_qstems text[];
     v_plans jsonb;
     v_missing jsonb := '[]';
+    v_model text;      -- the interface's embedding model
+    v_sim jsonb;       -- {plan: {similarity, example}} when the embedding signal is used
+    v_sim_error text;  -- why it is not, when the model failed
 BEGIN
     PERFORM mcp.arg_not_null(question, 'question', 'mcp.analyze'), mcp.arg_not_null(v_iface, 'interface', 'mcp.analyze');
     IF pg_catalog.length(question) > 4000 THEN
@@ -1448,6 +1509,9 @@ BEGIN
                   FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
                  WHERE l.stems = v_stem[w.i : w.i + pg_catalog.cardinality(l.stems) - 1]
                    AND (NOT l.caps OR w.caps)
+            ), fuzzy_multi AS (
+                -- typos inside multi-word labels (mcp.multi_word_typos)
+                SELECT * FROM mcp.multi_word_typos(v_stem, v_fold)
             ), compound AS (
                 -- a word that begins with a one-word label of >= 5 letters (Metallindustrie -> Metall)
                 SELECT c.term_id, w.i AS first, w.i AS last, 0.8 AS score, 2 AS how
@@ -1460,8 +1524,8 @@ BEGIN
                  WHERE pg_catalog.length(w.f) >= 8
             ), fuzzy AS (
                 -- typos: a word of >= 5 letters that matched nothing exactly, within one edit of a
-                -- one-word label with the same first letter (deletion neighbourhood, B-tree);
-                -- score 0.6 + 0.3 x trigram similarity
+                -- one-word label with the same first letter, or of any first letter from 8 letters
+                -- on (deletion neighbourhood, B-tree); score 0.6 + 0.3 x trigram similarity
                 SELECT v.term_id, w.i AS first, w.i AS last,
                        pg_catalog.round((0.6 + 0.3 * v.sim)::numeric, 3) AS score, 3 AS how
                   FROM w CROSS JOIN LATERAL (
@@ -1470,13 +1534,14 @@ BEGIN
                                                       UNION ALL
                                                       SELECT pg_catalog.left(w.f, k - 1) || pg_catalog.substr(w.f, k + 1)
                                                         FROM pg_catalog.generate_series(1, pg_catalog.length(w.f)) k))
-                           AND pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1)
+                           AND (pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1) OR pg_catalog.length(w.f) >= 8)
                          ORDER BY 2 DESC, 1 LIMIT 1) v
                  WHERE pg_catalog.length(w.f) BETWEEN 5 AND 25
                    AND NOT EXISTS (SELECT 1 FROM exact x WHERE w.i BETWEEN x.first AND x.last)
             ), cand AS (
                 SELECT c.term_id, t.kind, t.label, c.first, c.last, c.score, c.how
-                  FROM (SELECT * FROM exact UNION ALL SELECT * FROM compound UNION ALL SELECT * FROM fuzzy) c
+                  FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy_multi UNION ALL SELECT * FROM compound
+                        UNION ALL SELECT * FROM fuzzy) c
                   JOIN mcp.thesaurus_term t ON t.id = c.term_id
                 UNION ALL
                 SELECT m.term_id, m.kind, m.label, m.first, m.last, 1.0, 0
@@ -1500,6 +1565,23 @@ BEGIN
         v_ents := COALESCE(v_ents, '[]');
     END IF;
 
+    -- embedding signal: with the interface's model, the question's cosine similarity to each
+    -- plan's closest example question (stored vectors, see mcp.plan_example_similarity). When
+    -- the model fails (server down, files changed) the plans are ranked without it and why
+    -- says so (embedding_error).
+    SELECT i.embedding_model INTO v_model FROM mcp.interface i WHERE i.name = v_iface;
+    IF v_model IS NOT NULL AND EXISTS (SELECT 1 FROM mcp.plan pl WHERE pl.interface = v_iface AND pl.enabled) THEN
+        BEGIN
+            SELECT COALESCE(pg_catalog.jsonb_object_agg(x.plan, pg_catalog.jsonb_build_object(
+                       'similarity', pg_catalog.round(x.similarity::numeric, 3), 'example', x.example)), '{}')
+              INTO v_sim
+              FROM mcp.plan_example_similarity(v_iface, ((mcp.embed(ARRAY[question], v_model))[1])::text) x;
+        EXCEPTION WHEN OTHERS THEN
+            v_sim := NULL;
+            v_sim_error := pg_catalog.left(SQLERRM, 300);
+        END;
+    END IF;
+
     -- plans: coverage of their kinds, keyword overlap with description and examples
     v_qstems := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(v_stem) x);
     WITH p AS (
@@ -1518,24 +1600,38 @@ BEGIN
                CASE WHEN pg_catalog.cardinality(v_qstems) = 0 THEN 0::numeric
                     ELSE pg_catalog.round((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_qstems) q WHERE q = ANY (p.pstems))::numeric
                          / pg_catalog.cardinality(v_qstems), 3) END AS keyword,
-               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss
+               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
+               COALESCE((v_sim -> p.name ->> 'similarity')::numeric, 0) AS embedding,
+               v_sim -> p.name -> 'example' AS example
           FROM p
+    ), f AS (
+        -- without the embedding signal 0.6 x coverage + 0.4 x keyword; with it
+        -- 0.5 x coverage + 0.25 x keyword + 0.25 x embedding
+        SELECT s.*, pg_catalog.round(r.raw, 3) AS score, r.raw
+          FROM s CROSS JOIN LATERAL (
+                SELECT CASE WHEN v_sim IS NULL THEN 0.6 * s.coverage + 0.4 * s.keyword
+                            ELSE 0.5 * s.coverage + 0.25 * s.keyword + 0.25 * s.embedding END AS raw) r
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'name', s.name, 'score', pg_catalog.round(0.6 * s.coverage + 0.4 * s.keyword, 3),
-               'why', pg_catalog.jsonb_build_object('coverage', s.coverage, 'keyword', s.keyword, 'embedding', NULL,
-                                                    'missing', pg_catalog.to_jsonb(s.miss)))
-               ORDER BY 0.6 * s.coverage + 0.4 * s.keyword DESC, s.priority DESC, s.name)
-      INTO v_plans FROM s WHERE s.coverage > 0 OR s.keyword > 0;
+               'name', f.name, 'score', f.score,
+               'why', pg_catalog.jsonb_build_object('coverage', f.coverage, 'keyword', f.keyword,
+                                                    'embedding', CASE WHEN v_sim IS NOT NULL THEN f.embedding END,
+                                                    'missing', pg_catalog.to_jsonb(f.miss))
+                      || CASE WHEN v_sim IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example)
+                              WHEN v_sim_error IS NOT NULL THEN pg_catalog.jsonb_build_object('embedding_error', v_sim_error)
+                              ELSE '{}' END)
+               ORDER BY f.raw DESC, f.priority DESC, f.name)
+      INTO v_plans FROM f WHERE f.coverage > 0 OR f.keyword > 0 OR f.score > 0;
     v_plans := COALESCE(v_plans, '[]');
     IF pg_catalog.jsonb_array_length(v_plans) > 0 THEN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
     END IF;
-    RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing);
+    RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing)
+        || CASE WHEN v_sim_error IS NULL THEN '{}' ELSE pg_catalog.jsonb_build_object('embedding_error', v_sim_error) END;
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter, found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; why shows both (embedding: null, no embedding signal yet) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump
@@ -2101,3 +2197,111 @@ AS 'MODULE_PATHNAME', 'audit_status_wrapper';
 REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
 COMMENT ON FUNCTION mcp.audit_status() IS
   'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';
+------------------------------------------------------------------------------------------------
+-- Issue 12: the embedding signal of plan ranking (the plans' example questions embedded with the
+-- interface's model). The section below equals sql/plan_embedding.sql.
+------------------------------------------------------------------------------------------------
+------------------------------------------------------------------------------------------------
+-- Issue 12, third ranking signal: similarity of the question to the plans' example questions,
+-- with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
+------------------------------------------------------------------------------------------------
+-- The example questions' vectors are stored, one row per (plan, model, example), with the
+-- model's fingerprint at the time they were computed. mcp.plan_example_similarity brings the
+-- rows of an interface up to date when it is used (lazily, so that saving a plan never needs the
+-- embedding server): rows of an example the plan no longer has, or of another fingerprint (the
+-- model's files or endpoint changed), are deleted; examples without a row are embedded in one
+-- batch and stored. Only rows whose fingerprint equals the model's current one are compared with
+-- the question, which mcp.analyze embedded with the same model: vectors of different models are
+-- never compared.
+
+CREATE TABLE mcp.plan_example_embedding (
+    plan        text NOT NULL REFERENCES mcp.plan (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    model       text NOT NULL REFERENCES mcp.embedding_model (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    example     text NOT NULL,
+    fingerprint text NOT NULL,
+    embedding   vector NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (plan, model, example)
+);
+COMMENT ON TABLE mcp.plan_example_embedding IS
+  'Stored vectors of the plans'' example questions (the embedding signal of mcp.analyze), one per plan, model and example; kept up to date by mcp.plan_example_similarity when an interface with that model is analyzed. Not dumped: rebuilt on first use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.plan IS 'The plan.';
+COMMENT ON COLUMN mcp.plan_example_embedding.model IS 'The embedding model (mcp.embedding_model) the vector was computed with.';
+COMMENT ON COLUMN mcp.plan_example_embedding.example IS 'The example question (an element of mcp.plan.examples); a row whose example the plan no longer has is deleted at the next use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.fingerprint IS 'The model''s fingerprint when the vector was computed; a row of another fingerprint than the model''s current one is never compared, and deleted and recomputed at the next use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.embedding IS 'The example''s vector (dimension of the model).';
+COMMENT ON COLUMN mcp.plan_example_embedding.created_at IS 'When the vector was computed.';
+
+CREATE FUNCTION mcp.plan_example_similarity(interface text, question_vector text)
+RETURNS TABLE (plan text, similarity double precision, example text)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+    v_iface constant text := $1;
+    m mcp.embedding_model;
+    vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
+                  JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
+    v_store constant boolean := NOT pg_catalog.current_setting('transaction_read_only')::boolean;
+    v_plans text[];
+    v_examples text[];
+    v_vectors text[];
+BEGIN
+    IF v_iface IS NULL OR question_vector IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT em.* INTO m FROM mcp.interface i JOIN mcp.embedding_model em ON em.name = i.embedding_model
+     WHERE i.name = v_iface;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF v_store THEN
+        DELETE FROM mcp.plan_example_embedding e USING mcp.plan p
+         WHERE e.plan = p.name AND p.interface = v_iface AND e.model = m.name
+           AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples));
+    END IF;
+    SELECT pg_catalog.array_agg(x.plan ORDER BY x.plan, x.example), pg_catalog.array_agg(x.example ORDER BY x.plan, x.example)
+      INTO v_plans, v_examples
+      FROM (SELECT DISTINCT p.name AS plan, ex AS example
+              FROM mcp.plan p, pg_catalog.unnest(p.examples) ex
+             WHERE p.interface = v_iface AND p.enabled AND pg_catalog.btrim(ex) <> ''
+               AND NOT EXISTS (SELECT 1 FROM mcp.plan_example_embedding e
+                                WHERE e.plan = p.name AND e.model = m.name AND e.example = ex
+                                  AND e.fingerprint = m.fingerprint)) x;
+    IF v_plans IS NOT NULL THEN
+        v_vectors := mcp.embed_literals(v_examples, m.name);
+        IF v_store THEN
+            -- (a concurrent first use may have stored the same example meanwhile: the newer wins)
+            EXECUTE pg_catalog.format(
+                'INSERT INTO mcp.plan_example_embedding (plan, model, example, fingerprint, embedding)
+                 SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)
+                 ON CONFLICT (plan, model, example) DO UPDATE
+                    SET fingerprint = EXCLUDED.fingerprint, embedding = EXCLUDED.embedding, created_at = EXCLUDED.created_at', vs)
+              USING m.name, m.fingerprint, v_plans, v_examples, v_vectors;
+        END IF;
+    END IF;
+    -- (in a read-only transaction the new vectors are used without being stored)
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH v AS (
+            SELECT e.plan, e.example, e.embedding
+              FROM mcp.plan_example_embedding e JOIN mcp.plan p ON p.name = e.plan
+             WHERE p.interface = $1 AND p.enabled AND e.model = $2 AND e.fingerprint = $3
+               AND e.example = ANY (p.examples)
+            UNION ALL
+            SELECT u.p, u.e, u.v::%1$s.vector FROM ROWS FROM (pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6)) u(p, e, v) WHERE NOT $7
+        )
+        SELECT DISTINCT ON (v.plan) v.plan,
+               GREATEST(0, 1 - (v.embedding OPERATOR(%1$s.<=>) $8::%1$s.vector))::double precision,
+               v.example
+          FROM v ORDER BY v.plan, 2 DESC, v.example$q$, vs)
+      USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
+END
+$$;
+COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the highest cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s example questions, and that example. Brings mcp.plan_example_embedding up to date first: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones (in a read-only transaction: uses them without storing). No rows when the interface has no model. SECURITY DEFINER (it writes the stored vectors, which callers cannot); it embeds only the plans'' examples, never caller text.';
+
+-- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
+COMMENT ON COLUMN mcp.interface.embedding_model IS
+  'The model context_retrieve embeds queries with; it searches only collections with purpose ''rag'' whose fingerprint and dimension equal this model''s. NULL: context_retrieve refuses. mcp.analyze ranks the interface''s plans also by the similarity of the question to their example questions with this model (NULL: no embedding signal).';
+
+GRANT SELECT ON mcp.plan_example_embedding TO PUBLIC;

@@ -124,11 +124,14 @@ CREATE TABLE mcp.thesaurus_label (
     stems       text[] NOT NULL,
     first_stem  text NOT NULL,
     folded      text NOT NULL,
-    caps        boolean NOT NULL
+    caps        boolean NOT NULL,
+    words       text[] NOT NULL
 );
 CREATE INDEX thesaurus_label_term ON mcp.thesaurus_label (term_id);
 CREATE INDEX thesaurus_label_first_stem ON mcp.thesaurus_label (first_stem);
 CREATE INDEX thesaurus_label_folded ON mcp.thesaurus_label (folded);
+-- (typos in the first word of a multi-word label: such labels are found by their second stem)
+CREATE INDEX thesaurus_label_second_stem ON mcp.thesaurus_label ((stems[2])) WHERE cardinality(stems) >= 2;
 COMMENT ON TABLE mcp.thesaurus_label IS
   'Search form of every label of every term, kept by a trigger on mcp.thesaurus_term (do not edit): what mcp.analyze looks up.';
 COMMENT ON COLUMN mcp.thesaurus_label.term_id IS 'The term.';
@@ -137,6 +140,7 @@ COMMENT ON COLUMN mcp.thesaurus_label.preferred IS 'Whether it is the preferred 
 COMMENT ON COLUMN mcp.thesaurus_label.stems IS 'German stems of its words without stop words (all folded words when it has only stop words).';
 COMMENT ON COLUMN mcp.thesaurus_label.first_stem IS 'stems[1] (index key of the exact lookup).';
 COMMENT ON COLUMN mcp.thesaurus_label.folded IS 'Its folded words joined by one space.';
+COMMENT ON COLUMN mcp.thesaurus_label.words IS 'Folded forms of the words stems holds, in the same order (typos inside multi-word labels compare the words, not the stems).';
 COMMENT ON COLUMN mcp.thesaurus_label.caps IS 'An upper-case abbreviation of at most 3 letters (BY, ÖD): matches only a word written in upper case.';
 
 CREATE TABLE mcp.thesaurus_variant (
@@ -156,16 +160,19 @@ CREATE FUNCTION mcp.thesaurus_label_sync() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM mcp.thesaurus_label WHERE term_id = NEW.id;
-    INSERT INTO mcp.thesaurus_label (term_id, label, preferred, stems, first_stem, folded, caps)
+    INSERT INTO mcp.thesaurus_label (term_id, label, preferred, stems, first_stem, folded, caps, words)
     SELECT NEW.id, l.label, l.preferred, s.stems, s.stems[1], s.folded,
-           l.label = pg_catalog.upper(l.label) AND pg_catalog.length(pg_catalog.regexp_replace(l.label, '[^[:alpha:]\u00C0-\u024F]', '', 'g')) <= 3
+           l.label = pg_catalog.upper(l.label) AND pg_catalog.length(pg_catalog.regexp_replace(l.label, '[^[:alpha:]\u00C0-\u024F]', '', 'g')) <= 3,
+           s.words
       FROM (SELECT NEW.label AS label, true AS preferred
             UNION
             SELECT a, false FROM pg_catalog.unnest(NEW.alt_labels) a WHERE a <> NEW.label) l
      CROSS JOIN LATERAL (
             SELECT COALESCE(pg_catalog.array_agg(t.stem ORDER BY t.pos) FILTER (WHERE t.stem IS NOT NULL),
                             pg_catalog.array_agg(t.folded ORDER BY t.pos)) AS stems,
-                   pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded
+                   pg_catalog.string_agg(t.folded, ' ' ORDER BY t.pos) AS folded,
+                   COALESCE(pg_catalog.array_agg(t.folded ORDER BY t.pos) FILTER (WHERE t.stem IS NOT NULL),
+                            pg_catalog.array_agg(t.folded ORDER BY t.pos)) AS words
               FROM mcp.tokenize(l.label) t) s
      WHERE s.stems IS NOT NULL;
     DELETE FROM mcp.thesaurus_variant WHERE term_id = NEW.id;
@@ -801,6 +808,57 @@ CREATE TRIGGER plan_check BEFORE INSERT OR UPDATE ON mcp.plan
 ------------------------------------------------------------------------------------------------
 -- Prompt analysis
 ------------------------------------------------------------------------------------------------
+-- Typos inside multi-word labels, for mcp.analyze (a function of its own: its plan is cached
+-- apart from analyze's big matching query, which would otherwise be planned with it every call).
+CREATE FUNCTION mcp.multi_word_typos(q_stems text[], q_folds text[])
+RETURNS TABLE (term_id text, first integer, last integer, score numeric, how integer)
+-- (ROWS 2: the planner's default of 1000 rows made analyze hash-join all terms)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE ROWS 2 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+    WITH multi AS (
+        -- multi-word labels that may hold a typo: found by their first stem, or by their
+        -- second stem for a typo in the first word (B-tree each; = ANY keeps the cached plan an
+        -- index scan whatever the number of words), at every place of the question they fit
+        SELECT l.term_id, l.words, l.stems, p.i AS first
+          FROM mcp.thesaurus_label l
+         CROSS JOIN LATERAL (SELECT s.i FROM pg_catalog.generate_subscripts(q_stems, 1) s(i)
+                              WHERE q_stems[s.i] = l.first_stem) p
+         WHERE l.first_stem = ANY (q_stems) AND pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+        UNION
+        SELECT l.term_id, l.words, l.stems, p.i - 1
+          FROM mcp.thesaurus_label l
+         CROSS JOIN LATERAL (SELECT s.i FROM pg_catalog.generate_subscripts(q_stems, 1) s(i)
+                              WHERE q_stems[s.i] = l.stems[2] AND s.i > 1) p
+         WHERE l.stems[2] = ANY (q_stems) AND pg_catalog.cardinality(l.stems) >= 2 AND NOT l.caps
+    ), fuzzy_multi AS (
+        -- a typo in one word of a multi-word label ("Schleswig-Holstien", "Metall- und
+        -- Elektorindustrie"), every other word exact: the one differing word has >= 5
+        -- letters and is within one edit of the label's (deletion neighbourhoods meet);
+        -- score 0.6 + 0.3 x trigram similarity of the two words
+        SELECT m.term_id, m.first, m.first + pg_catalog.cardinality(m.stems) - 1 AS last,
+               pg_catalog.round((0.6 + 0.3 * mcp.trgm_similarity(d.lw, d.qw))::numeric, 3) AS score, 4 AS how
+          FROM multi m
+         CROSS JOIN LATERAL (
+                SELECT pg_catalog.array_agg(k) AS ks FROM pg_catalog.generate_series(1, pg_catalog.cardinality(m.stems)) k
+                 WHERE m.stems[k] IS DISTINCT FROM q_stems[m.first + k - 1]) x
+         CROSS JOIN LATERAL (SELECT m.words[x.ks[1]] AS lw, q_folds[m.first + x.ks[1] - 1] AS qw) d
+         WHERE m.first >= 1 AND m.first + pg_catalog.cardinality(m.stems) - 1 <= pg_catalog.cardinality(q_stems)
+           AND pg_catalog.cardinality(x.ks) = 1
+           AND pg_catalog.length(d.lw) >= 5 AND pg_catalog.length(d.qw) >= 5
+           AND EXISTS (SELECT 1
+                         FROM (SELECT d.lw UNION SELECT pg_catalog.left(d.lw, k - 1) || pg_catalog.substr(d.lw, k + 1)
+                                 FROM pg_catalog.generate_series(1, pg_catalog.length(d.lw)) k) a(dl)
+                         JOIN (SELECT d.qw UNION SELECT pg_catalog.left(d.qw, k - 1) || pg_catalog.substr(d.qw, k + 1)
+                                 FROM pg_catalog.generate_series(1, pg_catalog.length(d.qw)) k) b(dq) ON a.dl = b.dq)
+    )
+    SELECT * FROM fuzzy_multi;
+END
+$$;
+COMMENT ON FUNCTION mcp.multi_word_typos(text[], text[]) IS
+  'For mcp.analyze: multi-word thesaurus labels found in the question''s words (q_stems and q_folds: stems and folded forms without stop words, in order) with one typo: every word of the label matches but one, which has >= 5 letters and is within one edit of the label''s word; labels found by their first stem or, for a typo in the first word, by their second stem. Rows: term, first and last word (1-based), score 0.6 + 0.3 x trigram similarity of the two words, how = 4.';
+
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
@@ -823,6 +881,9 @@ DECLARE
     v_qstems text[];
     v_plans jsonb;
     v_missing jsonb := '[]';
+    v_model text;      -- the interface's embedding model
+    v_sim jsonb;       -- {plan: {similarity, example}} when the embedding signal is used
+    v_sim_error text;  -- why it is not, when the model failed
 BEGIN
     PERFORM mcp.arg_not_null(question, 'question', 'mcp.analyze'), mcp.arg_not_null(v_iface, 'interface', 'mcp.analyze');
     IF pg_catalog.length(question) > 4000 THEN
@@ -862,6 +923,9 @@ BEGIN
                   FROM w JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
                  WHERE l.stems = v_stem[w.i : w.i + pg_catalog.cardinality(l.stems) - 1]
                    AND (NOT l.caps OR w.caps)
+            ), fuzzy_multi AS (
+                -- typos inside multi-word labels (mcp.multi_word_typos)
+                SELECT * FROM mcp.multi_word_typos(v_stem, v_fold)
             ), compound AS (
                 -- a word that begins with a one-word label of >= 5 letters (Metallindustrie -> Metall)
                 SELECT c.term_id, w.i AS first, w.i AS last, 0.8 AS score, 2 AS how
@@ -874,8 +938,8 @@ BEGIN
                  WHERE pg_catalog.length(w.f) >= 8
             ), fuzzy AS (
                 -- typos: a word of >= 5 letters that matched nothing exactly, within one edit of a
-                -- one-word label with the same first letter (deletion neighbourhood, B-tree);
-                -- score 0.6 + 0.3 x trigram similarity
+                -- one-word label with the same first letter, or of any first letter from 8 letters
+                -- on (deletion neighbourhood, B-tree); score 0.6 + 0.3 x trigram similarity
                 SELECT v.term_id, w.i AS first, w.i AS last,
                        pg_catalog.round((0.6 + 0.3 * v.sim)::numeric, 3) AS score, 3 AS how
                   FROM w CROSS JOIN LATERAL (
@@ -884,13 +948,14 @@ BEGIN
                                                       UNION ALL
                                                       SELECT pg_catalog.left(w.f, k - 1) || pg_catalog.substr(w.f, k + 1)
                                                         FROM pg_catalog.generate_series(1, pg_catalog.length(w.f)) k))
-                           AND pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1)
+                           AND (pg_catalog.left(t.folded, 1) = pg_catalog.left(w.f, 1) OR pg_catalog.length(w.f) >= 8)
                          ORDER BY 2 DESC, 1 LIMIT 1) v
                  WHERE pg_catalog.length(w.f) BETWEEN 5 AND 25
                    AND NOT EXISTS (SELECT 1 FROM exact x WHERE w.i BETWEEN x.first AND x.last)
             ), cand AS (
                 SELECT c.term_id, t.kind, t.label, c.first, c.last, c.score, c.how
-                  FROM (SELECT * FROM exact UNION ALL SELECT * FROM compound UNION ALL SELECT * FROM fuzzy) c
+                  FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy_multi UNION ALL SELECT * FROM compound
+                        UNION ALL SELECT * FROM fuzzy) c
                   JOIN mcp.thesaurus_term t ON t.id = c.term_id
                 UNION ALL
                 SELECT m.term_id, m.kind, m.label, m.first, m.last, 1.0, 0
@@ -914,6 +979,23 @@ BEGIN
         v_ents := COALESCE(v_ents, '[]');
     END IF;
 
+    -- embedding signal: with the interface's model, the question's cosine similarity to each
+    -- plan's closest example question (stored vectors, see mcp.plan_example_similarity). When
+    -- the model fails (server down, files changed) the plans are ranked without it and why
+    -- says so (embedding_error).
+    SELECT i.embedding_model INTO v_model FROM mcp.interface i WHERE i.name = v_iface;
+    IF v_model IS NOT NULL AND EXISTS (SELECT 1 FROM mcp.plan pl WHERE pl.interface = v_iface AND pl.enabled) THEN
+        BEGIN
+            SELECT COALESCE(pg_catalog.jsonb_object_agg(x.plan, pg_catalog.jsonb_build_object(
+                       'similarity', pg_catalog.round(x.similarity::numeric, 3), 'example', x.example)), '{}')
+              INTO v_sim
+              FROM mcp.plan_example_similarity(v_iface, ((mcp.embed(ARRAY[question], v_model))[1])::text) x;
+        EXCEPTION WHEN OTHERS THEN
+            v_sim := NULL;
+            v_sim_error := pg_catalog.left(SQLERRM, 300);
+        END;
+    END IF;
+
     -- plans: coverage of their kinds, keyword overlap with description and examples
     v_qstems := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(v_stem) x);
     WITH p AS (
@@ -932,24 +1014,38 @@ BEGIN
                CASE WHEN pg_catalog.cardinality(v_qstems) = 0 THEN 0::numeric
                     ELSE pg_catalog.round((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_qstems) q WHERE q = ANY (p.pstems))::numeric
                          / pg_catalog.cardinality(v_qstems), 3) END AS keyword,
-               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss
+               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
+               COALESCE((v_sim -> p.name ->> 'similarity')::numeric, 0) AS embedding,
+               v_sim -> p.name -> 'example' AS example
           FROM p
+    ), f AS (
+        -- without the embedding signal 0.6 x coverage + 0.4 x keyword; with it
+        -- 0.5 x coverage + 0.25 x keyword + 0.25 x embedding
+        SELECT s.*, pg_catalog.round(r.raw, 3) AS score, r.raw
+          FROM s CROSS JOIN LATERAL (
+                SELECT CASE WHEN v_sim IS NULL THEN 0.6 * s.coverage + 0.4 * s.keyword
+                            ELSE 0.5 * s.coverage + 0.25 * s.keyword + 0.25 * s.embedding END AS raw) r
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'name', s.name, 'score', pg_catalog.round(0.6 * s.coverage + 0.4 * s.keyword, 3),
-               'why', pg_catalog.jsonb_build_object('coverage', s.coverage, 'keyword', s.keyword, 'embedding', NULL,
-                                                    'missing', pg_catalog.to_jsonb(s.miss)))
-               ORDER BY 0.6 * s.coverage + 0.4 * s.keyword DESC, s.priority DESC, s.name)
-      INTO v_plans FROM s WHERE s.coverage > 0 OR s.keyword > 0;
+               'name', f.name, 'score', f.score,
+               'why', pg_catalog.jsonb_build_object('coverage', f.coverage, 'keyword', f.keyword,
+                                                    'embedding', CASE WHEN v_sim IS NOT NULL THEN f.embedding END,
+                                                    'missing', pg_catalog.to_jsonb(f.miss))
+                      || CASE WHEN v_sim IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example)
+                              WHEN v_sim_error IS NOT NULL THEN pg_catalog.jsonb_build_object('embedding_error', v_sim_error)
+                              ELSE '{}' END)
+               ORDER BY f.raw DESC, f.priority DESC, f.name)
+      INTO v_plans FROM f WHERE f.coverage > 0 OR f.keyword > 0 OR f.score > 0;
     v_plans := COALESCE(v_plans, '[]');
     IF pg_catalog.jsonb_array_length(v_plans) > 0 THEN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
     END IF;
-    RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing);
+    RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing)
+        || CASE WHEN v_sim_error IS NULL THEN '{}' ELSE pg_catalog.jsonb_build_object('embedding_error', v_sim_error) END;
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter, found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; why shows both (embedding: null, no embedding signal yet) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

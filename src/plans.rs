@@ -15,6 +15,14 @@ use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{json, Map, Value};
 
+// The embedding signal's table and function (sql/plan_embedding.sql): after plans.sql and
+// retrieval.sql, whose tables it references.
+pgrx::extension_sql_file!(
+    "../sql/plan_embedding.sql",
+    name = "plan_embedding",
+    requires = ["plans", "retrieval"]
+);
+
 /// A plan is chosen on its own (without `options.plan`) only from this score up.
 pub const PLAN_MIN_SCORE: f64 = 0.5;
 
@@ -226,7 +234,7 @@ fn render(prompt: &str, labels: &Map<String, Value>, question: &str) -> Result<S
 /// the host (as the calling role, audited as tool calls of this run). Returns the record of the
 /// choice, which the run's audit stores in `mcp.run.plan` with the run's end.
 pub fn apply(chosen: Option<Chosen>, cfg: &mut ChatConfig, host: &mut dyn Host) -> Option<Value> {
-    let Some(c) = chosen else { return None };
+    let c = chosen?;
     let labels = entity_labels(&c.analysis);
     let mut run = PlanRun::default();
     let mut taken = Vec::new();

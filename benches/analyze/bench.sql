@@ -15,6 +15,7 @@ SELECT 'syn' || i, (ARRAY['tarifgebiet', 'fachbereich', 'thema', 'beruf'])[1 + i
           FROM generate_series(1, :n) i) s;
 ANALYZE mcp.thesaurus_label;
 ANALYZE mcp.thesaurus_term;
+ANALYZE mcp.thesaurus_variant;
 CREATE TEMP TABLE bench_q (question text);
 INSERT INTO bench_q VALUES
  ('Welche Tarifverträge gelten im bayerischen Einzelhandel?'),
@@ -25,22 +26,47 @@ INSERT INTO bench_q VALUES
  ('Arbeitszeit in der Metall- und Elektroindustrie in Nordrhein-Westfalen'),
  ('Gibt es Weihnachtsgeld im Bauhauptgewerbe in Thüringen?'),
  ('Wie wird das Wetter morgen in Berlin?');
-CREATE TEMP TABLE bench_t (ms float8);
-DO $$
+CREATE TEMP TABLE bench_t (mode text, ms float8);
+-- mode 'no plans': the interface has no plan (entity extraction only, the baseline of earlier runs);
+-- 'plans': the demo's two plans, ranked by coverage and keyword; 'plans + embedding': the same
+-- interface with the local all-MiniLM-L6-v2 model (the question is embedded at every call, the
+-- plans' example vectors are stored; skipped when the model files are not installed)
+CREATE FUNCTION pg_temp.bench(mode text, iface text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz; q text; r int;
 BEGIN
-  FOR r IN 1 .. 3 LOOP PERFORM mcp.analyze(question) FROM bench_q; END LOOP;   -- warm up
+  FOR r IN 1 .. 3 LOOP PERFORM mcp.analyze(question, iface) FROM bench_q; END LOOP;   -- warm up
   FOR r IN 1 .. 40 LOOP
     FOR q IN SELECT question FROM bench_q LOOP
       t0 := clock_timestamp();
-      PERFORM mcp.analyze(q);
-      INSERT INTO bench_t VALUES (extract(epoch FROM clock_timestamp() - t0) * 1000);
+      PERFORM mcp.analyze(q, iface);
+      INSERT INTO bench_t VALUES (mode, extract(epoch FROM clock_timestamp() - t0) * 1000);
     END LOOP;
   END LOOP;
 END $$;
+INSERT INTO mcp.interface (name) VALUES ('bench_none'), ('bench_plans');
+SELECT pg_temp.bench('no plans', 'bench_none');
+INSERT INTO mcp.plan (name, interface, description, examples, required_kinds, optional_kinds, priority) VALUES
+ ('tarif_lookup', 'bench_plans',
+  'Tarifverträge eines Tarifgebiets und Fachbereichs nachschlagen: welche Tarifverträge gelten, was regeln sie zu Entgelt, Urlaub, Arbeitszeit, Zuschlägen, Sonderzahlungen oder Kündigung.',
+  ARRAY['Welche Tarifverträge gelten für die Metallindustrie in Bayern?', 'Wie viel Urlaub gibt es im Einzelhandel in Hessen?',
+        'Wie lang ist die Wochenarbeitszeit in der Chemischen Industrie in NRW?', 'Was regelt der Tarifvertrag zu Zuschlägen?'],
+  '{tarifgebiet,fachbereich}', '{thema}', 10),
+ ('begriffe', 'bench_plans',
+  'Begriffe erklären: Synonyme, Abkürzungen, Oberbegriffe und Unterbegriffe, welche Branchen oder Bundesländer zu einem Begriff gehören, wie zwei Begriffe zusammenhängen.',
+  ARRAY['Was bedeutet die Abkürzung M+E?', 'Welche Bundesländer gehören zum Tarifgebiet Ost?',
+        'Was ist ein Synonym für Sonderzahlung?', 'Wie hängen Banken und Versicherungen zusammen?'],
+  '{}', '{fachbereich,tarifgebiet,thema}', 0);
+SELECT pg_temp.bench('plans', 'bench_plans');
+SELECT (pg_catalog.pg_stat_file('/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2/model.safetensors', true)).size IS NOT NULL AS has_model \gset
+\if :has_model
+INSERT INTO mcp.embedding_model (name, kind, dimension, path)
+  VALUES ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2');
+UPDATE mcp.interface SET embedding_model = 'minilm' WHERE name = 'bench_plans';
+SELECT pg_temp.bench('plans + embedding', 'bench_plans');
+\endif
 \set QUIET off
-SELECT :n AS synthetic_terms, (SELECT count(*) FROM mcp.thesaurus_label) AS labels, count(*) AS calls,
+SELECT :n AS synthetic_terms, (SELECT count(*) FROM mcp.thesaurus_label) AS labels, mode, count(*) AS calls,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 3) AS p50_ms,
        round(percentile_cont(0.95) WITHIN GROUP (ORDER BY ms)::numeric, 3) AS p95_ms,
        round(max(ms)::numeric, 3) AS max_ms
-  FROM bench_t;
+  FROM bench_t GROUP BY mode ORDER BY min(ctid);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # mcp.analyze latency (p50/p95) with 1,000, 10,000 and 100,000 synthetic thesaurus terms on top
 # of the demo thesaurus, 8 German questions x 40 rounds each, timed inside the server
-# (clock_timestamp around each call, no client round trip). Needs the extension installed
+# (clock_timestamp around each call, no client round trip), in three modes: an interface without
+# plans, with the demo's two plans, and with them and the local embedding model (the embedding
+# signal of plan ranking). Needs the extension installed
 # (source scripts/lib.sh; install_extension). Usage: benches/analyze/run.sh [N ...]
 set -euo pipefail
 LOG_TAG=bench-analyze
@@ -15,5 +17,5 @@ for n in "${sizes[@]}"; do
   t0=$(date +%s)
   psql_at "$PORT" bench_analyze -v n="$n" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" \
       -f "$ROOT/benches/analyze/bench.sql" | grep -E '^ +[0-9]+ \|'
-  log "n=$n done in $(( $(date +%s) - t0 )) s (load + 320 timed calls)"
+  log "n=$n done in $(( $(date +%s) - t0 )) s (load + 320 timed calls per mode)"
 done

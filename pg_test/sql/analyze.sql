@@ -69,4 +69,24 @@ SELECT sum(tp) AS tp, sum(fp) AS fp, sum(fn) AS fn,
                (SELECT count(*) FROM unnest(got) g WHERE NOT g = ANY (COALESCE(expected, '{}'))) AS fp,
                (SELECT count(*) FROM unnest(COALESCE(expected, '{}')) x WHERE NOT x = ANY (got)) AS fn,
                expected_plan, got_plan FROM r) s;
+
+-- the embedding signal (issue 12 with issue 13's models): with the interface's embedding model a
+-- question that shares no word with any plan is ranked by its similarity to the plans' example
+-- questions (the shipped local model is English-only, so the examples are English; similarities
+-- are shown coarsened, the exact values are checked in tests/pg/plans_embedding.rs)
+INSERT INTO mcp.interface (name) VALUES ('pe');
+INSERT INTO mcp.plan (name, interface, description, examples) VALUES
+ ('pe_holiday', 'pe', 'Urlaubsanspruch nach Tarifvertrag', '{"How many vacation days do I get per year?"}'),
+ ('pe_pay', 'pe', 'Entgelttabellen und Lohnhöhe', '{"What is the monthly salary in pay group 5?"}'),
+ ('pe_notice', 'pe', 'Kündigungsfristen', '{"How long is my notice period?"}');
+SELECT mcp.analyze('Paid holidays: amount of time off from work?', 'pe') AS without_model;
+INSERT INTO mcp.embedding_model (name, kind, dimension, path)
+  VALUES ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2');
+UPDATE mcp.interface SET embedding_model = 'minilm' WHERE name = 'pe';
+SELECT p.i AS rank, p.p ->> 'name' AS plan, p.p -> 'why' -> 'coverage' AS coverage, p.p -> 'why' -> 'keyword' AS keyword,
+       (p.p -> 'why' ->> 'embedding')::numeric > 0.5 AS close, p.p -> 'why' ->> 'example' AS closest_example,
+       (p.p ->> 'score')::numeric = round(0.25 * (p.p -> 'why' ->> 'embedding')::numeric, 3) AS score_is_quarter
+  FROM jsonb_array_elements(mcp.analyze('Paid holidays: amount of time off from work?', 'pe') -> 'plans') WITH ORDINALITY p(p, i);
+SELECT plan, example, fingerprint = (SELECT fingerprint FROM mcp.embedding_model WHERE name = 'minilm') AS current
+  FROM mcp.plan_example_embedding ORDER BY plan;
 ROLLBACK;

@@ -11,6 +11,7 @@ mod chat_providers;
 mod lifecycle;
 mod mcp_server;
 mod plans;
+mod plans_embedding;
 mod retrieval;
 mod robustness;
 mod run_limits;

@@ -218,4 +218,71 @@ mod tests {
         let plan = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r);
         assert_eq!(plan["forced"], true);
     }
+    /// The entities mcp.analyze finds: (term_id, text, score).
+    fn p12_found(question: &str) -> Vec<(String, String, f64)> {
+        let a = Spi::get_one_with_args::<JsonB>("SELECT mcp.analyze($1)", &[question.into()])
+            .unwrap()
+            .unwrap()
+            .0;
+        a["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["term_id"].as_str().unwrap().to_string(),
+                    e["text"].as_str().unwrap().to_string(),
+                    e["score"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[pg_test]
+    fn analyze_typos_in_multi_word_labels_and_first_letters() {
+        run(r#"SELECT mcp.load_thesaurus('{"terms": [
+        {"id": "sh", "kind": "tarifgebiet", "label": "Schleswig-Holstein"},
+        {"id": "sn", "kind": "tarifgebiet", "label": "Sachsen"},
+        {"id": "me", "kind": "fachbereich", "label": "Metall- und Elektroindustrie"},
+        {"id": "eh", "kind": "fachbereich", "label": "Einzelhandel"},
+        {"id": "ost", "kind": "tarifgebiet", "label": "Tarifgebiet Ost"}]}')"#);
+        // exact multi-word labels score 1
+        assert_eq!(
+            p12_found("Urlaub in Schleswig-Holstein"),
+            [("sh".into(), "Schleswig-Holstein".into(), 1.0)]
+        );
+        // one typo in the second word, in the first word (found by the second stem), in the
+        // last word of a label with a stop word in between: found, below 1
+        for (q, id, text) in [
+            ("Urlaub in Schleswig-Holstien", "sh", "Schleswig-Holstien"),
+            ("Urlaub in Schlewsig-Holstein", "sh", "Schlewsig-Holstein"),
+            (
+                "Entgelt der Metall- und Elektorindustrie",
+                "me",
+                "Metall- und Elektorindustrie",
+            ),
+        ] {
+            let found = p12_found(q);
+            assert_eq!(found.len(), 1, "{q}: {found:?}");
+            assert_eq!(
+                (found[0].0.as_str(), found[0].1.as_str()),
+                (id, text),
+                "{q}"
+            );
+            assert!(found[0].2 >= 0.6 && found[0].2 < 1.0, "{q}: {found:?}");
+        }
+        // two typos in one label, or a typo in a word of fewer than 5 letters: not found
+        assert_eq!(p12_found("Urlaub in Schlewsig-Holstien"), []);
+        assert_eq!(p12_found("Urlaub im Tarifgebiet Oft"), []);
+        // a typo in the first letter of a word of >= 8 letters: found
+        let found = p12_found("Urlaub im Rinzelhandel");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].0.as_str(), found[0].1.as_str()),
+            ("eh", "Rinzelhandel")
+        );
+        // shorter words keep the first-letter guard ("wachsen" is no typo of Sachsen)
+        assert_eq!(p12_found("Wie wachsen die Löhne?"), []);
+        assert_eq!(p12_found("Urlaub in Sachsen")[0].0, "sn");
+    }
 }

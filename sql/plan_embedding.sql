@@ -1,0 +1,104 @@
+------------------------------------------------------------------------------------------------
+-- Issue 12, third ranking signal: similarity of the question to the plans' example questions,
+-- with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
+------------------------------------------------------------------------------------------------
+-- The example questions' vectors are stored, one row per (plan, model, example), with the
+-- model's fingerprint at the time they were computed. mcp.plan_example_similarity brings the
+-- rows of an interface up to date when it is used (lazily, so that saving a plan never needs the
+-- embedding server): rows of an example the plan no longer has, or of another fingerprint (the
+-- model's files or endpoint changed), are deleted; examples without a row are embedded in one
+-- batch and stored. Only rows whose fingerprint equals the model's current one are compared with
+-- the question, which mcp.analyze embedded with the same model: vectors of different models are
+-- never compared.
+
+CREATE TABLE mcp.plan_example_embedding (
+    plan        text NOT NULL REFERENCES mcp.plan (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    model       text NOT NULL REFERENCES mcp.embedding_model (name) ON UPDATE CASCADE ON DELETE CASCADE,
+    example     text NOT NULL,
+    fingerprint text NOT NULL,
+    embedding   vector NOT NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (plan, model, example)
+);
+COMMENT ON TABLE mcp.plan_example_embedding IS
+  'Stored vectors of the plans'' example questions (the embedding signal of mcp.analyze), one per plan, model and example; kept up to date by mcp.plan_example_similarity when an interface with that model is analyzed. Not dumped: rebuilt on first use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.plan IS 'The plan.';
+COMMENT ON COLUMN mcp.plan_example_embedding.model IS 'The embedding model (mcp.embedding_model) the vector was computed with.';
+COMMENT ON COLUMN mcp.plan_example_embedding.example IS 'The example question (an element of mcp.plan.examples); a row whose example the plan no longer has is deleted at the next use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.fingerprint IS 'The model''s fingerprint when the vector was computed; a row of another fingerprint than the model''s current one is never compared, and deleted and recomputed at the next use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.embedding IS 'The example''s vector (dimension of the model).';
+COMMENT ON COLUMN mcp.plan_example_embedding.created_at IS 'When the vector was computed.';
+
+CREATE FUNCTION mcp.plan_example_similarity(interface text, question_vector text)
+RETURNS TABLE (plan text, similarity double precision, example text)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+    v_iface constant text := $1;
+    m mcp.embedding_model;
+    vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
+                  JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
+    v_store constant boolean := NOT pg_catalog.current_setting('transaction_read_only')::boolean;
+    v_plans text[];
+    v_examples text[];
+    v_vectors text[];
+BEGIN
+    IF v_iface IS NULL OR question_vector IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT em.* INTO m FROM mcp.interface i JOIN mcp.embedding_model em ON em.name = i.embedding_model
+     WHERE i.name = v_iface;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF v_store THEN
+        DELETE FROM mcp.plan_example_embedding e USING mcp.plan p
+         WHERE e.plan = p.name AND p.interface = v_iface AND e.model = m.name
+           AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples));
+    END IF;
+    SELECT pg_catalog.array_agg(x.plan ORDER BY x.plan, x.example), pg_catalog.array_agg(x.example ORDER BY x.plan, x.example)
+      INTO v_plans, v_examples
+      FROM (SELECT DISTINCT p.name AS plan, ex AS example
+              FROM mcp.plan p, pg_catalog.unnest(p.examples) ex
+             WHERE p.interface = v_iface AND p.enabled AND pg_catalog.btrim(ex) <> ''
+               AND NOT EXISTS (SELECT 1 FROM mcp.plan_example_embedding e
+                                WHERE e.plan = p.name AND e.model = m.name AND e.example = ex
+                                  AND e.fingerprint = m.fingerprint)) x;
+    IF v_plans IS NOT NULL THEN
+        v_vectors := mcp.embed_literals(v_examples, m.name);
+        IF v_store THEN
+            -- (a concurrent first use may have stored the same example meanwhile: the newer wins)
+            EXECUTE pg_catalog.format(
+                'INSERT INTO mcp.plan_example_embedding (plan, model, example, fingerprint, embedding)
+                 SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)
+                 ON CONFLICT (plan, model, example) DO UPDATE
+                    SET fingerprint = EXCLUDED.fingerprint, embedding = EXCLUDED.embedding, created_at = EXCLUDED.created_at', vs)
+              USING m.name, m.fingerprint, v_plans, v_examples, v_vectors;
+        END IF;
+    END IF;
+    -- (in a read-only transaction the new vectors are used without being stored)
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH v AS (
+            SELECT e.plan, e.example, e.embedding
+              FROM mcp.plan_example_embedding e JOIN mcp.plan p ON p.name = e.plan
+             WHERE p.interface = $1 AND p.enabled AND e.model = $2 AND e.fingerprint = $3
+               AND e.example = ANY (p.examples)
+            UNION ALL
+            SELECT u.p, u.e, u.v::%1$s.vector FROM ROWS FROM (pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6)) u(p, e, v) WHERE NOT $7
+        )
+        SELECT DISTINCT ON (v.plan) v.plan,
+               GREATEST(0, 1 - (v.embedding OPERATOR(%1$s.<=>) $8::%1$s.vector))::double precision,
+               v.example
+          FROM v ORDER BY v.plan, 2 DESC, v.example$q$, vs)
+      USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
+END
+$$;
+COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the highest cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s example questions, and that example. Brings mcp.plan_example_embedding up to date first: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones (in a read-only transaction: uses them without storing). No rows when the interface has no model. SECURITY DEFINER (it writes the stored vectors, which callers cannot); it embeds only the plans'' examples, never caller text.';
+
+-- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
+COMMENT ON COLUMN mcp.interface.embedding_model IS
+  'The model context_retrieve embeds queries with; it searches only collections with purpose ''rag'' whose fingerprint and dimension equal this model''s. NULL: context_retrieve refuses. mcp.analyze ranks the interface''s plans also by the similarity of the question to their example questions with this model (NULL: no embedding signal).';
+
+GRANT SELECT ON mcp.plan_example_embedding TO PUBLIC;

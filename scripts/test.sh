@@ -58,6 +58,9 @@ step "durable audit (tests/audit/run.sh)" bash "$ROOT/tests/audit/run.sh"
 
 # 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
 step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"
+# 5b. pg_dump/pg_restore of populated retrieval collections: rows, HNSW indexes with their options,
+#     identical search answers (issue 13).
+step "retrieval dump/restore (tests/dump/run.sh)" bash "$ROOT/tests/dump/run.sh"
 
 # 6. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"

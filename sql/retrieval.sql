@@ -13,9 +13,10 @@
 -- mcp.chunk.embedding is an untyped vector column (collections of any dimension share the
 -- table): each collection gets its own partial expression index
 --   CREATE INDEX chunk_hnsw_<id> ON mcp.chunk USING hnsw ((embedding::vector(<dim>)) vector_cosine_ops)
---     WHERE collection_id = <id>
--- created when the collection is created and dropped with it; searches use exactly that
--- expression and predicate, so the planner picks the collection's index.
+--     WITH (m = <hnsw_m>, ef_construction = <hnsw_ef_construction>) WHERE collection_id = <id>
+-- created when the collection is created, built again when its build options change, and
+-- dropped with it; searches use exactly that expression and predicate, so the planner picks
+-- the collection's index, and run with the collection's hnsw_ef_search.
 ------------------------------------------------------------------------------------------------
 
 CREATE TABLE mcp.embedding_model (
@@ -83,10 +84,17 @@ CREATE TABLE mcp.collection (
                     CONSTRAINT collection_chunk_tokens_range CHECK (chunk_tokens BETWEEN 16 AND 8192),
     chunk_overlap   integer NOT NULL DEFAULT 32
                     CONSTRAINT collection_chunk_overlap_range CHECK (chunk_overlap >= 0 AND chunk_overlap < chunk_tokens),
-    created_at      timestamptz NOT NULL DEFAULT now()
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    hnsw_m          integer NOT NULL DEFAULT 16
+                    CONSTRAINT collection_hnsw_m_range CHECK (hnsw_m BETWEEN 2 AND 100),
+    hnsw_ef_construction integer NOT NULL DEFAULT 200
+                    CONSTRAINT collection_hnsw_ef_construction_range CHECK (hnsw_ef_construction BETWEEN 4 AND 1000),
+    hnsw_ef_search  integer NOT NULL DEFAULT 100
+                    CONSTRAINT collection_hnsw_ef_search_range CHECK (hnsw_ef_search BETWEEN 1 AND 1000),
+    CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m)
 );
 COMMENT ON TABLE mcp.collection IS
-  'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension)), created and dropped with the row.';
+  'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension), built with its hnsw_m and hnsw_ef_construction, searched with its hnsw_ef_search), created and dropped with the row.';
 COMMENT ON COLUMN mcp.collection.name IS 'Identifier used by mcp.ingest, mcp.search and search tools.';
 COMMENT ON COLUMN mcp.collection.collection_id IS 'Number used in the chunks and in the name and predicate of the collection''s HNSW index (chunk_hnsw_<id>).';
 COMMENT ON COLUMN mcp.collection.description IS 'Free text for admins.';
@@ -100,6 +108,9 @@ COMMENT ON COLUMN mcp.collection.min_score IS 'context_retrieve ignores passages
 COMMENT ON COLUMN mcp.collection.chunk_tokens IS 'mcp.ingest splits documents into chunks of at most this many tokens (cl100k_base). The local model reads at most 256 word pieces of a chunk.';
 COMMENT ON COLUMN mcp.collection.chunk_overlap IS 'Tokens neighbouring chunks share.';
 COMMENT ON COLUMN mcp.collection.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';
+COMMENT ON COLUMN mcp.collection.hnsw_ef_construction IS 'pgvector HNSW build option ef_construction (candidate list while building, 4..1000 and at least 2 * hnsw_m; pgvector''s default 64). Higher: a better graph (recall), a slower build and insert.';
+COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
 
 CREATE FUNCTION mcp.collection_check() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -235,19 +246,26 @@ DECLARE
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        EXECUTE pg_catalog.format(
-            'CREATE INDEX IF NOT EXISTS %1$I ON mcp.chunk USING hnsw ((embedding::%2$s.vector(%3$s)) %2$s.vector_cosine_ops) WHERE collection_id = %4$s',
-            'chunk_hnsw_' || NEW.collection_id, vs, NEW.dimension, NEW.collection_id);
-    ELSE
+    IF TG_OP = 'DELETE' THEN
+        EXECUTE pg_catalog.format('DROP INDEX IF EXISTS mcp.%I', 'chunk_hnsw_' || OLD.collection_id);
+        RETURN NULL;
+    END IF;
+    IF TG_OP = 'UPDATE' THEN
+        IF NEW.hnsw_m = OLD.hnsw_m AND NEW.hnsw_ef_construction = OLD.hnsw_ef_construction THEN
+            RETURN NULL;
+        END IF;
+        -- new build options: the graph is built again with them
         EXECUTE pg_catalog.format('DROP INDEX IF EXISTS mcp.%I', 'chunk_hnsw_' || OLD.collection_id);
     END IF;
+    EXECUTE pg_catalog.format(
+        'CREATE INDEX IF NOT EXISTS %1$I ON mcp.chunk USING hnsw ((embedding::%2$s.vector(%3$s)) %2$s.vector_cosine_ops) WITH (m = %5$s, ef_construction = %6$s) WHERE collection_id = %4$s',
+        'chunk_hnsw_' || NEW.collection_id, vs, NEW.dimension, NEW.collection_id, NEW.hnsw_m, NEW.hnsw_ef_construction);
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION mcp.collection_index() IS
-  'Trigger: creates the collection''s HNSW index chunk_hnsw_<id> (cosine, on embedding::vector(dimension), WHERE collection_id = <id>) with the collection and drops it with it.';
-CREATE TRIGGER collection_index AFTER INSERT OR DELETE ON mcp.collection
+  'Trigger: creates the collection''s HNSW index chunk_hnsw_<id> (cosine, on embedding::vector(dimension), WHERE collection_id = <id>, WITH the collection''s hnsw_m and hnsw_ef_construction) with the collection, builds it again when those change, and drops it with the collection.';
+CREATE TRIGGER collection_index AFTER INSERT OR UPDATE OF hnsw_m, hnsw_ef_construction OR DELETE ON mcp.collection
     FOR EACH ROW EXECUTE FUNCTION mcp.collection_index();
 
 -- Row-level security: documents by access_role (plus any policy an admin adds), chunks follow.
@@ -296,6 +314,7 @@ RETURNS TABLE (chunk_id bigint, document_id bigint, title text, uri text, score 
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET hnsw.iterative_scan = 'strict_order'
+SET hnsw.ef_search = 40
 AS $$
 DECLARE
     c mcp.collection;
@@ -334,6 +353,15 @@ BEGIN
                 pg_catalog.array_length(query_vector::real[], 1), c.name, c.dimension USING ERRCODE = '22000';
         END IF;
     END IF;
+    -- hybrid: reciprocal rank fusion (k = 60) of the best max(4k, 40) of each
+    pool := GREATEST(4 * n, 40);
+    -- The collection's ef_search, at least the candidates this search takes from the index (with
+    -- fewer, pgvector's first pass finds fewer than asked and the iterative scan makes up the
+    -- rest at lower recall); pgvector's maximum is 1000. set_config(..., true) lasts until this
+    -- function returns: its SET hnsw.ef_search clause restores the caller's value on exit, also
+    -- when the call runs inside the caller's transaction.
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+        LEAST(1000, GREATEST(c.hnsw_ef_search, CASE WHEN mode = 'hybrid' THEN pool ELSE n END))::text, true);
     IF mode <> 'vector' THEN
         -- any of the query's lexemes (OR), ranked by cover density: questions are not phrases
         tsq := pg_catalog.replace(pg_catalog.plainto_tsquery(c.text_config::regconfig, COALESCE(query, ''))::text,
@@ -345,8 +373,8 @@ BEGIN
     IF filter <> '{}'::jsonb THEN
         docfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id AND f.metadata @> $2)';
     END IF;
-    -- vector: cosine similarity through the collection's HNSW index (hnsw.iterative_scan keeps
-    -- scanning until k rows pass the filter)
+    -- vector: cosine similarity through the collection's HNSW index (hnsw.ef_search as set above;
+    -- hnsw.iterative_scan keeps scanning until k rows pass the filter and row-level security)
     vec := pg_catalog.format($q$
         SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
           FROM (SELECT c.chunk_id, c.document_id, c.text,
@@ -372,8 +400,6 @@ BEGIN
     ELSIF mode = 'text' THEN
         RETURN QUERY EXECUTE txt USING query_vector, filter, n, tsq;
     ELSE
-        -- reciprocal rank fusion (k = 60) of the best max(4k, 40) of each
-        pool := GREATEST(4 * n, 40);
         RETURN QUERY EXECUTE pg_catalog.format($q$
             WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
                  t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
@@ -391,7 +417,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
+  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
 
 CREATE FUNCTION mcp.embed(texts text[], model text) RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT

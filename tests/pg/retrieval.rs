@@ -6,6 +6,10 @@ mod tests {
     use crate::tests::*;
 
     const R_MODEL_DIR: &str = "/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2";
+    /// mcp.collection's defaults for the HNSW settings (sql/retrieval.sql).
+    const R_HNSW_M: i32 = 16;
+    const R_HNSW_EF_CONSTRUCTION: i32 = 200;
+    const R_HNSW_EF_SEARCH: i32 = 100;
 
     fn r_i64(sql: &str) -> i64 {
         Spi::get_one::<i64>(sql)
@@ -668,5 +672,124 @@ mod tests {
         assert!(
             err_of("SELECT mcp.register_search_tool('s2', 'kb', 'fuzzy')").starts_with("22023")
         );
+    }
+
+    fn r_index_options(collection: &str) -> String {
+        r_text(&format!(
+            "SELECT coalesce(c.reloptions::text, '-') || ' ' || c.oid::text FROM pg_class c
+              WHERE c.relname = 'chunk_hnsw_' || (SELECT collection_id FROM mcp.collection WHERE name = '{collection}')"
+        ))
+    }
+
+    #[pg_test]
+    fn retrieval_hnsw_options_validated_and_built_into_the_index() {
+        r_mock_model("hash8", "r_hnsw8", 8, 8);
+        // the defaults
+        run("INSERT INTO mcp.collection (name, embedding_model) VALUES ('kb', 'hash8')");
+        assert_eq!(
+            r_text("SELECT hnsw_m || ' ' || hnsw_ef_construction || ' ' || hnsw_ef_search FROM mcp.collection WHERE name = 'kb'"),
+            format!("{R_HNSW_M} {R_HNSW_EF_CONSTRUCTION} {R_HNSW_EF_SEARCH}")
+        );
+        let default_opts = r_index_options("kb");
+        assert!(
+            default_opts.starts_with(&format!(
+                "{{m={R_HNSW_M},ef_construction={R_HNSW_EF_CONSTRUCTION}}} "
+            )),
+            "{default_opts}"
+        );
+        // the collection's own options, in pg_indexes too
+        run("INSERT INTO mcp.collection (name, embedding_model, hnsw_m, hnsw_ef_construction, hnsw_ef_search)
+             VALUES ('kb2', 'hash8', 24, 100, 250)");
+        let opts = r_index_options("kb2");
+        assert!(opts.starts_with("{m=24,ef_construction=100} "), "{opts}");
+        let def = r_text("SELECT indexdef FROM pg_indexes WHERE indexname = 'chunk_hnsw_' || (SELECT collection_id FROM mcp.collection WHERE name = 'kb2')");
+        assert!(
+            def.contains("WITH (m='24', ef_construction='100')"),
+            "{def}"
+        );
+        run("SELECT mcp.ingest('kb2', 'u', 't', 'Urlaub im Kalenderjahr')");
+        // ef_search is a search setting: the index stays
+        run("UPDATE mcp.collection SET hnsw_ef_search = 60 WHERE name = 'kb2'");
+        assert_eq!(r_index_options("kb2"), opts);
+        // new build options build the index again, with its chunks
+        run("UPDATE mcp.collection SET hnsw_m = 8, hnsw_ef_construction = 32 WHERE name = 'kb2'");
+        let rebuilt = r_index_options("kb2");
+        assert!(
+            rebuilt.starts_with("{m=8,ef_construction=32} "),
+            "{rebuilt}"
+        );
+        assert_ne!(rebuilt, opts);
+        run("SET LOCAL enable_seqscan = off");
+        let probe = r_text("SELECT embedding::text FROM mcp.chunk LIMIT 1");
+        assert_eq!(
+            r_uris(&format!(
+                "SELECT uri FROM mcp.search_by_vector('kb2', '', '{probe}', 1, 'vector')"
+            )),
+            ["u"]
+        );
+        // out-of-range settings are refused by named CHECK constraints
+        for (sql, constraint) in [
+            ("INSERT INTO mcp.collection (name, embedding_model, hnsw_m) VALUES ('x', 'hash8', 1)", "collection_hnsw_m_range"),
+            ("INSERT INTO mcp.collection (name, embedding_model, hnsw_m, hnsw_ef_construction) VALUES ('x', 'hash8', 101, 1000)", "collection_hnsw_m_range"),
+            ("INSERT INTO mcp.collection (name, embedding_model, hnsw_ef_construction) VALUES ('x', 'hash8', 1001)", "collection_hnsw_ef_construction_range"),
+            ("INSERT INTO mcp.collection (name, embedding_model, hnsw_m, hnsw_ef_construction) VALUES ('x', 'hash8', 32, 40)", "collection_hnsw_ef_construction_at_least_2m"),
+            ("INSERT INTO mcp.collection (name, embedding_model, hnsw_ef_search) VALUES ('x', 'hash8', 0)", "collection_hnsw_ef_search_range"),
+            ("UPDATE mcp.collection SET hnsw_ef_search = 1001 WHERE name = 'kb'", "collection_hnsw_ef_search_range"),
+            ("UPDATE mcp.collection SET hnsw_ef_construction = 20 WHERE name = 'kb'", "collection_hnsw_ef_construction_at_least_2m"),
+        ] {
+            let e = err_of(sql);
+            assert!(e.starts_with("23514") && e.contains(constraint), "{sql}: {e}");
+        }
+        assert_eq!(r_index_options("kb"), default_opts);
+    }
+
+    #[pg_test]
+    fn retrieval_ef_search_applies_to_the_search_only() {
+        r_mock_model("hash8", "r_efs8", 8, 8);
+        run("INSERT INTO mcp.collection (name, embedding_model, hnsw_ef_search) VALUES ('kb', 'hash8', 123)");
+        for i in 0..5 {
+            run(&format!(
+                "SELECT mcp.ingest('kb', 'u{i}', 't', 'Urlaub Arbeitstage Nummer{i}')"
+            ));
+        }
+        let probe = r_text("SELECT embedding::text FROM mcp.chunk LIMIT 1");
+        // a restrictive policy notes the hnsw.ef_search in force while the search reads the rows
+        run("CREATE FUNCTION public.r_note_ef_search() RETURNS boolean LANGUAGE sql VOLATILE
+             AS $$ SELECT set_config('r_probe.ef_search', current_setting('hnsw.ef_search'), false) IS NOT NULL $$");
+        run("CREATE POLICY r_note_ef_search ON mcp.document AS RESTRICTIVE USING (public.r_note_ef_search())");
+        run("DROP ROLE IF EXISTS r_ef");
+        run("CREATE ROLE r_ef NOLOGIN");
+        run("GRANT SELECT ON mcp.document, mcp.chunk TO r_ef");
+        // the caller's own value, set in its transaction
+        run("SET LOCAL hnsw.ef_search = 37");
+        run("SET LOCAL ROLE r_ef");
+        run("SET LOCAL enable_seqscan = off");
+        // (mode, k, ef_search during the search): the collection's, or the candidates taken when more
+        for (mode, k, want) in [
+            ("vector", 3_usize, "123"),
+            ("hybrid", 3, "123"),
+            ("hybrid", 50, "200"),
+            ("vector", 500, "500"),
+            ("hybrid", 300, "1000"),
+        ] {
+            run("SELECT set_config('r_probe.ef_search', 'not read', false)");
+            let hits = r_uris(&format!(
+                "SELECT uri FROM mcp.search_by_vector('kb', 'Urlaub', '{probe}', {k}, '{mode}')"
+            ));
+            assert_eq!(hits.len(), k.min(5), "{mode} {k}");
+            assert_eq!(
+                r_text("SELECT current_setting('r_probe.ef_search')"),
+                want,
+                "{mode} {k}"
+            );
+            // and it does not leak into the caller's transaction
+            assert_eq!(
+                r_text("SELECT current_setting('hnsw.ef_search')"),
+                "37",
+                "{mode} {k}"
+            );
+        }
+        run("RESET ROLE");
+        assert_eq!(r_text("SELECT current_setting('hnsw.ef_search')"), "37");
     }
 }

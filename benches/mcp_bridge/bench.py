@@ -20,8 +20,11 @@ def pct(xs, p):
 
 class Server:
     def __init__(self, cmd):
+        # Buffered pipes (written with an explicit flush): with bufsize=0, readline() on the
+        # raw pipe reads one byte per system call, ~1 ms per 1.6 KB answer on this machine,
+        # which the first version of this driver charged to every server.
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, bufsize=0)
+                                  stderr=subprocess.DEVNULL)
         self.next_id = 0
 
     def send(self, msg):

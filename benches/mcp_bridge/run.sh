@@ -75,6 +75,8 @@ bridge "pg_mcp_bridge (audit in the call's transaction, synchronous_commit=off)"
 bridge "pg_mcp_bridge (durable audit worker, synchronous)" mcp.audit_durable=on mcp.audit_synchronous=on
 bridge "pg_mcp_bridge (durable audit worker, asynchronous)" mcp.audit_durable=on mcp.audit_synchronous=off
 psql_at "$PORT" "$DB" -c "ALTER ROLE bench_mcp RESET ALL" >/dev/null
+log "the driver's floor (an echo server, no database)"
+run "driver floor (echo server, no database)" sql_query '{"query": "x"}' "$SPAWNS" "$CALLS" -- python3 "$ROOT/benches/mcp_bridge/echo_server.py"
 if [ -f "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" ]; then
   log "@modelcontextprotocol/server-postgres"
   run server-postgres query "{\"sql\": \"$Q\"}" "$SPAWNS" "$CALLS" -- node "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" "$URI"

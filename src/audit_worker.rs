@@ -558,11 +558,25 @@ pub fn recording() -> bool {
     OPEN_RUN.with(|o| o.borrow().is_some())
 }
 
-/// A record appended to `table` (`llm_request` or `tool_call`) of a durable run. False: the
-/// caller writes the row itself (not durable, or the queue did not take it: WARNING).
+/// An audit record for `table` (`llm_request` or `tool_call`, its columns in `row`) through the
+/// worker. A record of a run (its `run_id` set) goes to the queue while this backend has the run
+/// open through the worker. A record of its own (no `run_id`: `mcp.call_tool`, MCP
+/// `tools/call`) goes there whenever the durable audit is on, so that it outlasts the caller's
+/// transaction like a run's records and a read-only call leaves the caller's transaction
+/// without a write; in synchronous mode it waits for the worker's commit. False: the caller
+/// writes the row itself (not durable, or the queue did not take it: WARNING).
 pub fn append(table: &'static str, row: Value) -> bool {
-    let Some(run_id) = OPEN_RUN.with(|o| o.borrow().as_ref().map(|r| r.0.clone())) else {
-        return false;
+    let own = row.get("run_id").is_none_or(Value::is_null);
+    let whose = if own {
+        if !durable() {
+            return false;
+        }
+        String::new()
+    } else {
+        match OPEN_RUN.with(|o| o.borrow().as_ref().map(|r| r.0.clone())) {
+            Some(run_id) => format!(" of run {run_id}"),
+            None => return false,
+        }
     };
     let mut row = row;
     if let Value::Object(o) = &mut row {
@@ -573,36 +587,8 @@ pub fn append(table: &'static str, row: Value) -> bool {
         wait_budget(),
         true,
     ) {
-        Ok(_) => true,
-        Err(why) => {
-            pgrx::warning!(
-                "pg_mcp: audit record ({table}) of run {run_id} written in the caller's transaction instead: {why}"
-            );
-            false
-        }
-    }
-}
-
-/// The audit row of a call outside any chat run (`mcp.call_tool`, MCP `tools/call`): through
-/// the worker when the durable audit is on, so that it outlasts the caller's transaction like a
-/// run's records, and so that a read-only call leaves the caller's transaction without a write
-/// (no WAL flush at its commit). Synchronous: waits for the worker's commit. False: the caller
-/// writes the row itself (not durable, or the queue did not take it: WARNING).
-pub fn append_standalone(table: &'static str, row: Value) -> bool {
-    if !durable() {
-        return false;
-    }
-    let mut row = row;
-    if let Value::Object(o) = &mut row {
-        o.entry("created_at").or_insert_with(|| json!(now_text()));
-    }
-    match enqueue(
-        json!({"k": "insert", "table": table, "row": row}),
-        wait_budget(),
-        true,
-    ) {
         Ok((i, seq)) => {
-            if SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
+            if own && SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
                 pgrx::warning!(
                     "pg_mcp: an audit record ({table}) is queued for the audit worker but not yet committed (mcp.audit_wait_ms)"
                 );
@@ -611,7 +597,7 @@ pub fn append_standalone(table: &'static str, row: Value) -> bool {
         }
         Err(why) => {
             pgrx::warning!(
-                "pg_mcp: an audit record ({table}) is written in the caller's transaction instead: {why}"
+                "pg_mcp: audit record ({table}){whose} written in the caller's transaction instead: {why}"
             );
             false
         }

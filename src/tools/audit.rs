@@ -113,10 +113,9 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
             .or(r.reason.as_deref()),
     );
     let clipped = cuts.into_json();
-    let durable_run = r.run_id.is_some() && crate::audit_worker::recording();
-    if durable_run || (r.run_id.is_none() && crate::audit_worker::durable()) {
+    if crate::audit_worker::recording() || crate::audit_worker::durable() {
         // Through the durable audit worker when it is on (issue 11): a chat run's call, and a
-        // call of its own (mcp.call_tool, MCP tools/call).
+        // call of its own (mcp.call_tool, MCP tools/call); `append` tells them apart.
         let mut row = serde_json::json!({
             "run_id": r.run_id.map(|u| u.to_string()), "tool_call_id": tool_call_id, "tool": tool,
             "interface": interface, "role_name": role, "arguments_raw": arguments_raw,
@@ -126,12 +125,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
         if let (Some(id), Value::Object(o)) = (r.call_id, &mut row) {
             o.insert("call_id".into(), id.into());
         }
-        let queued = if durable_run {
-            crate::audit_worker::append("tool_call", row)
-        } else {
-            crate::audit_worker::append_standalone("tool_call", row)
-        };
-        if queued {
+        if crate::audit_worker::append("tool_call", row) {
             return Ok(r.call_id.unwrap_or(0));
         }
     }

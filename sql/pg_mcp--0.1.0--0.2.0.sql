@@ -1693,9 +1693,10 @@ AS 'MODULE_PATHNAME', 'ingest_wrapper';
 -- mcp.chunk.embedding is an untyped vector column (collections of any dimension share the
 -- table): each collection gets its own partial expression index
 --   CREATE INDEX chunk_hnsw_<id> ON mcp.chunk USING hnsw ((embedding::vector(<dim>)) vector_cosine_ops)
---     WHERE collection_id = <id>
--- created when the collection is created and dropped with it; searches use exactly that
--- expression and predicate, so the planner picks the collection's index.
+--     WITH (m = <hnsw_m>, ef_construction = <hnsw_ef_construction>) WHERE collection_id = <id>
+-- created when the collection is created, built again when its build options change, and
+-- dropped with it; searches use exactly that expression and predicate, so the planner picks
+-- the collection's index, and run with the collection's hnsw_ef_search.
 ------------------------------------------------------------------------------------------------
 
 CREATE TABLE mcp.embedding_model (
@@ -1763,10 +1764,17 @@ CREATE TABLE mcp.collection (
                     CONSTRAINT collection_chunk_tokens_range CHECK (chunk_tokens BETWEEN 16 AND 8192),
     chunk_overlap   integer NOT NULL DEFAULT 32
                     CONSTRAINT collection_chunk_overlap_range CHECK (chunk_overlap >= 0 AND chunk_overlap < chunk_tokens),
-    created_at      timestamptz NOT NULL DEFAULT now()
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    hnsw_m          integer NOT NULL DEFAULT 16
+                    CONSTRAINT collection_hnsw_m_range CHECK (hnsw_m BETWEEN 2 AND 100),
+    hnsw_ef_construction integer NOT NULL DEFAULT 200
+                    CONSTRAINT collection_hnsw_ef_construction_range CHECK (hnsw_ef_construction BETWEEN 4 AND 1000),
+    hnsw_ef_search  integer NOT NULL DEFAULT 100
+                    CONSTRAINT collection_hnsw_ef_search_range CHECK (hnsw_ef_search BETWEEN 1 AND 1000),
+    CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m)
 );
 COMMENT ON TABLE mcp.collection IS
-  'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension)), created and dropped with the row.';
+  'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension), built with its hnsw_m and hnsw_ef_construction, searched with its hnsw_ef_search), created and dropped with the row.';
 COMMENT ON COLUMN mcp.collection.name IS 'Identifier used by mcp.ingest, mcp.search and search tools.';
 COMMENT ON COLUMN mcp.collection.collection_id IS 'Number used in the chunks and in the name and predicate of the collection''s HNSW index (chunk_hnsw_<id>).';
 COMMENT ON COLUMN mcp.collection.description IS 'Free text for admins.';
@@ -1780,6 +1788,9 @@ COMMENT ON COLUMN mcp.collection.min_score IS 'context_retrieve ignores passages
 COMMENT ON COLUMN mcp.collection.chunk_tokens IS 'mcp.ingest splits documents into chunks of at most this many tokens (cl100k_base). The local model reads at most 256 word pieces of a chunk.';
 COMMENT ON COLUMN mcp.collection.chunk_overlap IS 'Tokens neighbouring chunks share.';
 COMMENT ON COLUMN mcp.collection.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';
+COMMENT ON COLUMN mcp.collection.hnsw_ef_construction IS 'pgvector HNSW build option ef_construction (candidate list while building, 4..1000 and at least 2 * hnsw_m; pgvector''s default 64). Higher: a better graph (recall), a slower build and insert.';
+COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
 
 CREATE FUNCTION mcp.collection_check() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -1915,19 +1926,26 @@ DECLARE
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        EXECUTE pg_catalog.format(
-            'CREATE INDEX IF NOT EXISTS %1$I ON mcp.chunk USING hnsw ((embedding::%2$s.vector(%3$s)) %2$s.vector_cosine_ops) WHERE collection_id = %4$s',
-            'chunk_hnsw_' || NEW.collection_id, vs, NEW.dimension, NEW.collection_id);
-    ELSE
+    IF TG_OP = 'DELETE' THEN
+        EXECUTE pg_catalog.format('DROP INDEX IF EXISTS mcp.%I', 'chunk_hnsw_' || OLD.collection_id);
+        RETURN NULL;
+    END IF;
+    IF TG_OP = 'UPDATE' THEN
+        IF NEW.hnsw_m = OLD.hnsw_m AND NEW.hnsw_ef_construction = OLD.hnsw_ef_construction THEN
+            RETURN NULL;
+        END IF;
+        -- new build options: the graph is built again with them
         EXECUTE pg_catalog.format('DROP INDEX IF EXISTS mcp.%I', 'chunk_hnsw_' || OLD.collection_id);
     END IF;
+    EXECUTE pg_catalog.format(
+        'CREATE INDEX IF NOT EXISTS %1$I ON mcp.chunk USING hnsw ((embedding::%2$s.vector(%3$s)) %2$s.vector_cosine_ops) WITH (m = %5$s, ef_construction = %6$s) WHERE collection_id = %4$s',
+        'chunk_hnsw_' || NEW.collection_id, vs, NEW.dimension, NEW.collection_id, NEW.hnsw_m, NEW.hnsw_ef_construction);
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION mcp.collection_index() IS
-  'Trigger: creates the collection''s HNSW index chunk_hnsw_<id> (cosine, on embedding::vector(dimension), WHERE collection_id = <id>) with the collection and drops it with it.';
-CREATE TRIGGER collection_index AFTER INSERT OR DELETE ON mcp.collection
+  'Trigger: creates the collection''s HNSW index chunk_hnsw_<id> (cosine, on embedding::vector(dimension), WHERE collection_id = <id>, WITH the collection''s hnsw_m and hnsw_ef_construction) with the collection, builds it again when those change, and drops it with the collection.';
+CREATE TRIGGER collection_index AFTER INSERT OR UPDATE OF hnsw_m, hnsw_ef_construction OR DELETE ON mcp.collection
     FOR EACH ROW EXECUTE FUNCTION mcp.collection_index();
 
 -- Row-level security: documents by access_role (plus any policy an admin adds), chunks follow.
@@ -1976,6 +1994,7 @@ RETURNS TABLE (chunk_id bigint, document_id bigint, title text, uri text, score 
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 SET hnsw.iterative_scan = 'strict_order'
+SET hnsw.ef_search = 40
 AS $$
 DECLARE
     c mcp.collection;
@@ -2014,6 +2033,15 @@ BEGIN
                 pg_catalog.array_length(query_vector::real[], 1), c.name, c.dimension USING ERRCODE = '22000';
         END IF;
     END IF;
+    -- hybrid: reciprocal rank fusion (k = 60) of the best max(4k, 40) of each
+    pool := GREATEST(4 * n, 40);
+    -- The collection's ef_search, at least the candidates this search takes from the index (with
+    -- fewer, pgvector's first pass finds fewer than asked and the iterative scan makes up the
+    -- rest at lower recall); pgvector's maximum is 1000. set_config(..., true) lasts until this
+    -- function returns: its SET hnsw.ef_search clause restores the caller's value on exit, also
+    -- when the call runs inside the caller's transaction.
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+        LEAST(1000, GREATEST(c.hnsw_ef_search, CASE WHEN mode = 'hybrid' THEN pool ELSE n END))::text, true);
     IF mode <> 'vector' THEN
         -- any of the query's lexemes (OR), ranked by cover density: questions are not phrases
         tsq := pg_catalog.replace(pg_catalog.plainto_tsquery(c.text_config::regconfig, COALESCE(query, ''))::text,
@@ -2025,8 +2053,8 @@ BEGIN
     IF filter <> '{}'::jsonb THEN
         docfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id AND f.metadata @> $2)';
     END IF;
-    -- vector: cosine similarity through the collection's HNSW index (hnsw.iterative_scan keeps
-    -- scanning until k rows pass the filter)
+    -- vector: cosine similarity through the collection's HNSW index (hnsw.ef_search as set above;
+    -- hnsw.iterative_scan keeps scanning until k rows pass the filter and row-level security)
     vec := pg_catalog.format($q$
         SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
           FROM (SELECT c.chunk_id, c.document_id, c.text,
@@ -2052,8 +2080,6 @@ BEGIN
     ELSIF mode = 'text' THEN
         RETURN QUERY EXECUTE txt USING query_vector, filter, n, tsq;
     ELSE
-        -- reciprocal rank fusion (k = 60) of the best max(4k, 40) of each
-        pool := GREATEST(4 * n, 40);
         RETURN QUERY EXECUTE pg_catalog.format($q$
             WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
                  t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
@@ -2071,7 +2097,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
+  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
 
 CREATE FUNCTION mcp.embed(texts text[], model text) RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT
@@ -2305,167 +2331,3 @@ COMMENT ON COLUMN mcp.interface.embedding_model IS
   'The model context_retrieve embeds queries with; it searches only collections with purpose ''rag'' whose fingerprint and dimension equal this model''s. NULL: context_retrieve refuses. mcp.analyze ranks the interface''s plans also by the similarity of the question to their example questions with this model (NULL: no embedding signal).';
 
 GRANT SELECT ON mcp.plan_example_embedding TO PUBLIC;
-
-------------------------------------------------------------------------------------------------
--- Issue 13 (HNSW recall): per-collection HNSW build options and ef_search. The columns go at the
--- end of mcp.collection (as in sql/retrieval.sql's CREATE TABLE); the index trigger and
--- mcp.search_by_vector are replaced by sql/retrieval.sql's definitions.
-------------------------------------------------------------------------------------------------
-ALTER TABLE mcp.collection
-    ADD COLUMN hnsw_m integer NOT NULL DEFAULT 16
-        CONSTRAINT collection_hnsw_m_range CHECK (hnsw_m BETWEEN 2 AND 100),
-    ADD COLUMN hnsw_ef_construction integer NOT NULL DEFAULT 200
-        CONSTRAINT collection_hnsw_ef_construction_range CHECK (hnsw_ef_construction BETWEEN 4 AND 1000),
-    ADD COLUMN hnsw_ef_search integer NOT NULL DEFAULT 100
-        CONSTRAINT collection_hnsw_ef_search_range CHECK (hnsw_ef_search BETWEEN 1 AND 1000),
-    ADD CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m);
-COMMENT ON TABLE mcp.collection IS
-  'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension), built with its hnsw_m and hnsw_ef_construction, searched with its hnsw_ef_search), created and dropped with the row.';
-COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';
-COMMENT ON COLUMN mcp.collection.hnsw_ef_construction IS 'pgvector HNSW build option ef_construction (candidate list while building, 4..1000 and at least 2 * hnsw_m; pgvector''s default 64). Higher: a better graph (recall), a slower build and insert.';
-COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
-
--- The per-collection HNSW index (see the head of this file). SECURITY DEFINER: creating an index
--- needs the table's owner; the statement holds only integers from the new row.
-CREATE OR REPLACE FUNCTION mcp.collection_index() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-    vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
-                JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
-BEGIN
-    IF TG_OP = 'DELETE' THEN
-        EXECUTE pg_catalog.format('DROP INDEX IF EXISTS mcp.%I', 'chunk_hnsw_' || OLD.collection_id);
-        RETURN NULL;
-    END IF;
-    IF TG_OP = 'UPDATE' THEN
-        IF NEW.hnsw_m = OLD.hnsw_m AND NEW.hnsw_ef_construction = OLD.hnsw_ef_construction THEN
-            RETURN NULL;
-        END IF;
-        -- new build options: the graph is built again with them
-        EXECUTE pg_catalog.format('DROP INDEX IF EXISTS mcp.%I', 'chunk_hnsw_' || OLD.collection_id);
-    END IF;
-    EXECUTE pg_catalog.format(
-        'CREATE INDEX IF NOT EXISTS %1$I ON mcp.chunk USING hnsw ((embedding::%2$s.vector(%3$s)) %2$s.vector_cosine_ops) WITH (m = %5$s, ef_construction = %6$s) WHERE collection_id = %4$s',
-        'chunk_hnsw_' || NEW.collection_id, vs, NEW.dimension, NEW.collection_id, NEW.hnsw_m, NEW.hnsw_ef_construction);
-    RETURN NULL;
-END
-$$;
-COMMENT ON FUNCTION mcp.collection_index() IS
-  'Trigger: creates the collection''s HNSW index chunk_hnsw_<id> (cosine, on embedding::vector(dimension), WHERE collection_id = <id>, WITH the collection''s hnsw_m and hnsw_ef_construction) with the collection, builds it again when those change, and drops it with the collection.';
-DROP TRIGGER collection_index ON mcp.collection;
-CREATE TRIGGER collection_index AFTER INSERT OR UPDATE OF hnsw_m, hnsw_ef_construction OR DELETE ON mcp.collection
-    FOR EACH ROW EXECUTE FUNCTION mcp.collection_index();
-
-CREATE OR REPLACE FUNCTION mcp.search_by_vector(collection text, query text, query_vector vector,
-                                     k integer DEFAULT NULL, mode text DEFAULT 'hybrid',
-                                     filter jsonb DEFAULT '{}')
-RETURNS TABLE (chunk_id bigint, document_id bigint, title text, uri text, score double precision,
-               text text, metadata jsonb)
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-SET hnsw.iterative_scan = 'strict_order'
-SET hnsw.ef_search = 40
-AS $$
-DECLARE
-    c mcp.collection;
-    n integer;
-    pool integer;
-    vec text;
-    txt text;
-    tsq tsquery;
-    docfilter text := '';
-    vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
-                JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
-BEGIN
-    IF search_by_vector.collection IS NULL THEN
-        RAISE EXCEPTION 'parameter "collection" of mcp.search_by_vector must not be NULL' USING ERRCODE = '22004';
-    END IF;
-    SELECT * INTO c FROM mcp.collection x WHERE x.name = search_by_vector.collection;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'collection "%" does not exist', search_by_vector.collection USING ERRCODE = '42704';
-    END IF;
-    n := COALESCE(search_by_vector.k, c.top_k);
-    IF n < 1 OR n > 1000 THEN
-        RAISE EXCEPTION 'k must be between 1 and 1000' USING ERRCODE = '22023';
-    END IF;
-    IF mode IS NULL OR mode NOT IN ('vector', 'text', 'hybrid') THEN
-        RAISE EXCEPTION 'search mode "%" is not one of vector, text, hybrid', mode USING ERRCODE = '22023';
-    END IF;
-    IF filter IS NULL OR jsonb_typeof(filter) <> 'object' THEN
-        RAISE EXCEPTION 'filter must be a jsonb object (matched with @> against the documents'' metadata)' USING ERRCODE = '22023';
-    END IF;
-    IF mode <> 'text' THEN
-        IF query_vector IS NULL THEN
-            RAISE EXCEPTION 'mode % needs a query vector', mode USING ERRCODE = '22004';
-        END IF;
-        IF pg_catalog.array_length(query_vector::real[], 1) <> c.dimension THEN
-            RAISE EXCEPTION 'query vector of dimension % for collection "%" of dimension %',
-                pg_catalog.array_length(query_vector::real[], 1), c.name, c.dimension USING ERRCODE = '22000';
-        END IF;
-    END IF;
-    -- hybrid: reciprocal rank fusion (k = 60) of the best max(4k, 40) of each
-    pool := GREATEST(4 * n, 40);
-    -- The collection's ef_search, at least the candidates this search takes from the index (with
-    -- fewer, pgvector's first pass finds fewer than asked and the iterative scan makes up the
-    -- rest at lower recall); pgvector's maximum is 1000. set_config(..., true) lasts until this
-    -- function returns: its SET hnsw.ef_search clause restores the caller's value on exit, also
-    -- when the call runs inside the caller's transaction.
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-        LEAST(1000, GREATEST(c.hnsw_ef_search, CASE WHEN mode = 'hybrid' THEN pool ELSE n END))::text, true);
-    IF mode <> 'vector' THEN
-        -- any of the query's lexemes (OR), ranked by cover density: questions are not phrases
-        tsq := pg_catalog.replace(pg_catalog.plainto_tsquery(c.text_config::regconfig, COALESCE(query, ''))::text,
-                                  ' & ', ' | ')::tsquery;
-    END IF;
-    -- The metadata filter is part of the ranking query (before the top k); with no filter the
-    -- ranking touches mcp.chunk alone, so the planner takes the collection's HNSW (or the GIN)
-    -- index for ORDER BY ... LIMIT; the top k are joined to their documents afterwards.
-    IF filter <> '{}'::jsonb THEN
-        docfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id AND f.metadata @> $2)';
-    END IF;
-    -- vector: cosine similarity through the collection's HNSW index (hnsw.ef_search as set above;
-    -- hnsw.iterative_scan keeps scanning until k rows pass the filter and row-level security)
-    vec := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
-          FROM (SELECT c.chunk_id, c.document_id, c.text,
-                       (1 - (c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)))::float8 AS score
-                  FROM mcp.chunk c
-                 WHERE c.collection_id = %2$s %4$s
-                 ORDER BY c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)
-                 LIMIT $3) ch
-          JOIN mcp.document d ON d.document_id = ch.document_id
-         ORDER BY ch.score DESC, ch.chunk_id$q$, c.dimension, c.collection_id, vs, docfilter);
-    -- text: ts_rank_cd normalized to rank/(rank+1)
-    txt := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
-          FROM (SELECT c.chunk_id, c.document_id, c.text, ts_rank_cd(c.tsv, $4, 32)::float8 AS score
-                  FROM mcp.chunk c
-                 WHERE c.collection_id = %1$s AND c.tsv @@ $4 %2$s
-                 ORDER BY score DESC, c.chunk_id
-                 LIMIT $3) ch
-          JOIN mcp.document d ON d.document_id = ch.document_id
-         ORDER BY ch.score DESC, ch.chunk_id$q$, c.collection_id, docfilter);
-    IF mode = 'vector' THEN
-        RETURN QUERY EXECUTE vec USING query_vector, filter, n;
-    ELSIF mode = 'text' THEN
-        RETURN QUERY EXECUTE txt USING query_vector, filter, n, tsq;
-    ELSE
-        RETURN QUERY EXECUTE pg_catalog.format($q$
-            WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
-                 t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
-                 f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
-                              COALESCE(1.0 / (60 + v.r), 0) + COALESCE(1.0 / (60 + t.r), 0) AS score,
-                              LEAST(v.r, t.r) AS best
-                         FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
-            SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
-              FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
-                     JOIN mcp.document d ON d.document_id = ch.document_id
-             ORDER BY f.score DESC, f.best, ch.chunk_id
-             LIMIT $5$q$, pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6'), pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6'))
-        USING query_vector, filter, n, tsq, n, pool;
-    END IF;
-END
-$$;
-COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
-

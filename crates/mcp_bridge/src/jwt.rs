@@ -315,17 +315,22 @@ mod tests {
         assert_eq!(verify(&t, &hs(KEY), 1000).unwrap().role, "analyst");
     }
 
-    #[test]
-    fn tampering_wrong_keys_and_other_algorithms_are_refused() {
-        let t = sign(&json!({"role": "analyst"}), KEY);
-        // role A's token edited to say role B: the signature no longer matches
+    /// The token with its payload replaced by `{"role":"admin"}`, header and signature kept.
+    fn as_admin(t: &str) -> String {
         let parts: Vec<&str> = t.split('.').collect();
-        let forged = format!(
+        format!(
             "{}.{}.{}",
             parts[0],
             URL_SAFE_NO_PAD.encode(r#"{"role":"admin"}"#),
             parts[2]
-        );
+        )
+    }
+
+    #[test]
+    fn tampering_wrong_keys_and_other_algorithms_are_refused() {
+        let t = sign(&json!({"role": "analyst"}), KEY);
+        // role A's token edited to say role B: the signature no longer matches
+        let forged = as_admin(&t);
         assert_eq!(
             verify(&forged, &hs(KEY), 0).unwrap_err().0,
             "invalid token signature"
@@ -388,13 +393,7 @@ mod tests {
             "invalid token signature"
         );
         // role A's token edited to say role B
-        let parts: Vec<&str> = t.split('.').collect();
-        let forged = format!(
-            "{}.{}.{}",
-            parts[0],
-            URL_SAFE_NO_PAD.encode(r#"{"role":"admin"}"#),
-            parts[2]
-        );
+        let forged = as_admin(&t);
         assert_eq!(
             verify(&forged, &rs(RSA_A, None), 0).unwrap_err().0,
             "invalid token signature"

@@ -463,6 +463,10 @@ impl ToolSchema {
             let mut out = Vec::new();
             for err in self.validator.iter_errors(args).take(MAX_COLLECTED_ERRORS) {
                 map_error(&err, args, &self.hardened, &mut out);
+                // one schema error can name many parameters (every unknown property)
+                if out.len() >= MAX_COLLECTED_ERRORS {
+                    break;
+                }
             }
             out
         }));
@@ -477,6 +481,7 @@ impl ToolSchema {
             (&a.parameter, a.kind, &a.message).cmp(&(&b.parameter, b.kind, &b.message))
         });
         errors.dedup();
+        errors.truncate(MAX_COLLECTED_ERRORS);
         errors
     }
 }

@@ -818,3 +818,22 @@ fn the_one_tool_name_check() {
     assert_eq!(tool_label("getDialog"), "'getDialog'");
     assert_eq!(tool_label("x'); drop"), "the tool");
 }
+
+/// One schema error can name many parameters: 100,000 unknown properties still give at most
+/// 50 errors (the documented bound), and the message the model gets stays short.
+#[test]
+fn many_unknown_properties_give_a_bounded_error_list() {
+    let s = compile(json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "additionalProperties": false
+    }));
+    let mut args = serde_json::Map::new();
+    for i in 0..100_000 {
+        args.insert(format!("p{i}"), json!(i));
+    }
+    let errs = s.validate(&Value::Object(args));
+    assert!(!errs.is_empty());
+    assert!(errs.len() <= 50, "{} errors", errs.len());
+}

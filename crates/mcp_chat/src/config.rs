@@ -9,6 +9,27 @@ pub use mcp_llm::{ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE
 pub const DEFAULT_MAX_ITERATIONS: u32 = 10;
 /// Hard cap: a larger configured value is clamped to this.
 pub const MAX_ITERATIONS_HARD_CAP: u32 = 25;
+
+/// What one run may make the backend hold and send, whatever the model answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Tool calls of one answer that are run; the rest are answered "not executed".
+    pub max_tool_calls_per_answer: usize,
+    /// Bytes of tool results over the whole run; calls after the budget is used up are not run.
+    pub max_result_bytes: usize,
+    /// Bytes of one LLM request body; a larger request is not sent and the run stops.
+    pub max_request_bytes: usize,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits {
+            max_tool_calls_per_answer: 16,
+            max_result_bytes: 8 << 20,
+            max_request_bytes: 16 << 20,
+        }
+    }
+}
 /// Completion reserve when the provider config names none.
 pub const DEFAULT_COMPLETION_RESERVE: u32 = 1024;
 
@@ -32,6 +53,8 @@ pub struct ChatConfig {
     pub plan: crate::PlanRun,
     /// Time budget of the whole run, every LLM request and retry included (issue 11).
     pub deadline: Option<std::time::Duration>,
+    /// Bounds on tool calls per answer, tool-result bytes per run and request size.
+    pub limits: RunLimits,
 }
 
 impl ChatConfig {
@@ -45,6 +68,7 @@ impl ChatConfig {
             http: Options::default(),
             plan: crate::PlanRun::default(),
             deadline: None,
+            limits: RunLimits::default(),
         }
     }
 

@@ -106,6 +106,8 @@ struct Run<'a> {
     /// Tool call ids used so far (kept unique across the conversation).
     used_ids: HashSet<String>,
     needs_input: Option<Value>,
+    /// Bytes of tool results returned so far in this run (`RunLimits::max_result_bytes`).
+    result_bytes: usize,
     /// End of the run's time budget (`ChatConfig::deadline`), retries included.
     deadline: Option<Instant>,
     /// The provider's credentials in every form: applied to every body and message the run
@@ -136,6 +138,7 @@ impl<'a> Run<'a> {
             executed_keys: HashSet::new(),
             used_ids: HashSet::new(),
             needs_input: None,
+            result_bytes: 0,
             deadline: cfg.deadline.map(|d| Instant::now() + d),
             scrub: cfg.provider.scrubber(),
         }
@@ -461,7 +464,42 @@ impl<'a> Run<'a> {
 
             let mut new_keys = Vec::new();
             let mut ask: Option<(Value, String)> = None;
+            let limits = self.cfg.limits;
+            let mut in_answer: Vec<(String, String, String)> = Vec::new();
             for (i, c) in calls.iter().enumerate() {
+                // Bounds of the work one answer can cause: calls past the per-answer cap,
+                // repeats of a call of the same answer, and calls after the run's result budget
+                // are answered, never run.
+                if i >= limits.max_tool_calls_per_answer {
+                    let why = format!(
+                        "at most {} tool calls of one answer are run",
+                        limits.max_tool_calls_per_answer
+                    );
+                    self.skip(iteration, c, &why);
+                    continue;
+                }
+                if c.complete {
+                    let key = (
+                        c.name.clone(),
+                        canonical(c.arguments.as_ref().unwrap_or(&Value::Null)),
+                    );
+                    if let Some((_, _, first)) =
+                        in_answer.iter().find(|(n, a, _)| *n == key.0 && *a == key.1)
+                    {
+                        let why = format!("it repeats call {first} of the same answer, whose result is above");
+                        self.skip(iteration, c, &clip(&why, 200));
+                        continue;
+                    }
+                    in_answer.push((key.0, key.1, c.id.clone()));
+                }
+                if self.result_bytes >= limits.max_result_bytes {
+                    let why = format!(
+                        "the tool results of this run reached their budget of {} bytes",
+                        limits.max_result_bytes
+                    );
+                    self.skip(iteration, c, &why);
+                    continue;
+                }
                 let exec = self.handle_call(iteration, c, choice_none, resp.truncated);
                 if let Some(ToolExecution {
                     status,
@@ -639,6 +677,7 @@ impl<'a> Run<'a> {
             content: exec.content.clone(),
             latency,
         };
+        self.result_bytes = self.result_bytes.saturating_add(exec.content.len());
         self.push(Message::tool_result(
             c.id.clone(),
             c.name.clone(),
@@ -766,6 +805,7 @@ impl<'a> Run<'a> {
     ) -> Result<LlmResponse, Stop> {
         let p = &self.cfg.provider;
         let body_text = p.body(req).to_string();
+        let too_large = body_text.len() > self.cfg.limits.max_request_bytes;
         let mut ex = LlmExchange {
             purpose,
             iteration: self.iterations,
@@ -787,6 +827,23 @@ impl<'a> Run<'a> {
             fixes: Vec::new(),
             error: None,
         };
+        if too_large {
+            // Not sent: the audit row keeps the (bounded) body, the run stops with the limit.
+            let why = format!(
+                "the next LLM request would be {} bytes, more than the limit of {} bytes per request",
+                body_text.len(),
+                self.cfg.limits.max_request_bytes
+            );
+            let mut pe = ProviderError::new(ErrorKind::ContextLength, p.label(), None, &why);
+            pe.code = Some("request_too_large".into());
+            ex.error = Some(pe);
+            self.host.on_llm_exchange(&ex);
+            return Err(Stop::with_error(
+                ChatStatus::BudgetExceeded,
+                "request_too_large",
+                why,
+            ));
+        }
         let host = &mut *self.host;
         let deadline = self.deadline;
         let sent = self.transport.send(

@@ -1360,3 +1360,116 @@ fn deadline_cuts_a_slow_attempt_short() {
         "a timed-out request is not retried"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bounds on the work one model answer can cause (RunLimits)
+
+/// A model answer with many calls: only the first `max_tool_calls_per_answer` run, the rest are
+/// answered "not executed", and every call still has its tool message (no orphans).
+#[test]
+fn tool_calls_per_answer_are_capped() {
+    let calls: Vec<Value> = (0..40)
+        .map(|n| json!({"name": "fetch", "arguments": {"n": n}}))
+        .collect();
+    let sc = json!({"steps": [{"call": calls}, {"say": "fertig"}]}).to_string();
+    let m = mock("many", &sc);
+    let mut cfg = openai_config(&m, "many");
+    cfg.limits.max_tool_calls_per_answer = 5;
+    let mut h = TestHost::new();
+    let o = run(&cfg, &mut h, "viel");
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    assert_eq!(h.executed.len(), 5);
+    assert_eq!(o.tool_calls, 5);
+    let skipped: Vec<&ToolCallRecord> = h
+        .records
+        .iter()
+        .filter(|r| r.status == ToolCallStatus::Skipped)
+        .collect();
+    assert_eq!(skipped.len(), 35);
+    assert!(skipped[0]
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("at most 5 tool calls"));
+    let b = bodies(&m, "many");
+    assert_eq!(roles(&b[1]).iter().filter(|r| *r == "tool").count(), 40);
+    assert_no_orphans(&o.messages);
+}
+
+/// The same call twice in one answer runs once; the repeat points at the first.
+#[test]
+fn duplicate_calls_within_one_answer_run_once() {
+    let m = mock(
+        "dup",
+        r#"{"steps": [
+            {"call": [
+                {"name": "fetch", "arguments": {"n": 1}},
+                {"name": "fetch", "arguments": {"n": 1}},
+                {"name": "fetch", "arguments": {"n": 2}}
+            ]},
+            {"say": "fertig"}
+        ]}"#,
+    );
+    let cfg = openai_config(&m, "dup");
+    let mut h = TestHost::new();
+    let o = run(&cfg, &mut h, "doppelt");
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    let ns: Vec<i64> = h
+        .executed
+        .iter()
+        .map(|c| c.arguments["n"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ns, [1, 2]);
+    let rep = h
+        .records
+        .iter()
+        .find(|r| r.status == ToolCallStatus::Skipped)
+        .expect("the repeat is answered");
+    assert!(rep.reason.as_deref().unwrap().contains("repeats call"));
+    assert_no_orphans(&o.messages);
+}
+
+/// Tool results over the run's byte budget: later calls are not run, and the requests sent to
+/// the provider stay bounded by the budget (not by the number of calls times their size).
+#[test]
+fn tool_result_bytes_per_run_are_capped() {
+    let calls: Vec<Value> = (0..10)
+        .map(|n| json!({"name": "fetch", "arguments": {"n": n}}))
+        .collect();
+    let sc = json!({"steps": [{"call": calls}, {"say": "fertig"}]}).to_string();
+    let m = mock("bytes", &sc);
+    let mut cfg = openai_config(&m, "bytes");
+    cfg.limits.max_result_bytes = 250_000;
+    let mut h = TestHost::new();
+    h.fetch_bytes = 100_000;
+    let o = run(&cfg, &mut h, "groß");
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    assert_eq!(h.executed.len(), 3, "100 kB each: the third crosses 250 kB");
+    let b = &m.requests(Some("bytes"))[1];
+    assert!(b.body.len() < 400_000, "request of {} bytes", b.body.len());
+    assert!(h
+        .records
+        .iter()
+        .any(|r| r.reason.as_deref().unwrap_or("").contains("budget of 250000 bytes")));
+}
+
+/// A request body over the per-request limit is not sent: the run stops and says why.
+#[test]
+fn oversize_request_is_not_sent() {
+    let m = mock(
+        "big",
+        r#"{"steps": [{"call": [{"name": "fetch", "arguments": {"n": 1}}]}, {"say": "fertig"}]}"#,
+    );
+    let mut cfg = openai_config(&m, "big");
+    cfg.limits.max_request_bytes = 50_000;
+    let mut h = TestHost::new();
+    h.fetch_bytes = 80_000;
+    let o = run(&cfg, &mut h, "groß");
+    assert_eq!(o.status, ChatStatus::BudgetExceeded);
+    let e = o.error.expect("error");
+    assert_eq!(e.kind, "request_too_large");
+    assert!(e.message.contains("limit of 50000 bytes"), "{}", e.message);
+    assert_eq!(m.requests(Some("big")).len(), 1, "the second request was not sent");
+    let last = h.exchanges.last().unwrap();
+    assert!(last.error.is_some());
+}

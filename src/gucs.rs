@@ -28,6 +28,17 @@ pub static MAX_RESULT_BYTES: GucSetting<i32> = GucSetting::<i32>::new(1024 * 102
 /// Allow the SQL tool for superusers (who bypass RLS and grants).
 pub static ALLOW_SUPERUSER_SQL: GucSetting<bool> = GucSetting::<bool>::new(false);
 
+/// Tool calls of one model answer that a chat runs.
+pub static MAX_TOOL_CALLS_PER_ANSWER: GucSetting<i32> = GucSetting::<i32>::new(16);
+/// Bytes of tool results over one chat run.
+pub static MAX_RUN_RESULT_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024 * 1024);
+/// Bytes of one LLM request body.
+pub static MAX_REQUEST_BYTES: GucSetting<i32> = GucSetting::<i32>::new(16 * 1024 * 1024);
+/// Messages of one JSON-RPC batch that mcp.handle answers.
+pub static MAX_BATCH_ITEMS: GucSetting<i32> = GucSetting::<i32>::new(32);
+/// Bytes of tool results one mcp.handle statement (a batch) returns.
+pub static MAX_STATEMENT_RESULT_BYTES: GucSetting<i32> = GucSetting::<i32>::new(16 * 1024 * 1024);
+
 /// File holding the server key that seals API keys in mcp.provider_secret.
 pub static SERVER_KEY_FILE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 
@@ -153,6 +164,56 @@ pub fn init() {
         &SERVER_KEY_FILE,
         GucContext::Sighup,
         GucFlags::SUPERUSER_ONLY,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_tool_calls_per_answer",
+        c"Tool calls of one model answer that a chat runs.",
+        c"Further calls of the same answer are answered 'not executed' and audited as skipped; a call repeated within one answer runs once.",
+        &MAX_TOOL_CALLS_PER_ANSWER,
+        1,
+        256,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_run_result_bytes",
+        c"Bytes of tool results one chat run may collect.",
+        c"Calls after the budget is used up are answered 'not executed'; together with mcp.max_request_bytes it bounds what a run holds and sends.",
+        &MAX_RUN_RESULT_BYTES,
+        64 * 1024,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_request_bytes",
+        c"Largest LLM request body a chat sends.",
+        c"A larger request is not sent: the run ends with status budget_exceeded (error request_too_large).",
+        &MAX_REQUEST_BYTES,
+        64 * 1024,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_batch_items",
+        c"Messages of one JSON-RPC batch that mcp.handle answers.",
+        c"A larger batch is refused whole with -32600; revisions without batching (2025-06-18 and later) refuse every batch.",
+        &MAX_BATCH_ITEMS,
+        1,
+        1000,
+        GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.max_statement_result_bytes",
+        c"Bytes of tool and resource results one mcp.handle call returns over all messages of a batch.",
+        c"Once reached, the remaining tools/call and resources/read messages of the batch get a JSON-RPC error instead of running.",
+        &MAX_STATEMENT_RESULT_BYTES,
+        64 * 1024,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_BYTE,
     );
     unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"mcp".as_ptr()) };
 }

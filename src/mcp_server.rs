@@ -158,8 +158,35 @@ fn initialize(params: &Map<String, Value>) -> Result<Value, RpcError> {
     ))
 }
 
-fn negotiated_version() -> String {
+pub(crate) fn negotiated_version() -> String {
     guc_text(&PROTOCOL_VERSION)
+}
+
+thread_local! {
+    /// Bytes of tool and resource results returned by the current mcp.handle statement.
+    static STATEMENT_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A new mcp.handle statement starts: its result budget (mcp.max_statement_result_bytes) is
+/// whole again.
+pub(crate) fn start_statement() {
+    STATEMENT_BYTES.with(|b| b.set(0));
+}
+
+/// Refuse further result-producing work once the statement's results reached the budget: a
+/// batch of tools/call or resources/read cannot make one statement hold more than that.
+fn statement_budget_left() -> Result<(), RpcError> {
+    let max = gucs::MAX_STATEMENT_RESULT_BYTES.get().max(1) as usize;
+    if STATEMENT_BYTES.with(|b| b.get()) >= max {
+        return Err(RpcError::internal(format!(
+            "The results of this batch reached their budget of {max} bytes (mcp.max_statement_result_bytes); send the remaining requests separately"
+        )));
+    }
+    Ok(())
+}
+
+fn charge_statement(bytes: usize) {
+    STATEMENT_BYTES.with(|b| b.set(b.get().saturating_add(bytes)));
 }
 
 fn cursor(params: &Map<String, Value>) -> Result<Option<&str>, RpcError> {
@@ -269,6 +296,7 @@ fn check_output(tool: &str, outcome: &mut tools::ToolOutcome) -> Result<(), RpcE
 }
 
 fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    statement_budget_left()?;
     let name = mcp_protocol::str_param(params, "name")?;
     let arguments = mcp_protocol::obj_param(params, "arguments")?;
     let iface = interface();
@@ -292,6 +320,7 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
     })
     .map_err(from_mcp)?;
     check_output(name, &mut outcome)?;
+    charge_statement(outcome.text.len());
     let mut result = outcome.to_json();
     if !mcp_protocol::has_structured_content(&negotiated_version()) {
         if let Some(o) = result.as_object_mut() {
@@ -410,7 +439,9 @@ fn resources_read(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let Some((r, vars)) = found else {
         return Err(not_found());
     };
+    statement_budget_left()?;
     let text = read_resource(r, &vars)?;
+    charge_statement(text.as_ref().map_or(0, String::len));
     let text = match text {
         Some(t) => t,
         None if vars.is_empty() => String::new(),
@@ -449,12 +480,16 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
         (None, None) => return Err(RpcError::internal("The resource has no reader")),
     };
     let result = with_tool_timeout(gucs::TOOL_TIMEOUT_MS.get(), || {
-        // one value, kept whole up to the tool result budget (mcp.max_result_bytes)
-        sql_tool::run_read_only(
-            &sql,
-            &params,
-            &crate::tools::shape::collect_options(1, true, true),
-        )
+        // A reader is a read-only tool: in the same sandbox (no session locks, signals,
+        // nesting …, also in its dynamic SQL and planner), one value, kept whole up to the
+        // tool result budget (mcp.max_result_bytes).
+        crate::sandbox::run_sandboxed(crate::sandbox::GuardLevel::ReadOnly, || {
+            sql_tool::run_read_only(
+                &sql,
+                &params,
+                &crate::tools::shape::collect_options(1, true, true),
+            )
+        })
     });
     let rows = match result {
         Ok(q) => q.rows,

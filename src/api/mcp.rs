@@ -1,8 +1,9 @@
 //! `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out. The server itself
 //! is [`crate::mcp_server`].
 
+use crate::gucs;
 use crate::jsonb::JsonbArg;
-use crate::mcp_server::handle_one;
+use crate::mcp_server::{handle_one, start_statement};
 use mcp_protocol::{codes, RpcError};
 use pgrx::prelude::*;
 use pgrx::JsonB;
@@ -37,9 +38,34 @@ fn handle(request: Option<JsonbArg>) -> Option<JsonB> {
             &RpcError::new(codes::INVALID_REQUEST, "Invalid Request: empty batch"),
         ))),
         Value::Array(items) => {
+            let version = crate::mcp_server::negotiated_version();
+            let max = gucs::MAX_BATCH_ITEMS.get().max(1) as usize;
+            let refusal = if !mcp_protocol::has_batching(&version) {
+                Some(format!(
+                    "Invalid Request: revision {} has no JSON-RPC batching; send one message per request",
+                    if version.is_empty() { mcp_protocol::LATEST_VERSION } else { &version }
+                ))
+            } else if items.len() > max {
+                Some(format!(
+                    "Invalid Request: a batch of {} messages is larger than the limit of {max} (mcp.max_batch_items)",
+                    items.len()
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = refusal {
+                return Some(JsonB(mcp_protocol::error_response(
+                    &Value::Null,
+                    &RpcError::new(codes::INVALID_REQUEST, message),
+                )));
+            }
+            start_statement();
             let out: Vec<Value> = items.iter().filter_map(handle_one).collect();
             (!out.is_empty()).then(|| JsonB(Value::Array(out)))
         }
-        other => handle_one(&other).map(JsonB),
+        other => {
+            start_statement();
+            handle_one(&other).map(JsonB)
+        }
     }
 }

@@ -359,6 +359,11 @@ pub fn chat(
         .max_total_tokens
         .or(iface.max_total_tokens.map(|n| n.max(1) as u64));
     cfg.http.max_response_bytes = gucs::MAX_RESPONSE_BYTES.get().max(1024) as usize;
+    cfg.limits = mcp_chat::RunLimits {
+        max_tool_calls_per_answer: gucs::MAX_TOOL_CALLS_PER_ANSWER.get().max(1) as usize,
+        max_result_bytes: gucs::MAX_RUN_RESULT_BYTES.get().max(1) as usize,
+        max_request_bytes: gucs::MAX_REQUEST_BYTES.get().max(1) as usize,
+    };
     cfg.http.read_timeout = cfg.provider.timeout.unwrap_or(Duration::from_secs(120));
     cfg.http.retry = RetryPolicy {
         max_retries: gucs::HTTP_RETRIES.get().max(0) as u32,

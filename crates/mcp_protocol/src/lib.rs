@@ -54,6 +54,12 @@ pub fn has_structured_content(version: &str) -> bool {
     version != "2025-03-26"
 }
 
+/// Whether `version` has JSON-RPC batching: only 2025-03-26 (2025-06-18 removed it). An empty
+/// or unknown version counts as the latest, which has none.
+pub fn has_batching(version: &str) -> bool {
+    version == "2025-03-26"
+}
+
 /// A JSON-RPC error: code, message and optional data.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RpcError {
@@ -575,6 +581,10 @@ mod tests {
     fn negotiation_echoes_supported_and_offers_latest_otherwise() {
         assert_eq!(negotiate(Some("2025-06-18")), "2025-06-18");
         assert_eq!(negotiate(Some("2025-03-26")), "2025-03-26");
+        assert!(has_batching("2025-03-26"));
+        for v in ["2025-06-18", "2025-11-25", "", "2099-01-01"] {
+            assert!(!has_batching(v), "{v}");
+        }
         assert_eq!(negotiate(Some("2025-11-25")), "2025-11-25");
         assert_eq!(negotiate(Some("2024-11-05")), LATEST_VERSION);
         assert_eq!(negotiate(Some("2099-01-01")), LATEST_VERSION);

@@ -16,9 +16,26 @@ install_extension() {
   [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
   # PG_MCP_RELEASE=1: an optimized build (for benchmarks).
   [ "${PG_MCP_RELEASE:-0}" = 1 ] && sudo_flag+=(--release)
+  # A running server maps pg_mcp.so (preloaded: the postmaster and every backend). cargo pgrx
+  # install copies over the file in place, which changes the pages under the running server and
+  # crashes it. So the installed file is renamed first, as install(1) and packages do: the
+  # running server keeps the old file (its inode) mapped, the install writes a new file, and
+  # the old one is removed once the new one is in place (restored when the install failed).
+  local lib; lib="$(${PG_CONFIG} --pkglibdir)/pg_mcp.so"
+  local kept="$lib.replaced.$$"
+  if as_root test -e "$lib"; then as_root mv -f "$lib" "$kept"; fi
   # (explicit: callers run this inside `step`, where errexit does not apply)
-  (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null) \
-    || { log "FAIL: cargo pgrx install failed: the installed pg_mcp would be a stale build"; return 1; }
+  if ! (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null); then
+    if as_root test -e "$kept" && ! as_root test -e "$lib"; then as_root mv -f "$kept" "$lib"; fi
+    log "FAIL: cargo pgrx install failed: the installed pg_mcp would be a stale build"; return 1
+  fi
+  as_root rm -f "$kept"
+}
+
+# crash_count DIR: how many times a server process of the cluster in DIR died of a signal, as
+# its log says (a crash-restart does not change pg_postmaster_start_time()).
+crash_count() {
+  as_root cat "$1/server.log" 2>/dev/null | grep -cE 'terminated by signal|was terminated by exception' || true
 }
 
 # server_key_for DIR: the server key file of the cluster in DIR (mcp.server_key_file). It sits

@@ -2,8 +2,9 @@
 # Crash and hang corpus: every file in tests/attack/cases/ is run in ONE psql session against a
 # real cluster. Whatever the statements do (ERROR or result), afterwards
 #   * the same backend must still answer (same pg_backend_pid()),
-#   * the postmaster must not have restarted (same pg_postmaster_start_time(), seen from a
-#     second connection),
+#   * no server process may have died of a signal: the server log gains no "terminated by
+#     signal" line (a crash-restart keeps pg_postmaster_start_time(), so that cannot tell),
+#     and the postmaster must not have restarted (same pg_postmaster_start_time()),
 #   * the file must finish within PG_MCP_ATTACK_TIMEOUT seconds (default 120): no hang,
 #   * what the client saw (errors with DETAIL) holds no Rust backtrace or source path, although
 #     the server runs with RUST_BACKTRACE=1 (tests/attack/lib.sh).
@@ -38,6 +39,7 @@ for c in "${cases[@]}"; do
   f="$HERE/cases/$c.sql"
   [ -f "$f" ] || { log "no case $c"; failed=$((failed + 1)); continue; }
   pm0="$(pm_start)"
+  crashes0="$(crash_count "$DIR")"
   {
     echo "SELECT pg_catalog.pg_backend_pid() AS attack_pid0 \\gset"
     echo "\\set ON_ERROR_STOP 0"
@@ -54,10 +56,15 @@ for c in "${cases[@]}"; do
       -v VERBOSITY=default -f "$work/driver.sql" >"$work/out" 2>&1 || rc=$?
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   pm1="$(pm_start 2>/dev/null || echo down)"
+  crashes1="$(crash_count "$DIR")"
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
     log "FAIL $c: did not finish within ${LIMIT_S} s"; failed=$((failed + 1))
   elif ! grep -q ATTACK-CASE-SURVIVED "$work/out"; then
     log "FAIL $c: the backend did not survive (psql exit $rc)"; sed 's/^/  | /' "$work/out" | tail -20
+    failed=$((failed + 1))
+  elif [ "$crashes0" != "$crashes1" ]; then
+    log "FAIL $c: a server process died of a signal ($crashes0 -> $crashes1 in the server log)"
+    as_root grep -E 'terminated by signal|was terminated by exception' "$DIR/server.log" | tail -3 | sed 's/^/  | /'
     failed=$((failed + 1))
   elif [ "$pm0" != "$pm1" ]; then
     log "FAIL $c: the postmaster restarted ($pm0 -> $pm1)"; failed=$((failed + 1))

@@ -20,6 +20,9 @@ step() { # step NAME COMMAND...
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); log "FAILED: $*"; fi
 }
 
+# 0. Documentation: every relative link and #anchor resolves (no build, no network).
+step "documentation links (tests/docs/links.sh)" bash "$ROOT/tests/docs/links.sh"
+
 # 1. Pure Rust crates (no database).
 step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
 

@@ -150,7 +150,8 @@ pub mod pg_test {
             )
         });
         // Durable audit (issue 11) is loaded but off by default here: most tests read their
-        // audit rows inside the test's own transaction; tests/pg/durable_audit.rs turns it on.
+        // audit rows inside the test's own transaction; tests/audit/run.sh tests it on, against
+        // real sessions.
         vec![
             conf.as_str(),
             key.as_str(),

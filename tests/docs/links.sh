@@ -2,7 +2,8 @@
 # Checks every relative Markdown link in README.md, ARCHITECTURE.md and docs/*.md: the file it
 # names exists, and its #anchor matches a heading of that file under GitHub's slug rules. No
 # network, no build. A link to a page another branch is still writing is accepted while the page
-# is named in docs/.pending (one repository-relative path a line, # starts a comment).
+# is named in docs/.pending (one repository-relative path a line, # starts a comment). Also
+# checks that the code layout in ARCHITECTURE.md names every directory and source file.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 exec python3 - "$ROOT" <<'PY'
@@ -80,7 +81,7 @@ def anchors(path):
         anchor_cache[path] = result
     return anchor_cache[path]
 
-errors, checked, pending_used = [], 0, set()
+errors, layout_errors, checked, pending_used = [], [], 0, set()
 for page in pages:
     path = os.path.join(root, page)
     if not os.path.exists(path):
@@ -122,6 +123,33 @@ for page in pages:
                 if anchor not in anchors(dest):
                     errors.append(f"{where} no heading of {rel} has the anchor #{anchor}")
 
+# ARCHITECTURE.md's layout table names every top-level directory, every directory of tests/,
+# every SQL file and every source file of src/ and crates/*/src/.
+import subprocess
+try:
+    tracked = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True,
+                             check=True).stdout.split("\n")
+except (OSError, subprocess.CalledProcessError):
+    tracked = None
+    print("note: not a git checkout, the layout table is not checked")
+if tracked is not None:
+    arch = open(os.path.join(root, "ARCHITECTURE.md"), encoding="utf-8").read()
+    wanted = set()
+    for f in filter(None, tracked):
+        parts = f.split("/")
+        if len(parts) > 1:
+            wanted.add(parts[0] + "/")
+        if parts[0] == "tests" and len(parts) > 2:
+            wanted.add("tests/" + parts[1] + "/")
+        if (parts[0] == "src" or (parts[0] == "crates" and len(parts) > 3 and parts[2] == "src")) \
+                and f.endswith(".rs"):
+            wanted.add(f)
+        if parts[0] == "sql" and f.endswith(".sql"):
+            wanted.add(f)
+    for w in sorted(wanted):
+        if f"`{w}`" not in arch:
+            layout_errors.append(f"ARCHITECTURE.md: the code layout does not name `{w}`")
+
 for p in sorted(pending):
     if os.path.exists(os.path.join(root, p)):
         print(f"note: {p} exists now: remove it from docs/.pending")
@@ -130,6 +158,9 @@ for p in sorted(pending):
 
 for e in errors:
     print(f"broken link: {e}")
-print(f"{checked} relative links in {len(pages)} pages, {len(errors)} broken")
-sys.exit(1 if errors else 0)
+for e in layout_errors:
+    print(f"layout: {e}")
+print(f"{checked} relative links in {len(pages)} pages, {len(errors)} broken; "
+      f"{len(layout_errors)} paths missing from the code layout")
+sys.exit(1 if errors or layout_errors else 0)
 PY

@@ -87,41 +87,46 @@ for page in pages:
     if not os.path.exists(path):
         errors.append(f"{page}: missing")
         continue
-    for n, line in lines_outside_code(path):
-        plain = CODE_SPAN.sub("", line)
-        targets = [m.group(3) for m in LINK.finditer(plain)]
-        m = REFDEF.match(plain)
+    # Link text may run over several lines: search the text outside code blocks as a whole,
+    # code spans removed line by line, and count newlines back to the line number.
+    numbered = [(n, CODE_SPAN.sub("", line)) for n, line in lines_outside_code(path)]
+    text = "\n".join(line for _, line in numbered)
+    found = []
+    for m in LINK.finditer(text):
+        found.append((numbered[text.count("\n", 0, m.start())][0], m.group(3)))
+    for n, line in numbered:
+        m = REFDEF.match(line)
         if m:
-            targets.append(m.group(1))
-        for target in targets:
-            if not target or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("//"):
-                continue   # URLs (https:, mailto:) are not checked: no network
-            checked += 1
-            file_part, _, anchor = target.partition("#")
-            if file_part.startswith("/"):
-                dest = os.path.normpath(os.path.join(root, file_part.lstrip("/")))
-            elif file_part:
-                dest = os.path.normpath(os.path.join(os.path.dirname(path), file_part))
-            else:
-                dest = path
-            rel = os.path.relpath(dest, root)
-            where = f"{page}:{n}: ({target})"
-            if rel.startswith(".."):
-                errors.append(f"{where} points outside the repository")
+            found.append((n, m.group(1)))
+    for n, target in found:
+        if not target or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("//"):
+            continue   # URLs (https:, mailto:) are not checked: no network
+        checked += 1
+        file_part, _, anchor = target.partition("#")
+        if file_part.startswith("/"):
+            dest = os.path.normpath(os.path.join(root, file_part.lstrip("/")))
+        elif file_part:
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file_part))
+        else:
+            dest = path
+        rel = os.path.relpath(dest, root)
+        where = f"{page}:{n}: ({target})"
+        if rel.startswith(".."):
+            errors.append(f"{where} points outside the repository")
+            continue
+        if not os.path.exists(dest):
+            if rel in pending:
+                pending_used.add(rel)
                 continue
-            if not os.path.exists(dest):
-                if rel in pending:
-                    pending_used.add(rel)
-                    continue
-                errors.append(f"{where} {rel} does not exist")
+            errors.append(f"{where} {rel} does not exist")
+            continue
+        if anchor:
+            if os.path.isdir(dest) or not dest.endswith(".md"):
+                if not re.fullmatch(r"L\d+(-L\d+)?", anchor):
+                    errors.append(f"{where} anchor on a file that is not Markdown")
                 continue
-            if anchor:
-                if os.path.isdir(dest) or not dest.endswith(".md"):
-                    if not re.fullmatch(r"L\d+(-L\d+)?", anchor):
-                        errors.append(f"{where} anchor on a file that is not Markdown")
-                    continue
-                if anchor not in anchors(dest):
-                    errors.append(f"{where} no heading of {rel} has the anchor #{anchor}")
+            if anchor not in anchors(dest):
+                errors.append(f"{where} no heading of {rel} has the anchor #{anchor}")
 
 # ARCHITECTURE.md's layout table names every top-level directory, every directory of tests/,
 # every SQL file and every source file of src/ and crates/*/src/.

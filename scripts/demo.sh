@@ -15,7 +15,7 @@ start_cluster "$DEMO_DIR" "$DEMO_PORT"
 log "demo cluster running on 127.0.0.1:$DEMO_PORT (data in $DEMO_DIR)"
 fresh_db "$DEMO_PORT" "$DB"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/demo.sql"
-# issue 12: the demo thesaurus (16 Länder, industries, topics) and the execution plans
+# The demo thesaurus (16 Länder, industries, topics) and the execution plans
 psql_at "$DEMO_PORT" "$DB" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" \
     <<<"SELECT mcp.load_thesaurus(:'thesaurus') AS thesaurus_loaded;"
 psql_at "$DEMO_PORT" "$DB" -f "$ROOT/demo/plans.sql"

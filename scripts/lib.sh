@@ -75,7 +75,7 @@ max_connections = 40
 CONF
   fi
   local key_changed; key_changed="$(ensure_server_key "$dir")"
-  # pg_mcp preloaded (durable audit, issue 11), but off by default: the suites written against
+  # pg_mcp preloaded (durable audit), but off by default: the suites written against
   # audit rows in the caller's transaction keep them; tests/audit/run.sh turns it on per session.
   # PG_MCP_NO_PRELOAD=1 keeps a cluster without it (tests/upgrade/run.sh: the path without).
   if [ "${PG_MCP_NO_PRELOAD:-0}" != 1 ] && ! as_pg grep -q "^shared_preload_libraries = 'pg_mcp'" "$dir/postgresql.conf"; then

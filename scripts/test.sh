@@ -20,6 +20,9 @@ step() { # step NAME COMMAND...
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); log "FAILED: $*"; fi
 }
 
+# 0. Documentation: every relative link and #anchor resolves (no build, no network).
+step "documentation links (tests/docs/links.sh)" bash "$ROOT/tests/docs/links.sh"
+
 # 1. Pure Rust crates (no database).
 step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
 
@@ -47,19 +50,19 @@ run_regress() {
   return "$rc"
 }
 step "pg_regress (pg_test/)" run_regress
-# Plan ranking's stored example vectors under a concurrent first use (issue 12; two sessions).
+# Plan ranking's stored example vectors under a concurrent first use (two sessions).
 step "plan vectors, concurrent first use (tests/plans/concurrent.sh)" bash "$ROOT/tests/plans/concurrent.sh"
 
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 step "cancel during pg_mcp's CPU work (tests/cancel/compute.sh)" bash "$ROOT/tests/cancel/compute.sh"
-# Durable audit (issue 11): rollback, cancel, terminate, kill, worker down, queue full.
+# Durable audit: rollback, cancel, terminate, kill, worker down, queue full.
 step "durable audit (tests/audit/run.sh)" bash "$ROOT/tests/audit/run.sh"
 
 # 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
 step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"
 # 5b. pg_dump/pg_restore of populated retrieval collections: rows, HNSW indexes with their options,
-#     identical search answers (issue 13).
+#     identical search answers.
 step "retrieval dump/restore (tests/dump/run.sh)" bash "$ROOT/tests/dump/run.sh"
 
 # 6. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.

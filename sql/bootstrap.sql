@@ -236,7 +236,7 @@ CREATE TABLE mcp.run (
     backend_pid integer,
     backend_start timestamptz
 );
--- The audit worker looks for open runs of backends that are gone (issue 11).
+-- The audit worker looks for open runs of backends that are gone.
 CREATE INDEX run_open_idx ON mcp.run (backend_pid) WHERE status = 'running';
 COMMENT ON TABLE mcp.run IS 'One row per mcp.chat() call (or direct mcp.call_tool() outside a chat: no row, run_id NULL in tool_call).';
 COMMENT ON COLUMN mcp.run.run_id IS 'Identifier of the run; application_name shows mcp:<run_id> while its tools run.';

@@ -1,5 +1,5 @@
 ------------------------------------------------------------------------------------------------
--- Issue 12, third ranking signal: similarity of the question to the plans' example questions,
+-- The third signal of plan ranking: similarity of the question to the plans' example questions,
 -- with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
 ------------------------------------------------------------------------------------------------
 -- The example questions' vectors are stored, one row per (plan, model, example), with the

@@ -1,5 +1,5 @@
 ------------------------------------------------------------------------------------------------
--- Issue 12: thesaurus, prompt analysis, execution plans, prompt templates
+-- Thesaurus, prompt analysis, execution plans, prompt templates
 ------------------------------------------------------------------------------------------------
 -- Text normalization uses unaccent and pg_trgm (contrib; pg_mcp's control file requires them,
 -- CREATE EXTENSION pg_mcp CASCADE installs them). Their schema is looked up once, here, and

@@ -1,5 +1,5 @@
 ------------------------------------------------------------------------------------------------
--- Retrieval (issue 13): embedding models, collections, documents, chunks, search, the RAG gate.
+-- Retrieval: embedding models, collections, documents, chunks, search, the RAG gate.
 -- Objects added here (for the 0.1.0 -> 0.2.0 upgrade script): tables mcp.embedding_model,
 -- mcp.collection, mcp.document, mcp.chunk; columns mcp.interface.embedding_model,
 -- mcp.interface.audit_retrieval_query, mcp.tool.collection; tool kinds vector_search,

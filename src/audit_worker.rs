@@ -1,4 +1,4 @@
-//! Durable audit (issue 11): audit records of `mcp.chat` runs, and the rows of tool calls made
+//! Durable audit: audit records of `mcp.chat` runs, and the rows of tool calls made
 //! outside a chat (`mcp.call_tool`, MCP `tools/call`), are committed by a pg_mcp
 //! background worker in its own transactions, so they outlast the caller's ROLLBACK, ERROR,
 //! cancel or termination.

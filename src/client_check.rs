@@ -1,4 +1,4 @@
-//! Noticing a client that went away while a chat waits on the LLM (issue 11, item 2).
+//! Noticing a client that went away while a chat waits on the LLM.
 //!
 //! PostgreSQL's own mechanism is `client_connection_check_interval`: a timer sets
 //! `CheckClientConnectionPending`, and `ProcessInterrupts` then calls `pq_check_connection()`

@@ -149,8 +149,9 @@ pub mod pg_test {
                 server_key_file().display().to_string().replace('\'', "''")
             )
         });
-        // Durable audit (issue 11) is loaded but off by default here: most tests read their
-        // audit rows inside the test's own transaction; tests/pg/durable_audit.rs turns it on.
+        // Durable audit is loaded but off by default here: most tests read their
+        // audit rows inside the test's own transaction; tests/audit/run.sh tests it on, against
+        // real sessions.
         vec![
             conf.as_str(),
             key.as_str(),

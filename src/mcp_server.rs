@@ -345,8 +345,8 @@ struct ResourceRow {
 
 /// Enabled resources the caller could read (EXECUTE on a reader function), ordered by URI.
 fn resources() -> Result<Vec<ResourceRow>, RpcError> {
-    // The reader function as text: a signature (main stores text since issue 15; a
-    // regprocedure prints as one), resolved below with the caller's search_path.
+    // The reader function as text: a signature (the column is text since 0.2.0; 0.1.0's
+    // regprocedure column prints as one too), resolved below with the caller's search_path.
     let rows = select_kept(
         "SELECT r.uri, r.name, r.description, r.mime_type, r.function::text, r.query
            FROM mcp.resource r

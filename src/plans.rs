@@ -1,4 +1,4 @@
-//! Execution plans inside `mcp.chat` (issue 12). Before any LLM call the question is analyzed
+//! Execution plans inside `mcp.chat`. Before any LLM call the question is analyzed
 //! (`mcp.analyze`), a plan chosen (`options.plan`, or the best one scoring at least
 //! [`PLAN_MIN_SCORE`]) and its steps turned into the run's settings: prompts rendered into the
 //! system prompt, tools run before the model (their results join the conversation as tool

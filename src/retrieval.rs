@@ -1,4 +1,4 @@
-//! Retrieval inside the database (issue 13): `mcp.chunk_text`, `mcp.embed`, `mcp.ingest`, the
+//! Retrieval inside the database: `mcp.chunk_text`, `mcp.embed`, `mcp.ingest`, the
 //! search tool kinds and the built-in tool `context_retrieve` (SQLcl's RAG gate).
 //!
 //! Schema, search SQL and comments are in `sql/retrieval.sql`; chunking, fusion and metrics in

@@ -30,7 +30,7 @@ pub fn run_start(
     let mut cuts = crate::audit::row_cuts();
     let question = cuts.text("question", question).into_owned();
     let clipped = cuts.into_json();
-    // Durable audit (issue 11): the background worker commits the row, else it is written here.
+    // Durable audit: the background worker commits the row, else it is written here.
     let row = json!({"run_id": run_id.to_string(), "session_id": session.to_string(),
                      "interface": interface, "provider": provider, "role_name": role,
                      "question": question, "clipped": clipped});

@@ -107,7 +107,7 @@ impl Host for SqlHost {
     }
 
     fn interrupted(&mut self) -> bool {
-        // cancel / terminate, and a client that went away (issue 11)
+        // cancel / terminate, and a client that went away
         self.failure.is_some() || interrupt_pending() || crate::client_check::client_gone()
     }
 

@@ -370,7 +370,7 @@ pub fn chat(
         retry_timeouts: gucs::HTTP_RETRY_TIMEOUTS.get(),
         ..RetryPolicy::default()
     };
-    // The whole run, retries included (issue 11): the option, else the interface's default.
+    // The whole run, retries included: the option, else the interface's default.
     cfg.deadline = options
         .deadline_ms
         .or(iface.deadline_ms.map(|n| n.max(1) as u64))
@@ -400,7 +400,7 @@ pub fn chat(
         && crate::client_check::found_gone()
         && !interrupt_pending()
     {
-        // Nobody listens any more: stopped, recorded as such (issue 11).
+        // Nobody listens any more: stopped, recorded as such.
         outcome.status = mcp_chat::ChatStatus::ClientGone;
         outcome.error = Some(mcp_chat::ChatError::engine(
             "client_gone",

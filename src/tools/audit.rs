@@ -114,7 +114,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
     );
     let clipped = cuts.into_json();
     if crate::audit_worker::recording() || crate::audit_worker::durable() {
-        // Through the durable audit worker when it is on (issue 11): a chat run's call, and a
+        // Through the durable audit worker when it is on: a chat run's call, and a
         // call of its own (mcp.call_tool, MCP tools/call); `append` tells them apart.
         let mut row = serde_json::json!({
             "run_id": r.run_id.map(|u| u.to_string()), "tool_call_id": tool_call_id, "tool": tool,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Durable audit (issue 11): with pg_mcp preloaded and mcp.audit_durable on, a chat run's rows are
+# Durable audit: with pg_mcp preloaded and mcp.audit_durable on, a chat run's rows are
 # committed by pg_mcp's audit worker and keep the run's true end, whatever the caller does:
 #  1. ROLLBACK after the chat: the run stays, status completed, with its request and messages;
 #  2. pg_cancel_backend while waiting on the LLM: status cancelled (the session gets 57014);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cancel and terminate during pg_mcp's own CPU work (issue 9, item 6), from OUTSIDE the backend:
+# Cancel and terminate during pg_mcp's own CPU work, from OUTSIDE the backend:
 # the repair engine on a large hostile text, the response parser, and the jsonb reader on a huge
 # argument each run for many seconds if nobody stops them. The engines poll PostgreSQL's
 # CHECK_FOR_INTERRUPTS() (hooks installed by _PG_init), so

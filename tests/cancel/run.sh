@@ -7,7 +7,7 @@
 #  3. 50 chats cancelled by statement_timeout in one session leave nothing behind: within 2 s the
 #     backend's threads (/proc/PID/task) and sockets (/proc/PID/fd) are back at their baseline
 #     (the abandoned HTTP exchanges do not wait for their read timeout).
-#  4. A client killed while its chat waits on the LLM (issue 11): the run stops within 2 s with
+#  4. A client killed while its chat waits on the LLM: the run stops within 2 s with
 #     status client_gone, and the mock sees no further request (its scenario would answer after
 #     4 s with a tool call, which a run that kept going would follow with a second request).
 #     Once with client_connection_check_interval = 0 (pg_mcp polls the socket about once a

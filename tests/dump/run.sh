@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pg_dump and restore of populated retrieval collections (issue 13): a collection with its own
+# pg_dump and restore of populated retrieval collections: a collection with its own
 # HNSW settings and one with the defaults, documents ingested with the local model (one hidden
 # by row-level security), a search tool, an interface with context_retrieve. The database is
 # dumped (custom format) and restored into a new database by pg_restore, whose CREATE EXTENSION

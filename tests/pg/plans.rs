@@ -1,4 +1,4 @@
-//! Execution plans inside mcp.chat (issue 12): an ask step ends the run without any LLM request
+//! Execution plans inside mcp.chat: an ask step ends the run without any LLM request
 //! and the session continues like getDialog; a pre-step tool result, the step's tool subset and
 //! tool_choice reach the first LLM request as sent; the choice is in mcp.run.plan and
 //! mcp.recent_runs.

@@ -1,4 +1,4 @@
-//! The embedding signal of plan ranking (issue 12 with issue 13's models): with the interface's
+//! The embedding signal of plan ranking (with retrieval's embedding models): with the interface's
 //! embedding model, mcp.analyze ranks a plan by the question's similarity to its example
 //! questions; the example vectors are stored per model fingerprint, refreshed when the examples
 //! change and never compared under another fingerprint; a failing model leaves the signal out.

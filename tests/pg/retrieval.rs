@@ -1,4 +1,4 @@
-//! Retrieval (issue 13): chunking, ingestion, embeddings (local model and the openai kind against
+//! Retrieval: chunking, ingestion, embeddings (local model and the openai kind against
 //! the mock server), search modes, filters, row-level security, the context_retrieve gate.
 
 #[pgrx::pg_schema]

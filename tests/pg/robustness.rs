@@ -1,4 +1,4 @@
-//! The JSON repair functions on the SQL surface and hostile JSON (issue 9): bounded recursion,
+//! The JSON repair functions on the SQL surface and hostile JSON: bounded recursion,
 //! bounded CPU, one defined outcome for U+0000, clean errors for jsonb nested beyond the limit,
 //! schemas too complex to validate.
 
@@ -318,7 +318,7 @@ mod tests {
         );
     }
 
-    /// Eight definitions, each an anyOf of seven references to the next (issue 9, item 6: about a
+    /// Eight definitions, each an anyOf of seven references to the next (about a
     /// minute of validation before, immune to pg_terminate_backend).
     fn fan_out_schema() -> Value {
         q(

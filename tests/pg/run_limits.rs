@@ -1,4 +1,4 @@
-//! The run's time budget through mcp.chat (issue 11): options.deadline_ms and
+//! The run's time budget through mcp.chat: options.deadline_ms and
 //! mcp.interface.deadline_ms bound the whole run, retries included; a timed-out request is not
 //! retried unless mcp.http_retry_timeouts is on.
 

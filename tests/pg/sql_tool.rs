@@ -1,5 +1,5 @@
 //! The built-in read-only SQL tool, report tools, schema_information, function tool limits and
-//! the tool sandbox (issues 5 and 9).
+//! the tool sandbox.
 //!
 //! The attack corpus: every case asserts the refusal (or the harmless outcome) AND that no data
 //! changed. Queries run as the non-superuser role mcp_analyst unless a test says otherwise.
@@ -702,7 +702,7 @@ mod tests {
     }
 
     // ------------------------------------------------------------------------------------------
-    // The tool sandbox (issue 9): deep trees, the executor hook, the security-restricted
+    // The tool sandbox: deep trees, the executor hook, the security-restricted
     // operation, nesting, result memory. Each refusal also asserts that nothing changed.
     // ------------------------------------------------------------------------------------------
 

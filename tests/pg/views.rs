@@ -43,7 +43,7 @@ mod tests {
                "prompt_tokens": 4000, "completion_tokens": 500, "total_tokens": 4500,
                // (4000 * 0.15 + 500 * 0.6) / 1000
                "estimated_cost": 0.9, "error_kind": null, "error_message": null,
-               // the interface has no execution plans (issue 12)
+               // the interface has no execution plans
                "plan": null, "plan_score": null, "plan_detail": null})
         );
         let t = of_run(

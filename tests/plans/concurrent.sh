@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stored example vectors of plan ranking (issue 12, embedding signal) under a concurrent first
+# The stored example vectors of plan ranking (the embedding signal) under a concurrent first
 # use: session A analyzes first and keeps its transaction open (its new vectors are not yet
 # committed); session B analyzes the same interface meanwhile and must still get the embedding
 # signal (it waits for A's rows, then stores over them) instead of a duplicate-key error that

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The extension's life cycle (issue 15), on a private cluster of its own:
+# The extension's life cycle, on a private cluster of its own:
 #  1. 0.1.0 -> current version: the released install script (sql/pg_mcp--0.1.0.sql) is installed
 #     against the NEW library, the registry filled (tests/upgrade/populate.sql), and every 0.1.0
 #     SQL function called against the new library -- the window between installing a new
@@ -28,7 +28,7 @@ HERE="$ROOT/tests/upgrade"
 OLD_VERSION=0.1.0
 VERSION="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$ROOT/Cargo.toml" | head -1)"
 # This cluster runs without shared_preload_libraries: the path where audit rows are written in
-# the caller's transaction (issue 11), and what pg_upgrade --check sees of a plain install.
+# the caller's transaction, and what pg_upgrade --check sees of a plain install.
 export PG_MCP_NO_PRELOAD=1
 EXT_DIR="$("$PG_CONFIG" --sharedir)/extension"
 

@@ -39,8 +39,8 @@ DECLARE
                                FROM pg_extension x, unnest(x.extconfig, x.extcondition) AS c(cfg, cond)
                               WHERE x.extname = 'pg_mcp' AND c.cfg = tab), 'true');
 BEGIN
-    -- rows counted: those pg_dump keeps (a new version may add built-in rows, like issue 12's
-    -- graph tools and issue 13's context_retrieve; the built-in rows themselves are still listed
+    -- rows counted: those pg_dump keeps (a new version may add built-in rows, like 0.2.0's
+    -- graph tools and context_retrieve; the built-in rows themselves are still listed
     -- line by line below)
     RETURN QUERY EXECUTE format(
         'SELECT %L || '' rows = '' || count(*) FROM %s WHERE coalesce((%s), false)', tab::text, tab, dumped);

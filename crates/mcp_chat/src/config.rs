@@ -51,7 +51,7 @@ pub struct ChatConfig {
     pub http: Options,
     /// The execution plan's effect on the run (pre-step tool results, tool subset, ask).
     pub plan: crate::PlanRun,
-    /// Time budget of the whole run, every LLM request and retry included (issue 11).
+    /// Time budget of the whole run, every LLM request and retry included.
     pub deadline: Option<std::time::Duration>,
     /// Bounds on tool calls per answer, tool-result bytes per run and request size.
     pub limits: RunLimits,

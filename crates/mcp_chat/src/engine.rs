@@ -293,7 +293,7 @@ impl<'a> Run<'a> {
         let max_iterations = self.cfg.effective_max_iterations();
         let choice_none = self.cfg.tool_choice == ToolChoice::None;
         let mut choice = self.cfg.tool_choice.clone();
-        // A forced tool answered with text gets one correction turn (issue 11).
+        // A forced tool answered with text gets one correction turn.
         let mut corrected = false;
         loop {
             if self.host.interrupted() {

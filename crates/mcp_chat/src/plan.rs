@@ -1,4 +1,4 @@
-//! What an execution plan (issue 12) changes in one run, decided by the host before the run:
+//! What an execution plan changes in one run, decided by the host before the run:
 //! tool results obtained before the first LLM request, the tools offered in the model phase, or
 //! a question for the user instead of any model call. The engine applies it in `setup`/`drive`.
 

@@ -1246,7 +1246,7 @@ fn bad_base_url_is_a_config_error() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Answers checked against the request, time budget (issue 11)
+// Answers checked against the request, time budget
 
 #[test]
 fn tool_choice_ignored_gets_one_correction_then_violated() {

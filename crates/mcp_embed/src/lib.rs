@@ -1,4 +1,4 @@
-//! Text embeddings for pg_mcp's retrieval (issue 13). No pgrx.
+//! Text embeddings for pg_mcp's retrieval. No pgrx.
 //!
 //! * [`LocalModel`]: a sentence-transformers BERT model (the project ships all-MiniLM-L6-v2,
 //!   384 dimensions) loaded from its files on disk — `config.json`, `model.safetensors`,

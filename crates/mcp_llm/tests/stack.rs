@@ -92,7 +92,8 @@ fn deep_and_chained_payloads_in_every_envelope_fit_a_small_stack() {
     });
 }
 
-/// Issue 9: an LLM answer whose tool-call arguments hold the `"x" + ` chain.
+/// An LLM answer whose tool-call arguments hold the `"x" + ` chain that once overflowed the
+/// stack.
 #[test]
 fn concatenation_chain_in_tool_call_arguments() {
     on_small_stack(|| {

@@ -1,4 +1,4 @@
-//! Time of `chunk_text` on large inputs without paragraph or sentence breaks (issue 13 with the
+//! Time of `chunk_text` on large inputs without paragraph or sentence breaks (the
 //! hostile inputs of the attack corpus). Not a test; prints one line per input:
 //! `cargo run --release -p mcp_retrieval --example chunk_time [max_tokens (512)]`
 //! (overlap max_tokens / 8).

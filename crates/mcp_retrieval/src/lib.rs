@@ -1,4 +1,4 @@
-//! Retrieval logic of pg_mcp (issue 13), without pgrx:
+//! Retrieval logic of pg_mcp, without pgrx:
 //!
 //! * [`chunk_text`]: split a document into chunks of at most `max_tokens` tokens with
 //!   `overlap` tokens shared between neighbours, on paragraph, sentence and word boundaries

@@ -1,4 +1,4 @@
-//! Bounded validation cost (issue 9, item 6): schemas whose validation could explode are refused
+//! Bounded validation cost: schemas whose validation could explode are refused
 //! when checked or compiled, arguments too large for a schema are refused before validation,
 //! and everything that does run fits a small stack.
 

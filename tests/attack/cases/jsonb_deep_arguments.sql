@@ -1,4 +1,4 @@
--- Issue 9, item 10: jsonb values nested beyond pg_mcp's limit (128) or holding numbers beyond
+-- jsonb values nested beyond pg_mcp's limit (128) or holding numbers beyond
 -- 64-bit floating point, in every jsonb parameter a role can pass. Each must be a clean ERROR
 -- (54000 / 22003), never a panic with a raw serde message or a crash.
 SET ROLE attacker;

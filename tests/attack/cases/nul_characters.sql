@@ -1,4 +1,4 @@
--- Issue 9, item 10: U+0000 (escape or raw control character) anywhere in JSON text: one defined
+-- U+0000 (escape or raw control character) anywhere in JSON text: one defined
 -- outcome, U+FFFD, reported as fix nul_character; never 'unsupported Unicode escape sequence'.
 SET ROLE attacker;
 SELECT mcp.repair_json('"\u0000"');

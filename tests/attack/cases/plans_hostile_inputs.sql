@@ -1,4 +1,4 @@
--- Plans and prompt analysis (issue 12) with hostile input, as an ordinary role: 1 MB questions,
+-- Plans and prompt analysis with hostile input, as an ordinary role: 1 MB questions,
 -- one huge token, combining characters, deep and huge thesaurus documents, extreme depths of
 -- the graph tools, templates that would expand to hundreds of MB. Each statement may fail with
 -- an ERROR; none may crash, hang or leak Rust internals.

@@ -1,4 +1,4 @@
--- Issue 9, item 1, variants of the recursion class: every shape that nests or chains, through all
+-- Variants of the recursion class: every shape that nests or chains, through all
 -- three repair functions, up to ~1 MB of input. Each must give a value or a clean error.
 SET ROLE attacker;
 \set f 'mcp.repair_json_report'

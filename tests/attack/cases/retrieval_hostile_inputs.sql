@@ -1,4 +1,4 @@
--- Retrieval (issue 13) with hostile input, as an ordinary role and as the owner: chunking of
+-- Retrieval with hostile input, as an ordinary role and as the owner: chunking of
 -- 1 MB bodies (one endless word, deep markdown), absurd token limits, huge and empty embedding
 -- batches, 1 MB queries, extreme k, deep and wide metadata filters, wrong vector dimensions.
 -- Each statement may fail with an ERROR; none may crash, hang or leak Rust internals.

@@ -1,4 +1,4 @@
--- Issue 9, item 6: schemas whose validation explodes (anyOf/$ref fan-out, inline chains, $ref cycles
+-- Schemas whose validation explodes (anyOf/$ref fan-out, inline chains, $ref cycles
 -- that never descend) are refused quickly when registered, and refused again where a row that
 -- bypassed the trigger is compiled; the check function is not callable by PUBLIC.
 \set VERBOSITY default

@@ -17,6 +17,7 @@ use pgrx::prelude::*;
 use pgrx::spi::SpiResult;
 use std::cell::Cell as StdCell;
 use std::ffi::CStr;
+use std::mem::ManuallyDrop;
 
 /// Fetched rows with their column names.
 pub struct Rows {
@@ -231,10 +232,28 @@ fn clip_kept(cell: &mut Cell, chars: usize) {
 
 /// Run `sql` (a query that returns rows) with `args` through a cursor and collect its rows
 /// as described in the module docs. Raises on SQL errors: call it in a subtransaction.
+/// The cursor of [`fetch`], closed when it goes out of scope — except while an ERROR unwinds.
+/// pgrx's cursor closes its portal in `Drop`; during the unwinding of an ERROR that runs before
+/// the subtransaction's abort, in the wrong order: dropping the failed portal releases its
+/// resources (the dynamic shared memory of a parallel query started inside the query, e.g. by
+/// `query_to_xml`), and the abort's parallel cleanup then touched the unmapped memory (signal 11
+/// when a parallel worker's error reached the tool). While panicking the portal is left to the
+/// abort, which cleans parallel state first and portals after, as PostgreSQL's own error path.
+struct OpenCursor<'a>(ManuallyDrop<pgrx::spi::SpiCursor<'a>>);
+
+impl Drop for OpenCursor<'_> {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            // SAFETY: dropped once, here; never used afterwards
+            unsafe { ManuallyDrop::drop(&mut self.0) }
+        }
+    }
+}
+
 pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> SpiResult<Fetched> {
     let vector = vector_oid();
     Spi::connect_mut(|c| {
-        let mut cursor = c.try_open_cursor_mut(sql, args)?;
+        let mut cursor = OpenCursor(ManuallyDrop::new(c.try_open_cursor_mut(sql, args)?));
         let mut budget = ResultBudget::new(opts.max_bytes);
         let mut columns: Option<Vec<(String, pg_sys::Oid, i16)>> = None;
         let mut rows: Vec<Vec<Cell>> = Vec::new();
@@ -242,7 +261,7 @@ pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> Spi
         let mut budget_reached = false;
         let mut lone_json = None;
         loop {
-            let empty = cursor.fetch(1)?.is_empty();
+            let empty = cursor.0.fetch(1)?.is_empty();
             // SAFETY: SPI_cursor_fetch just set SPI_tuptable (with the tuple descriptor, also
             // for an empty fetch); it is freed below before the next fetch.
             let tuptable = unsafe { pg_sys::SPI_tuptable };

@@ -17,11 +17,16 @@
 //!    classes in [`mcp_tools::sandbox`] are refused there with ERROR 42501, which becomes the
 //!    tool's error result. When no tool runs, the hook costs one thread-local read.
 //!
-//! What the hook cannot see (PostgreSQL does not invoke it there) is listed in the README's
-//! security section: type input/output functions, comparison and hash support functions
-//! looked up through the type cache, `DO` blocks (their statements are seen), trigger
-//! functions (their statements are seen), and a PL/pgSQL simple expression whose execution
-//! state was already built earlier in the same transaction outside any tool.
+//! 3. **The planner** (`planner.rs`): tool queries are never planned in parallel, and the
+//!    operator functions the selectivity estimators would call are checked before any estimate.
+//! 4. **Parallel workers** (`worker.rs`): a parallel plan built before the tool started still
+//!    runs guarded in its workers, which inherit the guard through a setting.
+//!
+//! What the hook cannot see (PostgreSQL does not invoke it there) is listed in the security
+//! documentation: type input/output functions, comparison and hash support functions looked up
+//! through the type cache (all three need a superuser to create), `DO` blocks (their statements
+//! are seen), trigger functions (their statements are seen), and a PL/pgSQL simple expression
+//! whose execution state was already built earlier in the same transaction outside any tool.
 
 use crate::error::{McpError, McpResult};
 pub use mcp_tools::sandbox::GuardLevel;
@@ -33,6 +38,9 @@ use std::collections::HashMap;
 use std::ffi::{c_int, c_void, CStr};
 use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
+
+mod planner;
+mod worker;
 
 thread_local! {
     /// The guard level of the tool running now (`None`: no tool runs).
@@ -56,6 +64,8 @@ pub fn init() {
     unsafe {
         let _ = PREVIOUS_OBJECT_ACCESS.set(pg_sys::object_access_hook);
         pg_sys::object_access_hook = Some(on_object_access);
+        worker::init_guc();
+        planner::init();
         pg_sys::RegisterXactCallback(Some(on_transaction_end), std::ptr::null_mut());
         pg_sys::CacheRegisterSyscacheCallback(
             pg_sys::SysCacheIdentifier::PROCOID as c_int,
@@ -76,7 +86,7 @@ fn disable_rust_backtraces() {
 
 /// Whether a pg_mcp tool is running in this backend now.
 pub fn active() -> bool {
-    GUARD.with(Cell::get).is_some()
+    GUARD.with(Cell::get).is_some() || worker::level_in_worker().is_some()
 }
 
 /// Refuse to start a tool or a chat while a tool runs (whichever way it was reached: directly,
@@ -102,6 +112,7 @@ pub fn take_refusal() -> Option<String> {
 pub fn run_sandboxed<R>(level: GuardLevel, f: impl FnOnce() -> R) -> R {
     let previous = GUARD.with(|g| g.replace(Some(level)));
     REFUSAL.with(|r| r.borrow_mut().take());
+    let nest = worker::publish(level);
     let mut user = pg_sys::Oid::INVALID;
     let mut context: c_int = 0;
     unsafe {
@@ -112,12 +123,15 @@ pub fn run_sandboxed<R>(level: GuardLevel, f: impl FnOnce() -> R) -> R {
         );
     }
     let f = AssertUnwindSafe(f);
-    PgTryBuilder::new(AssertUnwindSafe(|| (f.0)()))
+    let r = PgTryBuilder::new(AssertUnwindSafe(|| (f.0)()))
         .finally(|| {
             unsafe { pg_sys::SetUserIdAndSecContext(user, context) };
             GUARD.with(|g| g.set(previous));
         })
-        .execute()
+        .execute();
+    // Reached only when `f` returned: after an ERROR the abort restores the setting.
+    worker::unpublish(nest);
+    r
 }
 
 /// The display name and class of `funcid` when it is in a denied class (any level).
@@ -173,9 +187,15 @@ unsafe fn classify(funcid: pg_sys::Oid) -> Option<(String, DeniedClass)> {
 
 /// Raise ERROR 42501 when `funcid` may not run in the tool running now.
 fn check_execute(funcid: pg_sys::Oid) {
-    let Some(level) = GUARD.with(Cell::get) else {
+    let Some(level) = GUARD.with(Cell::get).or_else(worker::level_in_worker) else {
         return;
     };
+    raise_refusal(funcid, level);
+}
+
+/// Raise ERROR 42501 when `funcid` may not run at `level` (and remember the sentence for the
+/// tool's result).
+fn raise_refusal(funcid: pg_sys::Oid, level: GuardLevel) {
     if let Some(sentence) = refusal_for(funcid, level) {
         REFUSAL.with(|r| *r.borrow_mut() = Some(sentence.clone()));
         McpError::Privilege(sentence).raise();

@@ -9,7 +9,9 @@
 #   * what the client saw (errors with DETAIL) holds no Rust backtrace or source path, although
 #     the server runs with RUST_BACKTRACE=1 (tests/attack/lib.sh).
 # tests/attack/setup.sql runs once as postgres first (roles, interfaces, tools the cases use).
-# A case switches role with "SET ROLE" or "\c - role" as it needs. Usage: run.sh [case-name ...]
+# A case switches role with "SET ROLE" or "\c - role" as it needs, and prints a line with
+# ATTACK-CASE-BREACH when a statement had an effect it must not have (a lock left, a call run):
+# that fails the case too. Usage: run.sh [case-name ...]
 # Needs the extension installed (scripts/test.sh runs this after pg_regress).
 set -euo pipefail
 LOG_TAG=attack
@@ -61,6 +63,10 @@ for c in "${cases[@]}"; do
     log "FAIL $c: did not finish within ${LIMIT_S} s"; failed=$((failed + 1))
   elif ! grep -q ATTACK-CASE-SURVIVED "$work/out"; then
     log "FAIL $c: the backend did not survive (psql exit $rc)"; sed 's/^/  | /' "$work/out" | tail -20
+    failed=$((failed + 1))
+  elif grep -q ATTACK-CASE-BREACH "$work/out"; then
+    log "FAIL $c: a hostile statement had an effect the sandbox must prevent"
+    grep ATTACK-CASE-BREACH "$work/out" | sed 's/^/  | /'
     failed=$((failed + 1))
   elif [ "$crashes0" != "$crashes1" ]; then
     log "FAIL $c: a server process died of a signal ($crashes0 -> $crashes1 in the server log)"

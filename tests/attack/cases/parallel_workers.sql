@@ -19,6 +19,7 @@ BEGIN PERFORM mcp.call_tool('sql_query', '{"query": "select 1"}'); RETURN true; 
 CREATE FUNCTION pg_temp.w_cancel(i int) RETURNS bool LANGUAGE plpgsql PARALLEL SAFE AS $$
 BEGIN PERFORM pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = pg_backend_pid(); RETURN true; END $$;
 -- 1 and 2: forced parallel inside the tool
+CREATE TEMP TABLE parallel_results AS
 SELECT f AS wrapper, mcp.call_tool('sql_query', jsonb_build_object('query', format(
   'select query_to_xml(%L, true, false, %L), query_to_xml(%L, true, false, %L)',
   format('select set_config(%L, %L, true), set_config(%L, %L, true), set_config(%L, %L, true)',
@@ -26,6 +27,7 @@ SELECT f AS wrapper, mcp.call_tool('sql_query', jsonb_build_object('query', form
   format('select count(*) from generate_series(1, 3) g where pg_temp.%I(g)', f), '')
   ))->'content'->0->>'text' AS result
   FROM unnest(ARRAY['w_lock', 'w_nest', 'w_cancel']) AS f;
+SELECT wrapper, left(result, 80) AS result FROM parallel_results;
 SELECT count(*) AS advisory_locks_left FROM pg_locks WHERE locktype = 'advisory';
 
 -- 3: a parallel plan cached before the tool ran
@@ -42,8 +44,20 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET :"fpm" = on;
 SELECT pg_temp.cached() AS outside_the_tool;
+INSERT INTO parallel_results
 SELECT m AS mode, mcp.call_tool('sql_query', jsonb_build_object('query', format(
   'select set_config(%L, %L, true), pg_temp.cached()', 'attack.mode', m)))->'content'->0->>'text' AS result
   FROM unnest(ARRAY['lock', 'div']) AS m;
 RESET :"fpm";
+SELECT wrapper AS mode, left(result, 80) AS result FROM parallel_results WHERE wrapper IN ('lock', 'div');
 SELECT count(*) AS advisory_locks_left FROM pg_locks WHERE locktype = 'advisory';
+SELECT count(*) AS refused FROM parallel_results WHERE result LIKE '%is not allowed in this tool%' \gset
+\if `test :refused -eq 4 && echo 1 || echo 0`
+\else
+\echo ATTACK-CASE-BREACH only :refused of 4 denied calls through parallel plans were refused
+\endif
+SELECT count(*) = 1 AS div_failed FROM parallel_results WHERE wrapper = 'div' AND result LIKE '%division by zero%' \gset
+\if :div_failed
+\else
+\echo ATTACK-CASE-BREACH a parallel worker's error did not end as the tool's error
+\endif

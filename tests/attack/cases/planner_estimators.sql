@@ -25,6 +25,7 @@ CREATE OPERATOR pg_temp.=!= (FUNCTION = pg_temp.harmless, LEFTARG = int, RIGHTAR
 CREATE OPERATOR pg_temp.=#= (FUNCTION = pg_terminate_backend, LEFTARG = int, RIGHTARG = int8,
                              RESTRICT = scalarltsel);
 CREATE FUNCTION pg_temp.inl(x int) RETURNS bool LANGUAGE sql AS 'SELECT x OPERATOR(pg_temp.===) 5';
+CREATE TEMP TABLE planner_results AS
 SELECT q AS query, mcp.call_tool('sql_query', jsonb_build_object('query', q))->'content'->0->>'text' AS result
   FROM unnest(ARRAY[
     'explain select * from pg_temp.t where a OPERATOR(pg_temp.===) 5',
@@ -38,6 +39,17 @@ SELECT q AS query, mcp.call_tool('sql_query', jsonb_build_object('query', q))->'
     'explain select * from (select a from pg_temp.t offset 0) s where s.a OPERATOR(pg_temp.===) 5',
     'explain select * from pg_temp.t where p OPERATOR(pg_temp.=#=) 0::int8'
   ]) AS q;
+SELECT query, left(result, 80) AS result FROM planner_results;
 SELECT count(*) AS advisory_locks_left FROM pg_locks WHERE locktype = 'advisory';
+SELECT count(*) = 0 AS no_locks FROM pg_locks WHERE locktype = 'advisory' \gset
+\if :no_locks
+\else
+\echo ATTACK-CASE-BREACH the planner ran an operator function over a denied built-in (advisory locks left)
+\endif
+SELECT count(*) AS refused FROM planner_results WHERE result LIKE '%is not allowed in this tool%' \gset
+\if `test :refused -eq 10 && echo 1 || echo 0`
+\else
+\echo ATTACK-CASE-BREACH only :refused of 10 planner attacks were refused
+\endif
 -- outside a tool the same operators plan as PostgreSQL decides (the sandbox only guards tools)
 SELECT pg_advisory_unlock_all();

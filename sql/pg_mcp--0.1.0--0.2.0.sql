@@ -1470,6 +1470,7 @@ DECLARE
     v_model text;      -- the interface's embedding model
     v_sim jsonb;       -- {plan: {similarity, example}} when the embedding signal is used
     v_sim_error text;  -- why it is not, when the model failed
+    v_skipped jsonb := '[]'; -- entity sources the calling role may not read
 BEGIN
     PERFORM mcp.arg_not_null(question, 'question', 'mcp.analyze'), mcp.arg_not_null(v_iface, 'interface', 'mcp.analyze');
     IF pg_catalog.length(question) > 4000 THEN
@@ -1487,6 +1488,9 @@ BEGIN
     IF v_n > 0 THEN
         -- master data, read live as the calling role (read-only: this function is STABLE)
         FOR v_src IN SELECT * FROM mcp.entity_source WHERE enabled ORDER BY kind LOOP
+          -- a source the calling role may not read is skipped (and named in skipped_sources),
+          -- so one unreadable source does not fail every analysis and plan-driven chat
+          BEGIN
             EXECUTE pg_catalog.format($q$
                 SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                          'term_id', v.v, 'kind', %L, 'label', v.v, 'first', w.i,
@@ -1498,6 +1502,10 @@ BEGIN
                  WHERE s.stems = $1[w.i : w.i + pg_catalog.cardinality(s.stems) - 1]$q$,
                 v_src.kind, mcp.entity_source_sql(v_src)) INTO v_m USING v_stem;
             v_master := v_master || COALESCE(v_m, '[]');
+          EXCEPTION WHEN insufficient_privilege THEN
+            v_skipped := v_skipped || pg_catalog.jsonb_build_object('kind', v_src.kind,
+                'reason', 'the calling role may not read this entity source');
+          END;
         END LOOP;
 
         FOR v_cand IN
@@ -1627,11 +1635,12 @@ BEGIN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
     END IF;
     RETURN pg_catalog.jsonb_build_object('entities', v_ents, 'plans', v_plans, 'missing', v_missing)
-        || CASE WHEN v_sim_error IS NULL THEN '{}' ELSE pg_catalog.jsonb_build_object('embedding_error', v_sim_error) END;
+        || CASE WHEN v_sim_error IS NULL THEN '{}' ELSE pg_catalog.jsonb_build_object('embedding_error', v_sim_error) END
+        || CASE WHEN v_skipped = '[]' THEN '{}' ELSE pg_catalog.jsonb_build_object('skipped_sources', v_skipped) END;
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

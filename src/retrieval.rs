@@ -684,7 +684,8 @@ pub fn run_search_tool(
         .and_then(Value::as_i64)
         .map(|k| k.clamp(1, 1000) as i32);
     let filter = args.get("filter").cloned().unwrap_or_else(|| json!({}));
-    let result = caught(|| {
+    // mcp.search embeds the query with the collection's model: pg_mcp's own provider call
+    let result = crate::sandbox::with_provider_calls(|| caught(|| {
         let collection = first_row(
             "SELECT collection FROM mcp.tool WHERE name = $1",
             &[tool.into()],
@@ -704,7 +705,7 @@ pub fn run_search_tool(
             ],
             &collection,
         )
-    });
+    }));
     match result {
         Ok(hits) if hits.is_empty() => {
             ToolOutcome::ok(("No matching passages.".into(), Some(json!({"results": []}))))

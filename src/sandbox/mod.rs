@@ -50,6 +50,9 @@ thread_local! {
     /// funcid → (display name, class) when the function is in a denied class.
     static VERDICTS: RefCell<HashMap<pg_sys::Oid, Option<(String, DeniedClass)>>> =
         RefCell::new(HashMap::new());
+    /// Set while pg_mcp itself runs a search tool's query: its own calls of the provider
+    /// functions (mcp.search → mcp.embed) are allowed then, the same calls from a tool's SQL not.
+    static PROVIDER_PERMIT: Cell<bool> = const { Cell::new(false) };
     /// Bumped by the pg_proc invalidation callback; VERDICTS is dropped when it moved.
     static PROC_GENERATION: Cell<u64> = const { Cell::new(0) };
     static SEEN_GENERATION: Cell<u64> = const { Cell::new(0) };
@@ -153,7 +156,21 @@ pub fn denied_function(funcid: pg_sys::Oid) -> Option<(String, DeniedClass)> {
 pub fn refusal_for(funcid: pg_sys::Oid, level: GuardLevel) -> Option<String> {
     denied_function(funcid)
         .filter(|(_, class)| class.applies(level))
+        .filter(|(_, class)| {
+            !(*class == DeniedClass::ProviderCall && PROVIDER_PERMIT.with(Cell::get))
+        })
         .map(|(name, class)| refusal_sentence(&name, class))
+}
+
+/// Run pg_mcp's own query of a search tool (`SELECT … FROM mcp.search(…)`): the provider
+/// functions it calls are allowed inside the sandbox for that query only. The flag is reset
+/// also when the query raises.
+pub fn with_provider_calls<R>(f: impl FnOnce() -> R) -> R {
+    let previous = PROVIDER_PERMIT.with(|p| p.replace(true));
+    let f = AssertUnwindSafe(f);
+    PgTryBuilder::new(AssertUnwindSafe(|| (f.0)()))
+        .finally(|| PROVIDER_PERMIT.with(|p| p.set(previous)))
+        .execute()
 }
 
 unsafe fn owned_name(p: *const std::ffi::c_char) -> Option<String> {

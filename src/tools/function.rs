@@ -7,7 +7,7 @@ use super::shape::{collect_options, default_limit, shape_rows};
 use super::{query_fault, unresolved_function, Call, Kind, ToolOutcome, ToolRow};
 use crate::bind::Param;
 use crate::error::McpResult;
-use crate::pg::{in_subtransaction, PgErrorInfo};
+use crate::pg::{in_subtransaction, set_guc, PgErrorInfo};
 use crate::registry::{function_signature, FunctionSignature};
 use crate::rows;
 use crate::sql_tool::QueryFault;
@@ -42,7 +42,15 @@ pub fn run(call: &mut Call<'_>) -> McpResult<ToolOutcome> {
     };
     let limit = default_limit();
     let started = Instant::now();
-    let result = in_subtransaction(false, || {
+    // A function tool marked read_only (the default, advertised as readOnlyHint) runs like the
+    // SQL tool: in a read-only subtransaction that is always rolled back, so a write is refused
+    // by PostgreSQL and a NOTIFY or set_config(…, false) goes with the rollback. A function the
+    // admin declared writing (read_only = false) keeps its work.
+    let read_only = row.read_only;
+    let result = in_subtransaction(read_only, || {
+        if read_only {
+            set_guc(c"transaction_read_only", "on");
+        }
         // bound inside the subtransaction: a type's input function may refuse the value
         let mut datums = Vec::new();
         let sql = build_call(&sig, call.args, &mut datums);

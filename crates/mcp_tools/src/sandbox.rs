@@ -36,6 +36,13 @@ pub enum DeniedClass {
     /// pg_mcp's own functions that run tools or chats: a tool cannot start another tool or a
     /// chat (it would bypass the interface mapping and the audit).
     Nesting,
+    /// Session state that a rolled-back subtransaction does not undo (the random generator's
+    /// seed).
+    SessionState,
+    /// Calls to an embedding or LLM provider from SQL (`mcp.embed`, `mcp.search`, `mcp.analyze`
+    /// …): they spend the provider's key and send it text the role can read. A tool reaches
+    /// retrieval through its search tool kinds, which pg_mcp runs itself.
+    ProviderCall,
 }
 
 /// How strictly a tool runs.
@@ -76,6 +83,12 @@ impl DeniedClass {
             }
             DeniedClass::Nesting => {
                 "runs pg_mcp tools or chats, and a tool cannot start another tool or chat"
+            }
+            DeniedClass::SessionState => {
+                "changes session state that outlives the tool call"
+            }
+            DeniedClass::ProviderCall => {
+                "calls an embedding or LLM provider, which spends its key and sends it data; use the interface's search tools"
             }
         }
     }
@@ -145,8 +158,12 @@ const BUILT_IN: &[(DeniedClass, &[&str])] = &[
             "pg_start_backup",
             "pg_stop_backup",
             "pg_import_system_collations",
+            // assign a transaction id: a lasting effect of a read-only call
+            "txid_current",
+            "pg_current_xact_id",
         ],
     ),
+    (DeniedClass::SessionState, &["setseed"]),
     (
         DeniedClass::ServerFiles,
         &[
@@ -198,9 +215,12 @@ pub fn extension_denied(extension: &str, function: &str) -> Option<DeniedClass> 
     match extension {
         "dblink" | "postgres_fdw" => Some(DeniedClass::RemoteSession),
         "adminpack" => Some(DeniedClass::ServerFiles),
-        "pg_mcp" => {
-            matches!(function, "call_tool" | "chat" | "handle").then_some(DeniedClass::Nesting)
-        }
+        "pg_mcp" => match function {
+            "call_tool" | "chat" | "handle" => Some(DeniedClass::Nesting),
+            "embed" | "embed_literals" | "search" | "analyze" | "plan_example_similarity"
+            | "ingest" => Some(DeniedClass::ProviderCall),
+            _ => None,
+        },
         "pg_stat_statements" => function
             .ends_with("_reset")
             .then_some(DeniedClass::ServerState),
@@ -298,6 +318,20 @@ mod tests {
             Some(DeniedClass::Nesting)
         );
         assert_eq!(extension_denied("pg_mcp", "ask_user"), None);
+        for f in ["embed", "embed_literals", "search", "analyze", "ingest"] {
+            assert_eq!(
+                extension_denied("pg_mcp", f),
+                Some(DeniedClass::ProviderCall),
+                "{f}"
+            );
+        }
+        assert_eq!(built_in_denied("setseed"), Some(DeniedClass::SessionState));
+        assert_eq!(built_in_denied("txid_current"), Some(DeniedClass::ServerState));
+        assert_eq!(
+            built_in_denied("pg_current_xact_id"),
+            Some(DeniedClass::ServerState)
+        );
+        assert_eq!(built_in_denied("pg_current_xact_id_if_assigned"), None);
         assert_eq!(extension_denied("pg_mcp", "repair_json"), None);
         assert_eq!(
             extension_denied("pg_stat_statements", "pg_stat_statements_reset"),

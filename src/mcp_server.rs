@@ -499,6 +499,14 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
             )))
         }
         Err(sql_tool::QueryFault::Failed(info)) => {
+            // a refusal of the sandbox is explained like a tool's
+            if info.sqlstate == "42501" {
+                if let Some(why) = crate::sandbox::take_refusal() {
+                    return Err(RpcError::internal(format!(
+                        "The resource cannot be read: {why}"
+                    )));
+                }
+            }
             pgrx::log!(
                 "pg_mcp: resource {} could not be read: SQLSTATE {}: {}",
                 r.uri,

@@ -97,10 +97,17 @@ SELECT mcp.handle('{"jsonrpc":"2.0","id":null,"method":"ping"}');
 SELECT mcp.handle('{"jsonrpc":"2.0","id":53,"method":"ping","params":"x"}');
 SELECT mcp.handle('"hello"');
 SELECT mcp.handle('{"jsonrpc":"2.0","id":54,"method":"initialize","params":{}}');
--- batches: answers for requests only
+-- batches: the latest revision (and 2025-06-18) has no JSON-RPC batching
+SELECT mcp.handle('[{"jsonrpc":"2.0","id":59,"method":"ping"}]');
+-- batches under 2025-03-26: answers for requests only, at most mcp.max_batch_items messages
+SET LOCAL mcp.protocol_version = '2025-03-26';
 SELECT mcp.handle('[{"jsonrpc":"2.0","id":60,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled"},{"jsonrpc":"2.0","id":61,"method":"nope"}]');
 SELECT mcp.handle('[{"jsonrpc":"2.0","method":"notifications/initialized"}]') IS NULL AS no_answer;
 SELECT mcp.handle('[]');
+SET LOCAL mcp.max_batch_items = 2;
+SELECT mcp.handle('[{"jsonrpc":"2.0","id":62,"method":"ping"},{"jsonrpc":"2.0","id":63,"method":"ping"},{"jsonrpc":"2.0","id":64,"method":"ping"}]');
+RESET mcp.max_batch_items;
+RESET mcp.protocol_version;
 -- no secret or error detail in any answer
 SELECT count(*) AS leaks FROM (VALUES
   (mcp.handle('{"jsonrpc":"2.0","id":70,"method":"tools/call","params":{"name":"boom","arguments":{"n":7}}}')),

@@ -16,6 +16,7 @@ mod retrieval;
 mod robustness;
 mod run_limits;
 mod sql_tool;
+mod statement_bounds;
 mod tools;
 mod views;
 

@@ -76,6 +76,9 @@ step "tool cancel (tests/attack/cancel_tool.sh)" bash "$ROOT/tests/attack/cancel
 #    pg_upgrade --check, pg_dump and restore; on a private cluster of its own.
 step "life cycle (tests/upgrade/run.sh)" bash "$ROOT/tests/upgrade/run.sh"
 
+# 8b. Installing a new library while a server that preloads it runs (rename, never overwrite).
+step "install under a running server (tests/install/run.sh)" bash "$ROOT/tests/install/run.sh"
+
 # 9. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
 step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
 

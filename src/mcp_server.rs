@@ -16,6 +16,7 @@ use crate::{gucs, sql_tool, tools};
 use mcp_protocol::{codes, Incoming, RpcError};
 use pgrx::prelude::*;
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::JsonB;
 use serde_json::{json, Map, Value};
 use std::ffi::CString;
 
@@ -603,7 +604,33 @@ fn prompts_get(params: &Map<String, Value>) -> Result<Value, RpcError> {
             name.chars().take(64).collect::<String>()
         )));
     };
-    let text = mcp_protocol::render_prompt(&p.template, &p.variables, &args)?;
+    mcp_protocol::check_prompt_arguments(&p.variables, &args)?;
+    // The one renderer (mcp.render_prompt, as plan steps use it): each value inserted as
+    // marked, escaped data, so an argument can neither close its block nor add placeholders.
+    let rendered = in_subtransaction(false, || {
+        first_row(
+            "SELECT mcp.render_prompt($1, $2)",
+            &[name.into(), JsonB(Value::Object(args.clone())).into()],
+            |t| t.get::<String>(1),
+        )
+    });
+    let text = match rendered {
+        Ok(Ok(t)) => t.flatten().unwrap_or_default(),
+        Ok(Err(e)) => return Err(from_spi(e)),
+        Err(info) if info.sqlstate == "22023" || info.sqlstate == "42704" => {
+            return Err(RpcError::invalid_params(format!("Invalid params: {}", info.message)))
+        }
+        Err(info) => {
+            pgrx::log!(
+                "pg_mcp: prompt {} could not be rendered: SQLSTATE {}: {}",
+                method_for_log(name),
+                info.sqlstate,
+                info.message
+            );
+            return Err(RpcError::internal("The prompt could not be rendered")
+                .with_data(json!({"sqlstate": info.sqlstate})));
+        }
+    };
     let mut m = Map::new();
     if let Some(d) = &p.description {
         m.insert("description".into(), json!(d));

@@ -294,15 +294,11 @@ pub fn paginate<'a, T>(
 // Prompts
 // ------------------------------------------------------------------------------------------
 
-/// Render a `{{variable}}` template with MCP prompt arguments (all strings). Refuses arguments
-/// the prompt does not declare and declared variables that are missing; placeholders of
-/// undeclared names stay as they are.
-pub fn render_prompt(
-    template: &str,
-    declared: &[String],
-    args: &Map<String, Value>,
-) -> Result<String, RpcError> {
-    let mut values: Vec<(&str, &str)> = Vec::new();
+/// Check the arguments of `prompts/get` against the prompt's declared variables: every one
+/// given, as a string, and no other (-32602 otherwise, naming the argument). The rendering itself
+/// is `mcp.render_prompt` in the database — one renderer for MCP clients and plan steps, which
+/// inserts each value as marked, escaped data.
+pub fn check_prompt_arguments(declared: &[String], args: &Map<String, Value>) -> Result<(), RpcError> {
     for (k, v) in args {
         if !declared.iter().any(|d| d == k) {
             return Err(RpcError::invalid_params(format!(
@@ -310,12 +306,12 @@ pub fn render_prompt(
                 mcp_audit::clip_chars(k, 64).0
             )));
         }
-        let Some(s) = v.as_str() else {
+        if !v.is_string() {
             return Err(RpcError::invalid_params(format!(
-                "Invalid params: argument \"{k}\" must be a string"
+                "Invalid params: argument \"{}\" must be a string",
+                mcp_audit::clip_chars(k, 64).0
             )));
-        };
-        values.push((k.as_str(), s));
+        }
     }
     let missing: Vec<&str> = declared
         .iter()
@@ -329,29 +325,7 @@ pub fn render_prompt(
         ))
         .with_data(json!({ "missing": missing })));
     }
-    // One pass over the template, so an argument value containing "{{x}}" is not expanded.
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find("{{") {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 2..];
-        match after.find("}}") {
-            Some(close) => {
-                let name = after[..close].trim();
-                match values.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
-                    None => out.push_str(&rest[open..open + 2 + close + 2]),
-                }
-                rest = &after[close + 2..];
-            }
-            None => {
-                out.push_str(&rest[open..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    Ok(out)
+    Ok(())
 }
 
 // ------------------------------------------------------------------------------------------
@@ -721,30 +695,17 @@ mod tests {
     }
 
     #[test]
-    fn prompts_render_declared_arguments_only() {
+    fn prompt_arguments_are_checked() {
         let declared = vec!["region".to_string(), "topic".to_string()];
-        let args = obj(json!({"region":"Bayern","topic":"{{region}}"}));
-        assert_eq!(
-            render_prompt(
-                "Tarif {{ region }} / {{topic}} {{other}} {{",
-                &declared,
-                &args
-            )
-            .unwrap(),
-            "Tarif Bayern / {{region}} {{other}} {{"
-        );
-        let e = render_prompt("x", &declared, &obj(json!({"region":"B"}))).unwrap_err();
+        assert!(check_prompt_arguments(&declared, &obj(json!({"region":"Bayern","topic":"{{region}}"}))).is_ok());
+        let e = check_prompt_arguments(&declared, &obj(json!({"region":"B"}))).unwrap_err();
         assert_eq!(e.code, codes::INVALID_PARAMS);
         assert!(e.message.contains("topic"));
-        let e = render_prompt(
-            "x",
-            &declared,
-            &obj(json!({"region":"B","topic":"t","evil":"1"})),
-        )
-        .unwrap_err();
+        let e = check_prompt_arguments(&declared, &obj(json!({"region":"B","topic":"t","evil":"1"})))
+            .unwrap_err();
         assert!(e.message.contains("evil"));
-        assert!(render_prompt("x", &declared, &obj(json!({"region":1,"topic":"t"}))).is_err());
-        assert_eq!(render_prompt("plain", &[], &Map::new()).unwrap(), "plain");
+        assert!(check_prompt_arguments(&declared, &obj(json!({"region":1,"topic":"t"}))).is_err());
+        assert!(check_prompt_arguments(&[], &Map::new()).is_ok());
         assert_eq!(prompt_message_role("system"), "user");
         assert_eq!(prompt_message_role("assistant"), "assistant");
     }

@@ -205,10 +205,17 @@ fn interrupt_pending() -> bool {
 /// cancel), with the provider's base URL, time limit and key.
 fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
     let provider = m.provider.as_deref().unwrap_or_default();
-    let (base_url, timeout_ms) = first_row(
-        "SELECT base_url, timeout_ms FROM mcp.provider WHERE name = $1",
+    let (kind, base_url, api_version, timeout_ms) = first_row(
+        "SELECT kind, base_url, api_version, timeout_ms FROM mcp.provider WHERE name = $1",
         &[provider.into()],
-        |t| Ok((t.get::<String>(1)?.unwrap_or_default(), t.get::<i32>(2)?)),
+        |t| {
+            Ok((
+                t.get::<String>(1)?.unwrap_or_default(),
+                t.get::<String>(2)?.unwrap_or_default(),
+                t.get::<String>(3)?,
+                t.get::<i32>(4)?,
+            ))
+        },
     )
     .map_err(|e| ErrorReport::from(McpError::from(e)))?
     .ok_or_else(|| {
@@ -220,11 +227,31 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
             ),
         )
     })?;
-    let url = format!("{}/embeddings", base_url.trim_end_matches('/'));
-    let body = mcp_embed::openai::request_body(m.model.as_deref().unwrap_or_default(), texts);
-    let mut req = Request::new(url, body);
+    // The provider's dialect decides the URL and the key header (Azure: the deployment URL
+    // with api-version and an api-key header; OpenAI-compatible: {base}/embeddings, Bearer).
+    let model = m.model.as_deref().unwrap_or_default();
+    let kind = mcp_llm::ProviderKind::parse(&kind).map_err(|e| {
+        fail(PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, e)
+    })?;
+    let mut cfg = mcp_llm::ProviderConfig::new(kind, base_url, model);
+    cfg.api_version = api_version;
     if let Some(key) = crate::keys::api_key(provider)? {
-        req = req.header("authorization", format!("Bearer {key}"));
+        cfg = cfg.with_key(key);
+    }
+    let url = cfg.embeddings_endpoint(model).ok_or_else(|| {
+        fail(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!(
+                "provider \"{provider}\" of embedding model \"{}\" is of kind {}, which has no embeddings API",
+                m.name,
+                kind.as_str()
+            ),
+        )
+    })?;
+    let body = mcp_embed::openai::request_body(model, texts);
+    let mut req = Request::new(url, body);
+    for (name, value) in cfg.headers().into_iter().skip(1) {
+        req = req.header(&name, value);
     }
     let opts = Options {
         read_timeout: Duration::from_millis(

@@ -368,6 +368,31 @@ mod tests {
         assert_eq!(top, vec!["tv://chemie-nrw/kuendigung"]);
     }
 
+    /// An Azure-kind provider serves embeddings per deployment, with the api-version and the
+    /// key in api-key (the embedding request used to go to {base}/embeddings with Bearer, which
+    /// Azure refuses).
+    #[pg_test]
+    fn retrieval_azure_kind_embeddings_use_the_deployment_url_and_api_key() {
+        r_mock_model("az8", "r_embed_az", 8, 8);
+        let base = mock_url();
+        Spi::run_with_args(
+            "UPDATE mcp.provider SET kind = 'azure', base_url = $1, api_version = '2024-10-21' WHERE name = 'az8_p'",
+            &[format!("{base}/s/r_embed_az").into()],
+        )
+        .unwrap();
+        run("UPDATE mcp.embedding_model SET model = 'emb-deploy' WHERE name = 'az8'");
+        run("SELECT mcp.set_api_key('az8_p', 'sk-pgtest-SECRET-az1')");
+        let n = r_i64("SELECT cardinality(mcp.embed(ARRAY['Urlaub im Kalenderjahr'], 'az8'))::int8");
+        assert_eq!(n, 1);
+        let reqs = r_mock_http("GET /_mock/requests?scenario=r_embed_az HTTP/1.1\r\n", "");
+        assert!(
+            reqs.contains("/s/r_embed_az/openai/deployments/emb-deploy/embeddings?api-version=2024-10-21"),
+            "{reqs}"
+        );
+        assert!(reqs.contains("sk-pgtest-SECRET-az1"), "the key is sent");
+        assert!(!reqs.contains("Bearer sk-pgtest-SECRET-az1"), "as api-key, not Bearer: {reqs}");
+    }
+
     #[pg_test]
     fn retrieval_server_down_or_wrong_dimension_writes_nothing() {
         r_mock_model("hash8", "r_embed8b", 8, 8);

@@ -31,6 +31,11 @@ pub trait Dialect: Sync {
     fn endpoint(&self, p: &ProviderConfig) -> String;
     /// Headers after `content-type`, the key included (`key` is trimmed and non-empty).
     fn auth_headers(&self, p: &ProviderConfig, key: Option<&str>) -> Vec<(String, String)>;
+    /// The URL of the OpenAI-format embeddings endpoint for `model` (a deployment on Azure);
+    /// `None` when the dialect has none.
+    fn embeddings_endpoint(&self, _p: &ProviderConfig, _model: &str) -> Option<String> {
+        None
+    }
     /// The request body.
     fn body(&self, req: &ChatRequest) -> Value;
     /// Problems that make every request fail (checked before the first request).
@@ -196,6 +201,11 @@ impl ProviderConfig {
     /// The endpoint URL for this kind (empty for replay).
     pub fn endpoint(&self) -> String {
         self.kind.dialect().endpoint(self)
+    }
+
+    /// The embeddings URL of this provider for `model` (`None`: the kind has no embeddings API).
+    pub fn embeddings_endpoint(&self, model: &str) -> Option<String> {
+        self.kind.dialect().embeddings_endpoint(self, model)
     }
 
     /// Headers for this kind, including the key. Only ever handed to `mcp_http` (and to

@@ -23,6 +23,10 @@ impl Dialect for OpenAi {
         format!("{}/chat/completions", base(p))
     }
 
+    fn embeddings_endpoint(&self, p: &ProviderConfig, _model: &str) -> Option<String> {
+        Some(format!("{}/embeddings", base(p)))
+    }
+
     fn auth_headers(&self, _p: &ProviderConfig, key: Option<&str>) -> Vec<(String, String)> {
         key.map(|k| ("authorization".to_string(), format!("Bearer {k}")))
             .into_iter()
@@ -46,6 +50,16 @@ impl Dialect for Azure {
             url_segment(&p.model),
             url_segment(p.api_version.as_deref().unwrap_or(DEFAULT_AZURE_API_VERSION))
         )
+    }
+
+    /// Azure serves embeddings per deployment: the embedding model's `model` names it.
+    fn embeddings_endpoint(&self, p: &ProviderConfig, model: &str) -> Option<String> {
+        Some(format!(
+            "{}/openai/deployments/{}/embeddings?api-version={}",
+            base(p),
+            url_segment(model),
+            url_segment(p.api_version.as_deref().unwrap_or(DEFAULT_AZURE_API_VERSION))
+        ))
     }
 
     fn auth_headers(&self, _p: &ProviderConfig, key: Option<&str>) -> Vec<(String, String)> {
@@ -286,4 +300,25 @@ fn parse_go_duration(s: &str) -> Option<f64> {
         any = true;
     }
     any.then_some(total)
+}
+
+#[cfg(test)]
+mod embedding_endpoint_tests {
+    use crate::provider::{ProviderConfig, ProviderKind};
+
+    #[test]
+    fn embeddings_endpoints_per_dialect() {
+        let o = ProviderConfig::new(ProviderKind::Openai, "http://h:1/v1/", "gpt").with_key("k");
+        assert_eq!(o.embeddings_endpoint("e5").as_deref(), Some("http://h:1/v1/embeddings"));
+        assert_eq!(o.headers()[1], ("authorization".into(), "Bearer k".into()));
+        let mut a = ProviderConfig::new(ProviderKind::Azure, "https://x.openai.azure.com", "chat-dep").with_key("k");
+        a.api_version = Some("2024-10-21".into());
+        assert_eq!(
+            a.embeddings_endpoint("emb dep").as_deref(),
+            Some("https://x.openai.azure.com/openai/deployments/emb%20dep/embeddings?api-version=2024-10-21")
+        );
+        assert_eq!(a.headers()[1], ("api-key".into(), "k".into()));
+        let c = ProviderConfig::new(ProviderKind::Anthropic, "https://api.anthropic.com/v1", "claude");
+        assert_eq!(c.embeddings_endpoint("x"), None);
+    }
 }

@@ -310,7 +310,14 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
             name.chars().take(64).collect::<String>()
         )));
     };
-    let (mut outcome, _) = tools::call(&tools::CallRequest {
+    // The output schema is checked inside the pipeline, before the audit row is written, so
+    // the row's status is what the client gets.
+    let check = |outcome: &mut tools::ToolOutcome| {
+        if let Err(e) = check_output(name, outcome) {
+            *outcome = tools::ToolOutcome::error(mcp_chat::ToolCallStatus::Error, e.message);
+        }
+    };
+    let (outcome, _) = tools::call(&tools::CallRequest {
         tool: name,
         arguments: &Value::Object(arguments),
         interface: &iface,
@@ -318,9 +325,9 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         tool_call_id: None,
         arguments_raw: None,
         authorized: Some(row),
+        check_result: Some(&check),
     })
     .map_err(from_mcp)?;
-    check_output(name, &mut outcome)?;
     charge_statement(outcome.text.len());
     let mut result = outcome.to_json();
     if !mcp_protocol::has_structured_content(&negotiated_version()) {

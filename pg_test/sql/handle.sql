@@ -137,6 +137,8 @@ SELECT mcp.handle('{"jsonrpc":"2.0","id":1,"method":"tools/list"}') #> '{result,
 SELECT mcp.handle('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pair","arguments":{"a":2}}}') -> 'result' AS matches;
 UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"a":{"type":"string"},"c":{"type":"integer"}},"required":["a","c"]}' WHERE name = 'pair';
 SELECT mcp.handle('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pair","arguments":{"a":2}}}') -> 'result' AS does_not_match;
+-- the audit row says what the client got: the matching call ok, the mismatching one error
+SELECT status FROM mcp.tool_call WHERE tool = 'pair' ORDER BY call_id;
 UPDATE mcp.tool SET output_schema = '{"type":"string"}' WHERE name = 'pair';
 ROLLBACK;
 -- completion/complete: a prompt argument's listed values

@@ -76,6 +76,7 @@ fn call_tool(
         tool_call_id: None,
         arguments_raw: None,
         authorized: None,
+        check_result: None,
     })?;
     Ok(JsonB(outcome.to_json()))
 }

@@ -96,6 +96,7 @@ impl Host for SqlHost {
             tool_call_id: Some(&call.id),
             arguments_raw: Some(arguments_raw),
             authorized: self.rows.get(&call.name),
+            check_result: None,
         });
         match r {
             Ok((outcome, _)) => execution(outcome),

@@ -101,6 +101,9 @@ pub struct CallRequest<'a> {
     pub arguments_raw: Option<&'a str>,
     /// The row, when the caller authorized it in this statement (the tools a chat offered).
     pub authorized: Option<&'a ToolRow>,
+    /// A check of the result before it is audited (MCP `tools/call`: the tool's output schema),
+    /// which may turn it into an error outcome; the audit row then records what the client got.
+    pub check_result: Option<&'a dyn Fn(&mut ToolOutcome)>,
 }
 
 /// An MCP `CallToolResult` and its audit status.
@@ -218,6 +221,9 @@ pub fn call(req: &CallRequest<'_>) -> McpResult<(ToolOutcome, i64)> {
             }
         }
     };
+    if let (Some(check), Authorization::Allowed(_)) = (req.check_result, &authorization) {
+        check(&mut outcome);
+    }
     outcome.needs_input = get_dialog::input_request(&outcome);
     rec.status = outcome.status;
     rec.latency_ms = started.elapsed().as_secs_f64() * 1000.0;

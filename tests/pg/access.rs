@@ -441,6 +441,9 @@ mod tests {
         run("GRANT EXECUTE ON FUNCTION public.get_tarif(text, text, int) TO mcp_sp_user");
         run("GRANT SELECT ON public.tarif TO mcp_sp_user");
         run("UPDATE mcp.interface SET access_role = 'mcp_sp_user' WHERE name = 'chatbot'");
+        // a writing tool, so that the hijack's INSERT (run as the caller) can take effect: a
+        // read-only tool's subtransaction would refuse it
+        run("UPDATE mcp.tool SET read_only = false WHERE name = 'getTarifVertrag'");
         run("SET LOCAL ROLE mcp_sp_user");
         run("SET LOCAL search_path = evil, pg_catalog, public");
         let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");

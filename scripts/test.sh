@@ -22,6 +22,8 @@ step() { # step NAME COMMAND...
 
 # 0. Documentation: every relative link and #anchor resolves (no build, no network).
 step "documentation links (tests/docs/links.sh)" bash "$ROOT/tests/docs/links.sh"
+# The update scripts are generated from sql/updates/*.sql.in and the install files (schema written once).
+step "update scripts current (scripts/update_scripts.py --check)" python3 "$ROOT/scripts/update_scripts.py" --check
 
 # 1. Pure Rust crates (no database).
 step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp

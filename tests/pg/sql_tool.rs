@@ -1265,23 +1265,36 @@ mod tests {
         );
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'add_default_ro'), ('chatbot', 'add_trigger_ro'), ('chatbot', 'add_default_rw')");
         run("SELECT pg_advisory_unlock_all()");
-        // a function tool that declares itself read-only gets every denied class
+        // a function tool that declares itself read-only gets every denied class and runs in a
+        // read-only subtransaction: its INSERT is refused by PostgreSQL (25006) before the
+        // default or trigger that would take the lock runs
         for (tool, function) in [
             ("add_default_ro", "pg_try_advisory_lock"),
             ("add_trigger_ro", "pg_advisory_lock"),
         ] {
             let r = q(&format!("SELECT mcp.call_tool('{tool}')"));
             assert_eq!(r["isError"], true, "{tool}: {r}");
+            let text = r["content"][0]["text"].as_str().unwrap();
+            let (status, _, _) = last_call();
             assert!(
-                r["content"][0]["text"]
-                    .as_str()
-                    .unwrap()
-                    .contains(&format!("The function {function} is not allowed")),
-                "{r}"
+                (status == "denied" && text.contains(&format!("The function {function} is not allowed")))
+                    || status == "error",
+                "{tool}: {status} {r}"
             );
-            assert_eq!(last_call().0, "denied");
             assert_eq!(advisory_locks(), 0, "{tool}");
         }
+        // the denied classes themselves, in a read-only function tool that does not write
+        run("CREATE FUNCTION public.lock_reader() RETURNS int LANGUAGE sql AS 'SELECT pg_try_advisory_lock(4711)::int'");
+        run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+               ('lock_reader_ro', 'x', '{"type":"object","properties":{}}', 'public.lock_reader()')"#);
+        run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'lock_reader_ro')");
+        let r = q("SELECT mcp.call_tool('lock_reader_ro')");
+        assert!(
+            r["content"][0]["text"].as_str().unwrap().contains("The function pg_try_advisory_lock is not allowed"),
+            "{r}"
+        );
+        assert_eq!(last_call().0, "denied");
+        assert_eq!(advisory_locks(), 0);
         assert_eq!(
         Spi::get_one::<i64>("SELECT (SELECT count(*) FROM public.with_default) + (SELECT count(*) FROM public.with_trigger)").unwrap(),
         Some(0),

@@ -44,7 +44,12 @@ mod tests {
         assert_eq!(ran, json!(8), "{r}");
         assert_eq!(skipped, json!(32), "{r}");
         // the second request answers every call (no orphaned call id)
-        let second = &mock_requests("sb_many")[1];
+        let reqs = mock_requests("sb_many");
+        assert_eq!(reqs.len(), 2, "{reqs:?}");
+        let second: Value = match &reqs[1]["body"] {
+            Value::String(b) => serde_json::from_str(b).expect("a JSON body"),
+            other => other.clone(),
+        };
         let tools = second["messages"]
             .as_array()
             .unwrap()
@@ -79,6 +84,8 @@ mod tests {
         demo_registry();
         run("UPDATE mcp.interface SET access_role = 'public' WHERE name = 'chatbot'");
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query')");
+        // the tests run as a superuser, whom the SQL tool refuses by default
+        run("SET LOCAL mcp.allow_superuser_sql = on");
         run("SET LOCAL mcp.protocol_version = '2025-03-26'");
         run("SET LOCAL mcp.max_statement_result_bytes = 65536");
         let call = |id: i32| {
@@ -138,6 +145,7 @@ mod tests {
     fn session_state_and_provider_calls_are_refused_in_tools() {
         demo_registry();
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query')");
+        run("SET LOCAL mcp.allow_superuser_sql = on");
         for (query, function) in [
             ("select setseed(0.5)", "setseed"),
             ("select txid_current()", "txid_current"),

@@ -547,7 +547,6 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
 struct PromptRow {
     name: String,
     role: String,
-    template: String,
     variables: Vec<String>,
     description: Option<String>,
     completions: Option<JsonbStored>,
@@ -555,7 +554,7 @@ struct PromptRow {
 
 fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
     select_kept(
-        "SELECT p.name, p.role, p.template, p.variables, p.description, p.completions
+        "SELECT p.name, p.role, p.variables, p.description, p.completions
            FROM mcp.prompt p
           WHERE p.active AND ($1::text IS NULL OR p.name = $1)
           ORDER BY p.name COLLATE \"C\"",
@@ -566,10 +565,9 @@ fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
                 out.push(PromptRow {
                     name: row.get::<String>(1)?.unwrap_or_default(),
                     role: row.get::<String>(2)?.unwrap_or_default(),
-                    template: row.get::<String>(3)?.unwrap_or_default(),
-                    variables: row.get::<Vec<String>>(4)?.unwrap_or_default(),
-                    description: row.get::<String>(5)?,
-                    completions: row.get::<JsonbStored>(6)?,
+                    variables: row.get::<Vec<String>>(3)?.unwrap_or_default(),
+                    description: row.get::<String>(4)?,
+                    completions: row.get::<JsonbStored>(5)?,
                 });
             }
             Ok(out)

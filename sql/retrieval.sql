@@ -172,13 +172,15 @@ CREATE TABLE mcp.document (
     owner        name NOT NULL DEFAULT current_user,
     created_at   timestamptz NOT NULL DEFAULT now(),
     updated_at   timestamptz NOT NULL DEFAULT now(),
-    CONSTRAINT document_uri_unique UNIQUE (collection, uri)
+    -- unique per ingesting role: a URI taken by a document the caller cannot see must not
+    -- be told from a free one (a unique violation would); each role replaces only its own
+    CONSTRAINT document_uri_unique UNIQUE (collection, uri, owner)
 );
 COMMENT ON TABLE mcp.document IS
   'Source documents of a collection (mcp.ingest writes them). Row-level security applies to the caller: the built-in policy shows a document with an access_role only to roles with that role''s privileges; admins may add policies. Chunks follow their document.';
 COMMENT ON COLUMN mcp.document.document_id IS 'Identifier.';
 COMMENT ON COLUMN mcp.document.collection IS 'The collection.';
-COMMENT ON COLUMN mcp.document.uri IS 'Source URI, unique in the collection: ingesting the same URI again replaces the document when its content changed.';
+COMMENT ON COLUMN mcp.document.uri IS 'Source URI, unique in the collection per ingesting role (owner): ingesting the same URI again replaces the role''s own document when its content changed; another role''s document with that URI, visible or not, is never touched (so ingest cannot tell a hidden document''s URI from a free one).';
 COMMENT ON COLUMN mcp.document.title IS 'Title shown with its passages (citations).';
 COMMENT ON COLUMN mcp.document.mime_type IS 'text/plain or text/markdown (chunked along Markdown structure).';
 COMMENT ON COLUMN mcp.document.body IS 'The full text.';

@@ -487,7 +487,7 @@ fn ingest(
     .unwrap_or_default();
     let existing = first_row(
         "SELECT document_id, content_hash, (SELECT count(*)::int4 FROM mcp.chunk ch WHERE ch.document_id = d.document_id)
-           FROM mcp.document d WHERE collection = $1 AND uri = $2",
+           FROM mcp.document d WHERE collection = $1 AND uri = $2 AND owner = CURRENT_USER",
         &[collection.into(), uri.into()],
         |t| {
             Ok((

@@ -555,6 +555,41 @@ mod tests {
         run("RESET ROLE");
     }
 
+    /// mcp.ingest of a URI another role's hidden document holds answers exactly as for a free
+    /// URI (a unique violation would tell them apart), and never touches that document.
+    #[pg_test]
+    fn retrieval_ingest_does_not_tell_a_hidden_uri_from_a_free_one() {
+        r_mock_model("hash8", "r_embed_hidden", 8, 8);
+        run("INSERT INTO mcp.collection (name, embedding_model) VALUES ('kb', 'hash8')");
+        run("DROP ROLE IF EXISTS r_owner_a");
+        run("DROP ROLE IF EXISTS r_other_b");
+        run("CREATE ROLE r_owner_a NOLOGIN");
+        run("CREATE ROLE r_other_b NOLOGIN");
+        run("GRANT SELECT, INSERT, UPDATE, DELETE ON mcp.document, mcp.chunk TO r_owner_a, r_other_b");
+        run("SET LOCAL ROLE r_owner_a");
+        run("SELECT mcp.ingest('kb', 'hr/secret', 'Geheim', 'Gehälter der Geschäftsführung')");
+        run("RESET ROLE");
+        run("UPDATE mcp.document SET access_role = 'r_owner_a' WHERE uri = 'hr/secret'");
+        run("SET LOCAL ROLE r_other_b");
+        let taken = q("SELECT mcp.ingest('kb', 'hr/secret', 'Mein', 'Mein eigener Text')");
+        let free = q("SELECT mcp.ingest('kb', 'hr/free', 'Mein', 'Mein eigener Text')");
+        run("RESET ROLE");
+        assert_eq!(taken["status"], "inserted", "{taken}");
+        assert_eq!(free["status"], "inserted", "{free}");
+        // A's document is untouched; B has its own
+        assert_eq!(
+            r_text("SELECT body FROM mcp.document WHERE uri = 'hr/secret' AND owner = 'r_owner_a'"),
+            "Gehälter der Geschäftsführung"
+        );
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document WHERE uri = 'hr/secret'"), 2);
+        // and B's re-ingest replaces B's own document only
+        run("SET LOCAL ROLE r_other_b");
+        let again = q("SELECT mcp.ingest('kb', 'hr/secret', 'Mein', 'Mein neuer Text')");
+        run("RESET ROLE");
+        assert_eq!(again["status"], "replaced", "{again}");
+        assert_eq!(r_i64("SELECT count(*) FROM mcp.document WHERE uri = 'hr/secret'"), 2);
+    }
+
     /// An interface 'rag' with context_retrieve, the local model, and three collections: kb (rag,
     /// same model), hr (not opted in), other (rag, another model of the same dimension).
     fn r_gate_registry(min_score: f32) {

@@ -301,15 +301,19 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let name = mcp_protocol::str_param(params, "name")?;
     let arguments = mcp_protocol::obj_param(params, "arguments")?;
     let iface = interface();
-    // Unknown (or not visible) tools are a protocol error (MCP "Tools": error handling); the
-    // same test as tools/list, so a tool is callable exactly when it is listed.
-    let visible = tools::visible_tools(&iface).map_err(from_mcp)?;
-    let Some(row) = visible.iter().find(|t| t.name == name) else {
-        return Err(RpcError::invalid_params(format!(
-            "Unknown tool: {}",
-            name.chars().take(64).collect::<String>()
-        )));
+    // Unknown (or not visible) tools are a protocol error (MCP "Tools": error handling). The one
+    // tool is authorized (tools::authorize: the rules of tools/list, so a tool is callable
+    // exactly when it is listed), not the interface's whole list.
+    let row = match tools::authorize(name, &iface).map_err(from_mcp)? {
+        tools::Authorization::Allowed(row) => row,
+        tools::Authorization::Unresolved(_) | tools::Authorization::Denied => {
+            return Err(RpcError::invalid_params(format!(
+                "Unknown tool: {}",
+                name.chars().take(64).collect::<String>()
+            )))
+        }
     };
+    let row = &row;
     // The output schema is checked inside the pipeline, before the audit row is written, so
     // the row's status is what the client gets.
     let check = |outcome: &mut tools::ToolOutcome| {

@@ -11,10 +11,6 @@ use crate::error::McpResult;
 pub struct ContextRetrieve;
 
 impl Kind for ContextRetrieve {
-    fn runs(&self, row: &ToolRow) -> bool {
-        row.kind == "builtin" && row.name == CONTEXT_RETRIEVE && row.function.is_none()
-    }
-
     fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome> {
         let args = call.args;
         Ok(crate::retrieval::run_context_retrieve(args, call))

@@ -18,10 +18,6 @@ use std::time::Instant;
 pub struct Function;
 
 impl Kind for Function {
-    fn runs(&self, row: &ToolRow) -> bool {
-        row.function.is_some()
-    }
-
     /// A function tool is as its `read_only` flag declares (see crate::sandbox and the
     /// README's security section).
     fn writes(&self, row: &ToolRow) -> bool {

@@ -13,10 +13,6 @@ use serde_json::Value;
 pub struct GetDialog;
 
 impl Kind for GetDialog {
-    fn runs(&self, row: &ToolRow) -> bool {
-        row.kind == "builtin" && row.name == GET_DIALOG && row.function.is_some()
-    }
-
     fn writes(&self, row: &ToolRow) -> bool {
         !row.read_only
     }

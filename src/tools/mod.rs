@@ -12,7 +12,7 @@
 //! 6. **audit**: one `mcp.tool_call` row ([`audit::record`]), status in the one vocabulary
 //!    [`ToolCallStatus`].
 //!
-//! A tool kind is one file in this folder and one entry in [`KINDS`]; the names of the built-in
+//! A tool kind is one file in this folder and one arm in [`kind_of`]; the names of the built-in
 //! tools are in [`names`].
 
 pub mod access;
@@ -49,9 +49,6 @@ use std::time::Instant;
 
 /// One kind of tool: how a registry row is bound, executed and shaped.
 pub trait Kind: Sync {
-    /// Whether this kind runs `row`.
-    fn runs(&self, row: &ToolRow) -> bool;
-
     /// Whether a call may write (the sandbox's level); query kinds only read, whatever the row
     /// says.
     fn writes(&self, _row: &ToolRow) -> bool {
@@ -63,16 +60,23 @@ pub trait Kind: Sync {
     fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome>;
 }
 
-/// The tool kinds, asked in this order; the first that runs a row runs it.
-static KINDS: &[&dyn Kind] = &[
-    &get_dialog::GetDialog,
-    &function::Function,
-    &report::Report,
-    &sql_query::SqlQuery,
-    &schema_information::SchemaInformation,
-    &context_retrieve::ContextRetrieve,
-    &search::Search,
-];
+/// The kind that runs a row: one explicit decision by the row's `kind`, name and function
+/// (the registry's CHECK constraints and row checks in `definition.rs` keep these apart), so a
+/// new kind is a new arm here, not a position in a list.
+fn kind_of(row: &ToolRow) -> Option<&'static dyn Kind> {
+    use names::{CONTEXT_RETRIEVE, GET_DIALOG, SCHEMA_INFORMATION, SQL_QUERY};
+    let with_function = row.function.is_some();
+    match (row.kind.as_str(), row.name.as_str(), with_function) {
+        ("builtin", GET_DIALOG, true) => Some(&get_dialog::GetDialog),
+        (_, _, true) => Some(&function::Function),
+        ("report", _, false) => Some(&report::Report),
+        ("builtin", SQL_QUERY, false) => Some(&sql_query::SqlQuery),
+        ("builtin", SCHEMA_INFORMATION, false) => Some(&schema_information::SchemaInformation),
+        ("builtin", CONTEXT_RETRIEVE, false) => Some(&context_retrieve::ContextRetrieve),
+        ("vector_search" | "text_search" | "hybrid_search", _, false) => Some(&search::Search),
+        _ => None,
+    }
+}
 
 /// One call as a kind sees it.
 pub struct Call<'a> {
@@ -250,7 +254,7 @@ pub fn call(req: &CallRequest<'_>) -> McpResult<(ToolOutcome, i64)> {
 /// Steps 3–5 for an authorized, valid call: the kind runs it under the time limit, in the
 /// sandbox, with the backend tagged.
 fn execute(req: &CallRequest<'_>, row: &ToolRow, rec: &mut CallRecord) -> McpResult<ToolOutcome> {
-    let Some(kind) = KINDS.iter().find(|k| k.runs(row)) else {
+    let Some(kind) = kind_of(row) else {
         return Ok(ToolOutcome::error(
             ToolCallStatus::Error,
             format!(

@@ -11,10 +11,6 @@ use mcp_chat::ToolCallStatus;
 pub struct Report;
 
 impl Kind for Report {
-    fn runs(&self, row: &ToolRow) -> bool {
-        row.kind == "report" && row.function.is_none()
-    }
-
     fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome> {
         let Some(body) = call.row.body.as_deref() else {
             return Ok(ToolOutcome::error(

@@ -20,10 +20,6 @@ const SCHEMA_INFO_MAX_CHARS: usize = 16_000;
 const SCHEMA_INFO_MAX_RELATIONS: usize = 1000;
 
 impl Kind for SchemaInformation {
-    fn runs(&self, row: &ToolRow) -> bool {
-        row.kind == "builtin" && row.name == SCHEMA_INFORMATION && row.function.is_none()
-    }
-
     fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome> {
         let filter = |key: &str| {
             call.args

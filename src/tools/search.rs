@@ -9,13 +9,6 @@ use crate::error::McpResult;
 pub struct Search;
 
 impl Kind for Search {
-    fn runs(&self, row: &ToolRow) -> bool {
-        matches!(
-            row.kind.as_str(),
-            "vector_search" | "text_search" | "hybrid_search"
-        ) && row.function.is_none()
-    }
-
     fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome> {
         let (name, kind, args) = (call.row.name.clone(), call.row.kind.clone(), call.args);
         Ok(crate::retrieval::run_search_tool(&name, &kind, args, call))

@@ -13,10 +13,6 @@ use serde_json::Value;
 pub struct SqlQuery;
 
 impl Kind for SqlQuery {
-    fn runs(&self, row: &ToolRow) -> bool {
-        row.kind == "builtin" && row.name == SQL_QUERY && row.function.is_none()
-    }
-
     fn run(&self, call: &mut Call<'_>) -> McpResult<ToolOutcome> {
         if sql_tool::superuser_refused() {
             return Ok(ToolOutcome::error(

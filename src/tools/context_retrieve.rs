@@ -4,8 +4,7 @@
 //! audit row records the matched collections and the passage count instead of the query
 //! (unless the interface's `audit_retrieval_query` is on). The work is in `crate::retrieval`.
 
-use super::names::CONTEXT_RETRIEVE;
-use super::{Call, Kind, ToolOutcome, ToolRow};
+use super::{Call, Kind, ToolOutcome};
 use crate::error::McpResult;
 
 pub struct ContextRetrieve;

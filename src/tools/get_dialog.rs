@@ -5,7 +5,6 @@
 //! run with status `needs_input` (the question goes to the user, the session continues with the
 //! answer).
 
-use super::names::GET_DIALOG;
 use super::{Call, Kind, ToolOutcome, ToolRow};
 use crate::error::McpResult;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! SQL type its property maps to; run in the read-only context, rows as a table.
 
 use super::shape::default_limit;
-use super::{run_query, Call, Kind, ToolOutcome, ToolRow};
+use super::{run_query, Call, Kind, ToolOutcome};
 use crate::bind::{sql_type_oid, Param};
 use crate::error::McpResult;
 use mcp_chat::ToolCallStatus;

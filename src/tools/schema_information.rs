@@ -2,9 +2,8 @@
 //! rendered as one line per column ([`mcp_tools::report::render_schema`]). The catalog query
 //! runs in the read-only context and returns arrays, read as values (no JSON built in SQL).
 
-use super::names::SCHEMA_INFORMATION;
 use super::shape::max_result_bytes;
-use super::{query_fault, Call, Kind, ToolOutcome, ToolRow};
+use super::{query_fault, Call, Kind, ToolOutcome};
 use crate::error::McpResult;
 use crate::sql_tool;
 use mcp_tools::report::{ColumnInfo, RelationInfo};

@@ -3,7 +3,7 @@
 //! and `filter`, as the calling role (row-level security on documents applies). Registered by
 //! `mcp.register_search_tool`; the work is in `crate::retrieval`.
 
-use super::{Call, Kind, ToolOutcome, ToolRow};
+use super::{Call, Kind, ToolOutcome};
 use crate::error::McpResult;
 
 pub struct Search;

@@ -2,9 +2,8 @@
 //! ([`crate::sql_tool`]) as the calling role; the rows come back as a table. Not for superusers
 //! unless `mcp.allow_superuser_sql`.
 
-use super::names::SQL_QUERY;
 use super::shape::row_cap;
-use super::{run_query, Call, Kind, ToolOutcome, ToolRow};
+use super::{run_query, Call, Kind, ToolOutcome};
 use crate::error::McpResult;
 use crate::sql_tool;
 use mcp_chat::ToolCallStatus;

@@ -17,6 +17,7 @@
 //! provider may echo a key we never knew (OpenAI masks part of it in 401 messages); a
 //! `Scrubber::default()` (no secrets known) applies only those patterns.
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use memchr::memmem;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use regex::Regex;
@@ -35,6 +36,9 @@ pub const MIN_SECRET_LEN: usize = 8;
 pub struct Scrubber {
     /// Every form of every secret, longest first (a form is removed before its parts).
     forms: Vec<Vec<u8>>,
+    /// All forms in one automaton (leftmost-longest: of two forms at one position the longer
+    /// is removed whole): one pass over a body, whatever the number of forms.
+    matcher: Option<AhoCorasick>,
 }
 
 impl std::fmt::Debug for Scrubber {
@@ -135,16 +139,29 @@ impl Scrubber {
 
     fn finish(mut self) -> Self {
         self.forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        self.matcher = if self.forms.is_empty() {
+            None
+        } else {
+            // building fails only for patterns beyond the automaton's size limits, which a
+            // handful of key forms never reach; then the scrubber falls back to form by form
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&self.forms)
+                .ok()
+        };
         self
+    }
+
+    fn any_form_in(&self, hay: &[u8]) -> bool {
+        match &self.matcher {
+            Some(m) => m.is_match(hay),
+            None => self.forms.iter().any(|f| memmem::find(hay, f).is_some()),
+        }
     }
 
     /// Replace every known secret (exact forms only). Borrowed when there was none.
     pub fn scrub<'a>(&self, s: &'a str) -> Cow<'a, str> {
-        if !self
-            .forms
-            .iter()
-            .any(|f| memmem::find(s.as_bytes(), f).is_some())
-        {
+        if !self.any_form_in(s.as_bytes()) {
             return Cow::Borrowed(s);
         }
         let out = self.replace_all(s.as_bytes().to_vec());
@@ -159,7 +176,7 @@ impl Scrubber {
     /// [`Scrubber::scrub`] for a raw body (need not be UTF-8). Returns the input untouched (no
     /// copy) when it holds no secret.
     pub fn scrub_bytes(&self, body: Vec<u8>) -> Vec<u8> {
-        if !self.forms.iter().any(|f| memmem::find(&body, f).is_some()) {
+        if !self.any_form_in(&body) {
             return body;
         }
         self.replace_all(body)
@@ -171,6 +188,14 @@ impl Scrubber {
     }
 
     fn replace_all(&self, mut buf: Vec<u8>) -> Vec<u8> {
+        if let Some(m) = &self.matcher {
+            let mut out = Vec::with_capacity(buf.len());
+            m.replace_all_with_bytes(&buf, &mut out, |_, _, dst| {
+                dst.extend_from_slice(REDACTED.as_bytes());
+                true
+            });
+            return out;
+        }
         for form in &self.forms {
             let finder = memmem::Finder::new(form);
             if finder.find(&buf).is_none() {
@@ -410,6 +435,22 @@ mod tests {
         for kept in ["application/json", "2023-06-01", "2024-10-21"] {
             assert!(out.contains(kept), "{kept}: {out}");
         }
+    }
+
+    #[test]
+    fn one_pass_removes_the_longer_of_overlapping_secrets_whole() {
+        let s = Scrubber::for_secrets(["abcdefgh", "abcdefgh12", "zzzzzzzzzz"]);
+        assert_eq!(
+            s.scrub("x abcdefgh12 y abcdefgh z zzzzzzzzzzzz"),
+            "x [redacted] y [redacted] z [redacted]zz"
+        );
+        // many secrets: still every occurrence of each
+        let keys: Vec<String> = (0..40).map(|i| format!("sk-test-{i:04}-secretvalue")).collect();
+        let s = Scrubber::for_secrets(keys.iter().map(String::as_str));
+        let text: String = keys.iter().map(|k| format!("<{k}>")).collect();
+        let out = s.scrub(&text);
+        assert_eq!(out.matches("[redacted]").count(), 40);
+        assert!(!out.contains("secretvalue"));
     }
 
     #[test]

@@ -897,10 +897,15 @@ impl<'a> Run<'a> {
         };
         (ex.latency, ex.attempts, ex.http_status) = (reply.latency, reply.attempts, reply.status);
         // Before anything reads it: the answer, the conversation, audit rows and errors all come
-        // from the scrubbed body (mcp_http scrubbed HTTP bodies already; replay bodies too here).
-        let raw = match self.scrub.scrub(&reply.body) {
-            std::borrow::Cow::Borrowed(_) => reply.body,
-            std::borrow::Cow::Owned(clean) => clean,
+        // from the scrubbed body, scrubbed once: by mcp_http for an HTTP answer (the same
+        // secrets: the request's headers and URL carry the provider's key), here for a replay.
+        let raw = if reply.scrubbed {
+            reply.body
+        } else {
+            match self.scrub.scrub(&reply.body) {
+                std::borrow::Cow::Borrowed(_) => reply.body,
+                std::borrow::Cow::Owned(clean) => clean,
+            }
         };
         ex.response_body = Some(raw.clone());
 

@@ -17,6 +17,9 @@ pub struct Reply {
     pub headers: Vec<(String, String)>,
     pub latency: Duration,
     pub attempts: u32,
+    /// The body and headers are scrubbed of the request's credentials already (`mcp_http` does
+    /// it for every HTTP answer); a replayed body is not, and the engine scrubs it.
+    pub scrubbed: bool,
 }
 
 /// No answer.
@@ -117,6 +120,7 @@ impl Transport for HttpTransport<'_> {
                     headers,
                     latency,
                     attempts,
+                    scrubbed: true,
                 })
             }
             Err(e) if e.kind == HttpErrorKind::Interrupted => Err(Failure::Cancelled {
@@ -170,6 +174,7 @@ impl Transport for ReplayTransport<'_> {
                     headers: Vec::new(),
                     latency: t0.elapsed(),
                     attempts: 0,
+                    scrubbed: false,
                 })
             }
             None => Err(Failure::Failed {

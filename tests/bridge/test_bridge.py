@@ -236,6 +236,23 @@ def test_cancelled_notification_cancels_over_http():
         assert wait_until(lambda: busy_backends() == 0, 3), "the cancelled call still runs"
         # the operator's log keeps the SQLSTATE
         assert "SQLSTATE 57014" in b.text(), b.text()
+        # a request cancelled while it waits for its role's share does not run at all
+        socks = [raw_post(b, c.session, SLEEP_CALL(i, 30)) for i in range(4)]
+        assert wait_until(lambda: busy_backends() == 4, 5), "role A did not saturate"
+        t = threading.Thread(target=slow)
+        out.clear()
+        t.start()
+        time.sleep(0.5)
+        st, _, _ = c.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                           "params": {"requestId": 1007}})
+        assert st == 202, st
+        for s in socks:
+            s.close()
+        t.join(10)
+        assert not t.is_alive(), "the queued call was not cancelled"
+        st, _, data = out["r"]
+        assert data["error"]["code"] == -32800, data
+        assert wait_until(lambda: busy_backends() == 0, 5), "the queued call ran"
 
 
 # ---------------------------------------------------------------------------------------------

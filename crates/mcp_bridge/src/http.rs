@@ -550,6 +550,8 @@ fn add_session(s: &Inner, id: String, sess: Session) -> bool {
 
 enum Failure {
     RoleRefused,
+    /// notifications/cancelled came before the request had started.
+    Cancelled,
     Db(tokio_postgres::Error),
 }
 
@@ -641,6 +643,16 @@ impl Task {
         mut tx: oneshot::Sender<Result<Option<String>, Failure>>,
     ) {
         let token = client.cancel_token();
+        // cancelled while it waited for a connection: not run at all
+        if let Some(n) = &self.cancel {
+            use futures_util::FutureExt;
+            if n.notified().now_or_never().is_some() {
+                checkin(&self.s.requests, client).await;
+                drop(self.permits);
+                let _ = tx.send(Err(Failure::Cancelled));
+                return;
+            }
+        }
         let result = {
             let work = in_transaction(
                 &mut client,
@@ -907,6 +919,10 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             }
             r
         }
+        Err(Failure::Cancelled) => json_response(
+            StatusCode::OK,
+            db::rpc_error(&id, -32800, "Request cancelled"),
+        ),
         Err(Failure::RoleRefused) => json_response(
             StatusCode::FORBIDDEN,
             db::rpc_error(&id, -32600, "Forbidden: the token's role may not be used"),

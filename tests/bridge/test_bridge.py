@@ -484,6 +484,10 @@ def test_role_claims_must_name_another_role():
         assert c.initialize()[0] == 200
         st, _, data = c.sql("SELECT count(*) FROM mcp.bridge_token")
         assert st == 200 and data["result"]["isError"], data
+        # nor can the tool's SQL go back to the authenticator (RESET ROLE) to read it
+        st, _, data = c.sql("SELECT set_config('role', 'none', true), "
+                            "(SELECT count(*) FROM mcp.bridge_token)")
+        assert st == 200 and data["result"]["isError"], data
 
 
 # ---------------------------------------------------------------------------------------------

@@ -484,6 +484,17 @@ def test_role_claims_must_name_another_role():
         assert c.initialize()[0] == 200
         st, _, data = c.sql("SELECT count(*) FROM mcp.bridge_token")
         assert st == 200 and data["result"]["isError"], data
+        assert "authenticator owns" not in b.text(), b.text()
+    # an authenticator that owns something is told at start
+    psql(f"CREATE TABLE public.owned_by_auth (x int); ALTER TABLE public.owned_by_auth OWNER TO {AUTH}")
+    try:
+        with Bridge() as b2:
+            assert "the authenticator owns 1 objects" in b2.text(), b2.text()
+    finally:
+        psql("DROP TABLE public.owned_by_auth")
+    with Bridge() as b:
+        c = Client(b, TOKEN_A)
+        assert c.initialize()[0] == 200
         # nor can the tool's SQL go back to the authenticator (RESET ROLE) to read it
         st, _, data = c.sql("SELECT set_config('role', 'none', true), "
                             "(SELECT count(*) FROM mcp.bridge_token)")

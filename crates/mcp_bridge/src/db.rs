@@ -48,6 +48,22 @@ pub async fn is_superuser(client: &Client) -> Result<bool, tokio_postgres::Error
     row.try_get(0)
 }
 
+/// What the HTTP authenticator owns (relations, functions, schemas, types in this database):
+/// nothing should be there. Requests never run as the authenticator (the bridge refuses such
+/// role claims), but whatever it owns is one mistake away from every token.
+pub async fn authenticator_owns(client: &Client) -> Result<i64, tokio_postgres::Error> {
+    let row = client
+        .query_one(
+            "SELECT (SELECT count(*) FROM pg_catalog.pg_class WHERE relowner OPERATOR(pg_catalog.=) r.oid)
+                  + (SELECT count(*) FROM pg_catalog.pg_proc WHERE proowner OPERATOR(pg_catalog.=) r.oid)
+                  + (SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspowner OPERATOR(pg_catalog.=) r.oid)
+               FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) session_user",
+            &[],
+        )
+        .await?;
+    row.try_get(0)
+}
+
 /// `application_name` for a client: "pg_mcp_bridge <name>/<version>", printable ASCII only and
 /// at most 63 bytes (PostgreSQL's limit).
 pub fn application_name(client_name: Option<&str>, client_version: Option<&str>) -> String {

@@ -146,6 +146,11 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
             return 1;
         }
     }
+    match db::authenticator_owns(&first).await {
+        Ok(0) => {}
+        Ok(n) => eprintln!("pg_mcp_bridge: warning: the authenticator owns {n} objects in this database (tables, functions, schemas); it should own nothing: give them to another role (REASSIGN OWNED, ALTER … OWNER TO)"),
+        Err(e) => eprintln!("pg_mcp_bridge: cannot check what the authenticator owns: {}", db::describe(&e)),
+    }
     let listener = match tokio::net::TcpListener::bind(&opts.listen).await {
         Ok(l) => l,
         Err(e) => {

@@ -83,6 +83,9 @@ step "install under a running server (tests/install/run.sh)" bash "$ROOT/tests/i
 
 # 9. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
 step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
+# 10. The bridge under hostile clients (issue 20): hang-ups, session floods, one role saturating,
+#     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
+step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"
 
 echo
 echo "suites: $passed passed, $failed failed"

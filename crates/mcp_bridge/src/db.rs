@@ -48,6 +48,22 @@ pub async fn is_superuser(client: &Client) -> Result<bool, tokio_postgres::Error
     row.try_get(0)
 }
 
+/// What the HTTP authenticator owns (relations, functions, schemas, types in this database):
+/// nothing should be there. Requests never run as the authenticator (the bridge refuses such
+/// role claims), but whatever it owns is one mistake away from every token.
+pub async fn authenticator_owns(client: &Client) -> Result<i64, tokio_postgres::Error> {
+    let row = client
+        .query_one(
+            "SELECT (SELECT count(*) FROM pg_catalog.pg_class WHERE relowner OPERATOR(pg_catalog.=) r.oid)
+                  + (SELECT count(*) FROM pg_catalog.pg_proc WHERE proowner OPERATOR(pg_catalog.=) r.oid)
+                  + (SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspowner OPERATOR(pg_catalog.=) r.oid)
+               FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) session_user",
+            &[],
+        )
+        .await?;
+    row.try_get(0)
+}
+
 /// `application_name` for a client: "pg_mcp_bridge <name>/<version>", printable ASCII only and
 /// at most 63 bytes (PostgreSQL's limit).
 pub fn application_name(client_name: Option<&str>, client_version: Option<&str>) -> String {
@@ -89,10 +105,60 @@ pub fn list_changed(payload: &str) -> Option<String> {
     }
 }
 
+/// Whether a JSON value holds U+0000 in a string or key (jsonb cannot store it: 22P05).
+pub fn has_nul(v: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(a) => a.iter().any(has_nul),
+        Value::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
+    }
+}
+
+/// The revisions with JSON-RPC batches (2025-06-18 removed them).
+pub const BATCH_VERSIONS: &[&str] = &["2025-03-26"];
+
+/// Why a batch is refused under the negotiated revision `version` (empty: none yet), or None.
+pub fn batch_refusal(items: usize, version: &str, max_batch: usize) -> Option<String> {
+    if !BATCH_VERSIONS.contains(&version) {
+        let v = if version.is_empty() {
+            "(none negotiated)"
+        } else {
+            version
+        };
+        return Some(format!(
+            "Invalid Request: protocol revision {v} has no JSON-RPC batches"
+        ));
+    }
+    (items > max_batch)
+        .then(|| format!("Invalid Request: a batch holds at most {max_batch} messages"))
+}
+
 /// A JSON-RPC error response text.
 pub fn rpc_error(id: &serde_json::Value, code: i64, message: &str) -> String {
     serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
         .to_string()
+}
+
+/// An error for the operator's log: the SQLSTATE and PostgreSQL's message (tokio-postgres
+/// prints only "db error" for a server error).
+pub fn describe(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(d) => format!("SQLSTATE {}: {}", d.code().code(), d.message()),
+        None => e.to_string(),
+    }
+}
+
+/// A data exception (SQLSTATE class 22: an untranslatable character, an invalid byte
+/// sequence, bad JSON input) is the client's bad input, not a server fault.
+pub fn is_bad_input(e: &tokio_postgres::Error) -> bool {
+    e.code().is_some_and(|c| c.code().starts_with("22"))
+}
+
+/// The statement was cancelled (statement timeout, or the client's cancel).
+pub fn is_cancel(e: &tokio_postgres::Error) -> bool {
+    e.code().is_some_and(|c| c.code() == "57014")
 }
 
 /// The error answered when the database call itself failed (mcp.handle turns everything
@@ -107,6 +173,10 @@ pub fn db_failure(id: &serde_json::Value, e: &tokio_postgres::Error) -> String {
             "mcp.handle() is not available in this database (CREATE EXTENSION pg_mcp)",
         ),
         Some(c) if c.code() == "42501" => (-32603, "Permission denied"),
+        Some(c) if c.code().starts_with("22") => (
+            -32600,
+            "Invalid Request: the message holds data PostgreSQL cannot take (e.g. U+0000)",
+        ),
         _ if e.is_closed() => (-32603, "Database connection lost; retry"),
         _ => (-32603, "Internal error"),
     };
@@ -132,6 +202,22 @@ mod tests {
             "pg_mcp_bridge abc"
         );
         assert!(application_name(Some(&"x".repeat(200)), Some(&"y".repeat(200))).len() <= 63);
+    }
+
+    #[test]
+    fn nul_is_found_in_strings_and_keys() {
+        assert!(has_nul(&serde_json::json!({"a": ["x\u{0}"]})));
+        assert!(has_nul(&serde_json::json!({"a\u{0}": 1})));
+        assert!(!has_nul(&serde_json::json!({"a": ["x\\u0000"]})));
+    }
+
+    #[test]
+    fn batches_only_where_the_revision_has_them() {
+        assert!(batch_refusal(2, "2025-03-26", 16).is_none());
+        assert!(batch_refusal(17, "2025-03-26", 16).is_some());
+        assert!(batch_refusal(1, "2025-06-18", 16).is_some());
+        assert!(batch_refusal(1, "2025-11-25", 16).is_some());
+        assert!(batch_refusal(1, "", 16).is_some());
     }
 
     #[test]

@@ -1,60 +1,123 @@
 //! Streamable HTTP transport (MCP 2025-03-26 and later): `POST /mcp` carries one JSON-RPC
-//! message (or a batch) and gets the answer as application/json (202 for notifications);
-//! `GET /mcp` opens an SSE stream for server notifications (list_changed); `DELETE /mcp` ends
-//! a session. PostgREST's authentication model: the bridge logs in as an *authenticator*
-//! role, verifies the bearer token, and runs each request in a transaction under
-//! `SET LOCAL ROLE <the token's role>` — PostgreSQL refuses a role the authenticator is not
-//! a member of.
+//! message (or, in 2025-03-26 only, a batch) and gets the answer as application/json (202 for
+//! notifications); `GET /mcp` opens an SSE stream for server notifications (list_changed);
+//! `DELETE /mcp` ends a session. PostgREST's authentication model: the bridge logs in as an
+//! *authenticator* role, verifies the bearer token, and runs each request in a transaction
+//! under `SET LOCAL ROLE <the token's role>` — PostgreSQL refuses a role the authenticator is
+//! not a member of, and the bridge refuses the authenticator itself (and `none`).
+//!
+//! What a client can make the bridge hold is bounded (crate::limits, and
+//! docs/bridge-resource-model.md): open TCP connections, time to send headers and body, body
+//! size (checked only after the token, which comes from the headers), database connections in
+//! total and per role (FIFO queues), a reserve of connections for opaque-token lookups,
+//! sessions in total and per role (least recently used evicted, idle ones expire), SSE streams
+//! per session, batch items and answer size. A request whose client goes away is cancelled in
+//! the database, and its connection is reused only once the backend is free.
 
 // The Err side of the request checks is the HTTP response itself (cold path).
 #![allow(clippy::result_large_err)]
 
+use crate::limits::Limits;
 use crate::{db, jwt, Opts};
-use axum::body::Bytes;
-use axum::extract::State;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use futures_util::StreamExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::Read;
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::{broadcast, watch, Mutex, Semaphore};
-use tokio_postgres::{Client, Config};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{broadcast, oneshot, watch, Mutex, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio_postgres::{Client, Config, NoTls};
 
 /// Protocol revisions accepted in the MCP-Protocol-Version header (those mcp.handle speaks).
 const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
-/// Database connections of the authenticator at most (requests beyond wait).
-const MAX_CONNECTIONS: usize = 8;
-/// Sessions kept at most.
-const MAX_SESSIONS: usize = 10_000;
-/// Largest request body.
-const MAX_BODY: usize = 4 * 1024 * 1024;
 
 struct Session {
     role: String,
     protocol_version: String,
     app_name: String,
+    last_used: Instant,
+    /// SSE streams open on this session.
+    streams: Arc<AtomicUsize>,
+    /// Set to true when the session ends: its SSE streams close.
+    closed: watch::Sender<bool>,
+}
+
+impl Session {
+    fn end(&self) {
+        let _ = self.closed.send(true);
+    }
+}
+
+/// A pool of the authenticator's connections with the semaphore that bounds it.
+struct Pool {
+    idle: Mutex<Vec<Client>>,
+    permits: Arc<Semaphore>,
+}
+
+impl Pool {
+    fn new(size: usize) -> Pool {
+        Pool {
+            idle: Mutex::new(Vec::new()),
+            permits: Arc::new(Semaphore::new(size)),
+        }
+    }
 }
 
 struct Inner {
     cfg: Config,
     key: jwt::JwtKey,
-    pool: Mutex<Vec<Client>>,
-    permits: Semaphore,
-    sessions: Mutex<HashMap<String, Session>>,
+    expected: jwt::Expected,
+    limits: Limits,
+    /// Connections for requests: `limits.max_connections`.
+    requests: Pool,
+    /// Connections for opaque-token lookups only: `limits.auth_connections`.
+    auth: Pool,
+    /// Per role: the permits of its share of `requests` (FIFO queue per role).
+    role_permits: StdMutex<HashMap<String, Arc<Semaphore>>>,
+    sessions: StdMutex<HashMap<String, Session>>,
+    /// Requests running, by (session, JSON text of the request id): notifications/cancelled
+    /// wakes the task that runs it.
+    in_flight: StdMutex<HashMap<(String, String), Arc<Notify>>>,
     origins: Vec<String>,
+    hosts: Vec<String>,
     interface: Option<String>,
     notes: broadcast::Sender<String>,
     shutdown: watch::Receiver<bool>,
 }
 
 type Shared = Arc<Inner>;
+
+/// Hosts a request without Origin may name (DNS rebinding: a browser page's request to
+/// another name still carries it in Host): the listening address's loopback names, the hosts
+/// of the allowed origins, and the operator's --allowed-host values.
+fn allowed_hosts(listen: &std::net::SocketAddr, opts: &Opts) -> Vec<String> {
+    let port = listen.port();
+    let mut hosts = vec![
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+    ];
+    if !listen.ip().is_unspecified() {
+        hosts.push(listen.to_string());
+    }
+    for o in &opts.allowed_origins {
+        if let Some(h) = o.split("://").nth(1) {
+            hosts.push(h.trim_end_matches('/').to_string());
+        }
+    }
+    hosts.extend(opts.allowed_hosts.iter().cloned());
+    hosts.iter().map(|h| h.to_ascii_lowercase()).collect()
+}
 
 pub async fn run(cfg: Config, opts: Opts) -> u8 {
     let key = match crate::jwt_key(&opts) {
@@ -83,6 +146,11 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
             return 1;
         }
     }
+    match db::authenticator_owns(&first).await {
+        Ok(0) => {}
+        Ok(n) => eprintln!("pg_mcp_bridge: warning: the authenticator owns {n} objects in this database (tables, functions, schemas); it should own nothing: give them to another role (REASSIGN OWNED, ALTER … OWNER TO)"),
+        Err(e) => eprintln!("pg_mcp_bridge: cannot check what the authenticator owns: {}", db::describe(&e)),
+    }
     let listener = match tokio::net::TcpListener::bind(&opts.listen).await {
         Ok(l) => l,
         Err(e) => {
@@ -90,7 +158,11 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
             return 1;
         }
     };
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    let Ok(local) = listener.local_addr() else {
+        eprintln!("pg_mcp_bridge: no local address");
+        return 1;
+    };
+    let port = local.port();
     let mut origins = vec![
         format!("http://127.0.0.1:{port}"),
         format!("http://localhost:{port}"),
@@ -98,49 +170,86 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     origins.extend(opts.allowed_origins.iter().cloned());
     let (notes, _) = broadcast::channel(64);
     let (stop_tx, stop_rx) = watch::channel(false);
+    let limits = opts.limits.clone();
+    let requests = Pool::new(limits.max_connections);
+    requests.idle.lock().await.push(first);
     let inner = Arc::new(Inner {
         cfg: cfg.clone(),
         key,
-        pool: Mutex::new(vec![first]),
-        permits: Semaphore::new(MAX_CONNECTIONS),
-        sessions: Mutex::new(HashMap::new()),
+        expected: opts.jwt_expected.clone(),
+        requests,
+        auth: Pool::new(limits.auth_connections),
+        role_permits: StdMutex::new(HashMap::new()),
+        sessions: StdMutex::new(HashMap::new()),
+        in_flight: StdMutex::new(HashMap::new()),
         origins,
+        hosts: allowed_hosts(&local, &opts),
         interface: opts.interface.clone(),
         notes: notes.clone(),
         shutdown: stop_rx.clone(),
+        limits,
     });
-    tokio::spawn(listen_task(cfg, notes, stop_rx));
+    tokio::spawn(listen_task(cfg, notes, stop_rx.clone()));
+    tokio::spawn(expire_sessions(inner.clone(), stop_rx.clone()));
     let app = Router::new()
         .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
-        .with_state(inner);
-    eprintln!(
-        "pg_mcp_bridge: Streamable HTTP on http://{}/mcp",
-        listener
-            .local_addr()
-            .map(|a| a.to_string())
-            .unwrap_or_default()
-    );
-    let shutdown = async move {
-        let (Ok(mut term), Ok(mut int)) = (
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()),
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()),
-        ) else {
-            return std::future::pending().await;
-        };
-        tokio::select! { _ = term.recv() => {}, _ = int.recv() => {} }
-        // ends the SSE streams so the graceful shutdown does not wait for them
-        let _ = stop_tx.send(true);
+        .with_state(inner.clone());
+    eprintln!("pg_mcp_bridge: Streamable HTTP on http://{local}/mcp");
+    let (Ok(mut term), Ok(mut int)) = (
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()),
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()),
+    ) else {
+        eprintln!("pg_mcp_bridge: cannot install signal handlers");
+        return 1;
     };
-    match axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-    {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("pg_mcp_bridge: {e}");
-            1
+    // hyper directly (axum::serve has no header timeout): the header read timeout also ends
+    // kept-alive connections that sit idle that long (hyper starts it whenever it waits for a
+    // request head).
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(inner.limits.header_timeout)
+        .max_buf_size(64 * 1024);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let open = Arc::new(Semaphore::new(inner.limits.max_open_connections));
+    loop {
+        // a permit first: beyond the limit, connections wait in the kernel's backlog
+        let permit = tokio::select! {
+            p = open.clone().acquire_owned() => p,
+            _ = term.recv() => break,
+            _ = int.recv() => break,
+        };
+        let Ok(permit) = permit else { break };
+        let (stream, _) = tokio::select! {
+            a = listener.accept() => match a {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("pg_mcp_bridge: accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = term.recv() => break,
+            _ = int.recv() => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let svc = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = http.serve_connection(TokioIo::new(stream), svc);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            let _ = conn.await;
+            drop(permit);
+        });
+    }
+    // ends the SSE streams so the graceful shutdown does not wait for them
+    let _ = stop_tx.send(true);
+    drop(listener);
+    tokio::select! {
+        _ = graceful.shutdown() => {},
+        _ = tokio::time::sleep(Duration::from_secs(5)) => {
+            eprintln!("pg_mcp_bridge: requests still running after 5 s; stopping");
         }
     }
+    0
 }
 
 /// One LISTEN connection of the authenticator; reconnects after a database restart.
@@ -174,6 +283,28 @@ async fn listen_task(
     }
 }
 
+/// Removes sessions idle longer than the limit (those with an open SSE stream are in use).
+async fn expire_sessions(s: Shared, mut stop: watch::Receiver<bool>) {
+    let every =
+        (s.limits.session_idle / 4).clamp(Duration::from_millis(200), Duration::from_secs(60));
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {},
+            _ = stop.changed() => return,
+        }
+        let now = Instant::now();
+        let mut sessions = s.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.retain(|_, sess| {
+            let keep = sess.streams.load(Ordering::Relaxed) > 0
+                || now.duration_since(sess.last_used) < s.limits.session_idle;
+            if !keep {
+                sess.end();
+            }
+            keep
+        });
+    }
+}
+
 fn json_response(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
@@ -183,13 +314,26 @@ fn rpc_status(status: StatusCode, code: i64, message: &str) -> Response {
 }
 
 /// Origin validation (DNS-rebinding protection): a browser request from another origin is
-/// refused; requests without Origin (non-browser clients) pass.
+/// refused. A request without Origin (non-browser clients) must name an allowed Host.
 fn check_origin(s: &Inner, headers: &HeaderMap) -> Result<(), Response> {
     match headers
         .get(header::ORIGIN)
         .map(|o| o.to_str().unwrap_or(""))
     {
-        None => Ok(()),
+        None => {
+            let host = headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_ascii_lowercase);
+            match host {
+                Some(h) if s.hosts.contains(&h) => Ok(()),
+                _ => Err(rpc_status(
+                    StatusCode::FORBIDDEN,
+                    -32600,
+                    "Forbidden: Host not allowed (see --allowed-host)",
+                )),
+            }
+        }
         Some(o) if s.origins.iter().any(|a| a == o) => Ok(()),
         Some(_) => Err(rpc_status(
             StatusCode::FORBIDDEN,
@@ -199,8 +343,20 @@ fn check_origin(s: &Inner, headers: &HeaderMap) -> Result<(), Response> {
     }
 }
 
+/// The token of an `Authorization: Bearer …` header (the scheme is case-insensitive,
+/// RFC 9110 11.1).
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = v.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
 /// The role of a valid bearer token, or a 401: a JWT (three dot-separated parts) is verified
-/// with the key; any other token is looked up by its SHA-256 in mcp.bridge_token.
+/// with the key; any other token is looked up by its SHA-256 in mcp.bridge_token, on the
+/// connections reserved for that (requests cannot take them).
 async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
     let unauthorized = |why: &str| {
         let mut r = rpc_status(
@@ -214,25 +370,30 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
         );
         r
     };
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| unauthorized("a bearer token is required"))?;
-    let token = token.trim();
-    if jwt::looks_like_jwt(token) {
-        return jwt::verify(token, &s.key, crate::now_secs())
+    let token = bearer(headers).ok_or_else(|| unauthorized("a bearer token is required"))?;
+    let role = if jwt::looks_like_jwt(token) {
+        jwt::verify_with(token, &s.key, crate::now_secs(), &s.expected)
             .map(|c| c.role)
-            .map_err(|e| unauthorized(e.0));
-    }
-    match opaque_token_role(s, token).await {
-        Ok(Some(role)) => Ok(role),
-        Ok(None) => Err(unauthorized("unknown or expired token")),
-        Err(e) => {
-            eprintln!("pg_mcp_bridge: token lookup failed (does the authenticator have SELECT on mcp.bridge_token?): {e}");
-            Err(unauthorized("token could not be checked"))
+            .map_err(|e| unauthorized(e.0))?
+    } else {
+        match opaque_token_role(s, token).await {
+            Ok(Some(role)) => role,
+            Ok(None) => return Err(unauthorized("unknown or expired token")),
+            Err(e) => {
+                eprintln!("pg_mcp_bridge: token lookup failed (does the authenticator have SELECT on mcp.bridge_token?): {}", db::describe(&e));
+                return Err(unauthorized("token could not be checked"));
+            }
         }
+    };
+    // A NUL or other control character cannot be in a role name; PostgreSQL would answer 22021.
+    if role.chars().any(char::is_control) {
+        return Err(rpc_status(
+            StatusCode::BAD_REQUEST,
+            -32600,
+            "Bad Request: the token's role claim is not a role name",
+        ));
     }
+    Ok(role)
 }
 
 /// The role of an opaque token (by its SHA-256 in mcp.bridge_token, as the authenticator).
@@ -240,12 +401,14 @@ async fn opaque_token_role(
     s: &Inner,
     token: &str,
 ) -> Result<Option<String>, tokio_postgres::Error> {
-    if token.is_empty() || token.len() > 512 {
+    if token.len() > 512 {
         return Ok(None);
     }
     let hash = jwt::opaque_token_hash(token);
-    let _permit = s.permits.acquire().await;
-    let client = checkout(s).await?;
+    let Ok(_permit) = s.auth.permits.acquire().await else {
+        return Ok(None);
+    };
+    let client = checkout(&s.cfg, &s.auth).await?;
     let row = client
         .query_opt(
             "SELECT role_name::text FROM mcp.bridge_token
@@ -253,16 +416,16 @@ async fn opaque_token_role(
             &[&hash],
         )
         .await;
-    checkin(s, client).await;
+    checkin(&s.auth, client).await;
     Ok(row?.map(|r| r.get(0)))
 }
 
-/// A pooled connection of the authenticator (a new one when none is idle).
-async fn checkout(s: &Inner) -> Result<Client, tokio_postgres::Error> {
+/// A pooled connection (a new one when none is idle).
+async fn checkout(cfg: &Config, pool: &Pool) -> Result<Client, tokio_postgres::Error> {
     let pooled = {
-        let mut pool = s.pool.lock().await;
+        let mut idle = pool.idle.lock().await;
         let mut found = None;
-        while let Some(c) = pool.pop() {
+        while let Some(c) = idle.pop() {
             if !c.is_closed() {
                 found = Some(c);
                 break;
@@ -272,17 +435,17 @@ async fn checkout(s: &Inner) -> Result<Client, tokio_postgres::Error> {
     };
     match pooled {
         Some(c) => Ok(c),
-        None => Ok(db::connect(&s.cfg).await?.0),
+        None => Ok(db::connect(cfg).await?.0),
     }
 }
 
-async fn checkin(s: &Inner, c: Client) {
+async fn checkin(pool: &Pool, c: Client) {
     if !c.is_closed() {
-        s.pool.lock().await.push(c);
+        pool.idle.lock().await.push(c);
     }
 }
 
-/// Origin check, then the token: the role a request runs as.
+/// Origin/Host check, then the token: the role a request runs as.
 async fn admit(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
     check_origin(s, headers)?;
     authenticate(s, headers).await
@@ -307,13 +470,18 @@ fn new_session_id() -> Option<String> {
     Some(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 
+/// What a request needs of its session.
+struct SessionRef {
+    id: String,
+    protocol_version: String,
+    app_name: String,
+    streams: Arc<AtomicUsize>,
+    closed: watch::Receiver<bool>,
+}
+
 /// The session named by Mcp-Session-Id, if it belongs to `role` (a session is bound to the
-/// role of the token that opened it: another role's token cannot use it).
-async fn session_of(
-    s: &Inner,
-    headers: &HeaderMap,
-    role: &str,
-) -> Result<(String, String, String), Response> {
+/// role of the token that opened it: another role's token cannot use it) and has not expired.
+fn session_of(s: &Inner, headers: &HeaderMap, role: &str) -> Result<SessionRef, Response> {
     let Some(id) = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()) else {
         return Err(rpc_status(
             StatusCode::BAD_REQUEST,
@@ -321,42 +489,227 @@ async fn session_of(
             "Bad Request: Mcp-Session-Id header required",
         ));
     };
-    let sessions = s.sessions.lock().await;
-    match sessions.get(id) {
-        Some(sess) if sess.role == role => Ok((
-            id.to_string(),
-            sess.protocol_version.clone(),
-            sess.app_name.clone(),
-        )),
-        _ => Err(rpc_status(
-            StatusCode::NOT_FOUND,
-            -32600,
-            "Session not found",
-        )),
+    let mut sessions = s.sessions.lock().unwrap_or_else(|p| p.into_inner());
+    let now = Instant::now();
+    match sessions.get_mut(id) {
+        Some(sess) if sess.role == role => {
+            if sess.streams.load(Ordering::Relaxed) == 0
+                && now.duration_since(sess.last_used) >= s.limits.session_idle
+            {
+                if let Some(old) = sessions.remove(id) {
+                    old.end();
+                }
+            } else {
+                sess.last_used = now;
+                return Ok(SessionRef {
+                    id: id.to_string(),
+                    protocol_version: sess.protocol_version.clone(),
+                    app_name: sess.app_name.clone(),
+                    streams: sess.streams.clone(),
+                    closed: sess.closed.subscribe(),
+                });
+            }
+        }
+        _ => {}
     }
+    Err(rpc_status(
+        StatusCode::NOT_FOUND,
+        -32600,
+        "Session not found",
+    ))
+}
+
+/// Keep a new session: beyond the role's share its own least recently used session goes,
+/// beyond the total the least recently used of all (one role cannot push the others out
+/// before it has spent its own share). A session with an open stream is evicted last.
+fn add_session(s: &Inner, id: String, sess: Session) -> bool {
+    let mut sessions = s.sessions.lock().unwrap_or_else(|p| p.into_inner());
+    if s.limits.role_sessions == 0 {
+        return false;
+    }
+    let lru = |sessions: &HashMap<String, Session>, role: Option<&str>| -> Option<String> {
+        sessions
+            .iter()
+            .filter(|(_, v)| role.is_none_or(|r| v.role == r))
+            .min_by_key(|(_, v)| (v.streams.load(Ordering::Relaxed) > 0, v.last_used))
+            .map(|(k, _)| k.clone())
+    };
+    let own = sessions.values().filter(|v| v.role == sess.role).count();
+    if own >= s.limits.role_sessions {
+        if let Some(k) = lru(&sessions, Some(&sess.role)) {
+            if let Some(old) = sessions.remove(&k) {
+                old.end();
+            }
+        }
+    }
+    if sessions.len() >= s.limits.max_sessions {
+        if let Some(k) = lru(&sessions, None) {
+            if let Some(old) = sessions.remove(&k) {
+                old.end();
+            }
+        }
+    }
+    sessions.insert(id, sess);
+    true
 }
 
 enum Failure {
     RoleRefused,
+    /// notifications/cancelled came before the request had started.
+    Cancelled,
     Db(tokio_postgres::Error),
 }
 
-/// Run one message under the token's role in its own transaction.
+/// The semaphore of a role's share of the request connections.
+fn role_semaphore(s: &Inner, role: &str) -> Arc<Semaphore> {
+    let mut m = s.role_permits.lock().unwrap_or_else(|p| p.into_inner());
+    if m.len() > 10_000 {
+        // roles with nothing running or queued
+        let full = s.limits.role_connections();
+        m.retain(|_, sem| Arc::strong_count(sem) > 1 || sem.available_permits() < full);
+    }
+    m.entry(role.to_string())
+        .or_insert_with(|| Arc::new(Semaphore::new(s.limits.role_connections())))
+        .clone()
+}
+
+/// Removes an in-flight entry when the request ends, however it ends.
+struct InFlight<'a> {
+    s: &'a Inner,
+    key: Option<(String, String)>,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if let Some(k) = self.key.take() {
+            self.s
+                .in_flight
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&k);
+        }
+    }
+}
+
+/// Run one message under the token's role in its own transaction. The role's share first
+/// (FIFO), then a connection of the pool. The statement runs in a task of its own that holds
+/// the connection and both permits: when the client goes away (this future is dropped) or
+/// sends notifications/cancelled for it (`cancel`), the task cancels the statement and gives
+/// the connection back only once the backend answered, so a slot is free only when its
+/// backend is.
 async fn forward(
-    s: &Inner,
+    s: &Shared,
     role: &str,
     protocol_version: &str,
     app_name: &str,
-    body: &str,
+    body: String,
+    cancel: Option<Arc<Notify>>,
 ) -> Result<Option<String>, Failure> {
-    let _permit = s
-        .permits
-        .acquire()
+    let role_permit = role_semaphore(s, role)
+        .acquire_owned()
         .await
         .map_err(|_| Failure::RoleRefused)?;
-    let mut client = checkout(s).await.map_err(Failure::Db)?;
-    let result = async {
-        let tx = client.transaction().await.map_err(Failure::Db)?;
+    let permit = s
+        .requests
+        .permits
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| Failure::RoleRefused)?;
+    let client = checkout(&s.cfg, &s.requests).await.map_err(Failure::Db)?;
+    let (tx, rx) = oneshot::channel();
+    let task = Task {
+        s: s.clone(),
+        role: role.to_string(),
+        protocol_version: protocol_version.to_string(),
+        app_name: app_name.to_string(),
+        body,
+        cancel,
+        permits: (role_permit, permit),
+    };
+    tokio::spawn(task.run(client, tx));
+    rx.await.unwrap_or(Err(Failure::RoleRefused))
+}
+
+struct Task {
+    s: Shared,
+    role: String,
+    protocol_version: String,
+    app_name: String,
+    body: String,
+    cancel: Option<Arc<Notify>>,
+    permits: (OwnedSemaphorePermit, OwnedSemaphorePermit),
+}
+
+impl Task {
+    async fn run(
+        self,
+        mut client: Client,
+        mut tx: oneshot::Sender<Result<Option<String>, Failure>>,
+    ) {
+        let token = client.cancel_token();
+        // cancelled while it waited for a connection: not run at all
+        if let Some(n) = &self.cancel {
+            use futures_util::FutureExt;
+            if n.notified().now_or_never().is_some() {
+                checkin(&self.s.requests, client).await;
+                drop(self.permits);
+                let _ = tx.send(Err(Failure::Cancelled));
+                return;
+            }
+        }
+        let result = {
+            let work = in_transaction(
+                &mut client,
+                &self.role,
+                &self.protocol_version,
+                &self.app_name,
+                self.s.interface.as_deref().unwrap_or(""),
+                &self.body,
+            );
+            tokio::pin!(work);
+            let cancelled = async {
+                match &self.cancel {
+                    Some(n) => n.notified().await,
+                    None => std::future::pending().await,
+                }
+            };
+            let stop = tokio::select! {
+                r = &mut work => Err(r),
+                _ = tx.closed() => Ok(()),
+                _ = cancelled => Ok(()),
+            };
+            match stop {
+                Err(r) => r,
+                Ok(()) => {
+                    // The client went away or cancelled: cancel the statement, then wait for
+                    // the backend's answer (the cancel's error, or the result if it was faster;
+                    // a failed transaction is rolled back before that).
+                    if let Err(e) = token.cancel_query(NoTls).await {
+                        eprintln!("pg_mcp_bridge: cancel request failed: {e}");
+                    }
+                    (&mut work).await
+                }
+            }
+        };
+        checkin(&self.s.requests, client).await;
+        drop(self.permits);
+        let _ = tx.send(result);
+    }
+}
+
+/// The statements of one request, in one transaction (rolled back, and the rollback awaited,
+/// on any failure).
+async fn in_transaction(
+    client: &mut Client,
+    role: &str,
+    protocol_version: &str,
+    app_name: &str,
+    iface: &str,
+    body: &str,
+) -> Result<Option<String>, Failure> {
+    let tx = client.transaction().await.map_err(Failure::Db)?;
+    let steps = async {
         tx.execute("SELECT pg_catalog.set_config('role', $1, true)", &[&role])
             .await
             .map_err(|e| match e.code().map(|c| c.code()) {
@@ -364,29 +717,72 @@ async fn forward(
                 Some("42501") | Some("22023") | Some("42704") => Failure::RoleRefused,
                 _ => Failure::Db(e),
             })?;
-        let iface = s.interface.clone().unwrap_or_default();
-        tx.execute(
-            "SELECT pg_catalog.set_config('mcp.protocol_version', $1, true),
-                    pg_catalog.set_config('application_name', $2, true),
-                    CASE WHEN $3 <> '' THEN pg_catalog.set_config('mcp.interface', $3, true) END",
-            &[&protocol_version, &app_name, &iface],
-        )
-        .await
-        .map_err(Failure::Db)?;
+        // `none` (RESET ROLE) or the authenticator's own name would leave the request running
+        // as the authenticator: only a role distinct from it may be used.
+        let row = tx
+            .query_one(
+                "SELECT pg_catalog.set_config('mcp.protocol_version', $1, true),
+                        pg_catalog.set_config('application_name', $2, true),
+                        CASE WHEN $3 <> '' THEN pg_catalog.set_config('mcp.interface', $3, true) END,
+                        current_user OPERATOR(pg_catalog.=) session_user,
+                        current_user::text",
+                &[&protocol_version, &app_name, &iface],
+            )
+            .await
+            .map_err(Failure::Db)?;
+        let same: bool = row.get(3);
+        let current: String = row.get(4);
+        if same || current != role {
+            return Err(Failure::RoleRefused);
+        }
         let row = tx
             .query_one(db::HANDLE_SQL, &[&body])
             .await
             .map_err(Failure::Db)?;
-        let answer: Option<String> = row.get(0);
-        tx.commit().await.map_err(Failure::Db)?;
-        Ok(answer)
+        Ok::<Option<String>, Failure>(row.get(0))
+    };
+    match steps.await {
+        Ok(answer) => {
+            tx.commit().await.map_err(Failure::Db)?;
+            Ok(answer)
+        }
+        Err(f) => {
+            let _ = tx.rollback().await;
+            Err(f)
+        }
     }
-    .await;
-    checkin(s, client).await;
-    result
 }
 
-async fn post_mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+/// The body, read only after the token was accepted: at most `max_body` bytes within
+/// `body_timeout`.
+async fn read_body(s: &Inner, headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
+    let too_large = || rpc_status(StatusCode::PAYLOAD_TOO_LARGE, -32600, "Request too large");
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > s.limits.max_body as u64) {
+        return Err(too_large());
+    }
+    match tokio::time::timeout(
+        s.limits.body_timeout,
+        axum::body::to_bytes(body, s.limits.max_body),
+    )
+    .await
+    {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(_)) => Err(too_large()),
+        Err(_) => Err(rpc_status(
+            StatusCode::REQUEST_TIMEOUT,
+            -32600,
+            "Request body not received in time",
+        )),
+    }
+}
+
+async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let headers = parts.headers;
     let role = match admit(&s, &headers).await {
         Ok(r) => r,
         Err(r) => return r,
@@ -394,71 +790,171 @@ async fn post_mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> R
     if let Err(r) = check_version_header(&headers) {
         return r;
     }
-    if body.len() > MAX_BODY {
-        return rpc_status(StatusCode::PAYLOAD_TOO_LARGE, -32600, "Request too large");
-    }
+    let body = match read_body(&s, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
     let Ok(msg) = serde_json::from_slice::<Value>(&body) else {
         return rpc_status(StatusCode::BAD_REQUEST, -32700, "Parse error");
     };
-    let text = msg.to_string();
-    let is_init = msg.get("method").and_then(Value::as_str) == Some("initialize");
-    let (session_id, version, app_name) = if is_init {
-        let (n, v) = db::client_info(&msg);
-        let Some(id) = new_session_id() else {
-            return rpc_status(StatusCode::INTERNAL_SERVER_ERROR, -32603, "Internal error");
-        };
-        (
-            id,
-            String::new(),
-            db::application_name(n.as_deref(), v.as_deref()),
-        )
+    drop(body);
+    let id = msg.get("id").cloned().unwrap_or(Value::Null);
+    if db::has_nul(&msg) {
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            db::rpc_error(
+                &id,
+                -32600,
+                "Invalid Request: U+0000 is not allowed in a message",
+            ),
+        );
+    }
+    let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+    let is_init = method == "initialize";
+    let session = if is_init {
+        None
     } else {
-        match session_of(&s, &headers, &role).await {
-            Ok(x) => x,
+        match session_of(&s, &headers, &role) {
+            Ok(x) => Some(x),
             Err(r) => return r,
         }
     };
-    let id = msg.get("id").cloned().unwrap_or(Value::Null);
-    match forward(&s, &role, &version, &app_name, &text).await {
+    if let Value::Array(items) = &msg {
+        let version = session
+            .as_ref()
+            .map(|x| x.protocol_version.as_str())
+            .unwrap_or("");
+        if let Some(why) = db::batch_refusal(items.len(), version, s.limits.max_batch) {
+            return rpc_status(StatusCode::BAD_REQUEST, -32600, &why);
+        }
+    }
+    // notifications/cancelled: cancel the session's running request with that id here (it
+    // runs on another connection; mcp.handle has nothing to do for it).
+    if method == "notifications/cancelled" {
+        if let Some(sess) = &session {
+            let key = (sess.id.clone(), msg["params"]["requestId"].to_string());
+            let n = s
+                .in_flight
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(&key)
+                .cloned();
+            if let Some(n) = n {
+                n.notify_one();
+            }
+        }
+        return StatusCode::ACCEPTED.into_response();
+    }
+    let (session_id, version, app_name) = match &session {
+        Some(x) => (x.id.clone(), x.protocol_version.clone(), x.app_name.clone()),
+        None => {
+            let (n, v) = db::client_info(&msg);
+            let Some(id) = new_session_id() else {
+                return rpc_status(StatusCode::INTERNAL_SERVER_ERROR, -32603, "Internal error");
+            };
+            (
+                id,
+                String::new(),
+                db::application_name(n.as_deref(), v.as_deref()),
+            )
+        }
+    };
+    // a request with an id can be cancelled by notifications/cancelled of its session
+    let mut registered = InFlight { s: &s, key: None };
+    let cancel = if session.is_some() && msg.get("id").is_some() {
+        let n = Arc::new(Notify::new());
+        let key = (session_id.clone(), id.to_string());
+        s.in_flight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.clone(), n.clone());
+        registered.key = Some(key);
+        Some(n)
+    } else {
+        None
+    };
+    let result = forward(&s, &role, &version, &app_name, msg.to_string(), cancel).await;
+    drop(registered);
+    match result {
         Ok(None) => StatusCode::ACCEPTED.into_response(),
+        Ok(Some(answer)) if answer.len() > s.limits.max_response => {
+            eprintln!(
+                "pg_mcp_bridge: answer of {} bytes to {method} refused (--max-response-bytes {})",
+                answer.len(),
+                s.limits.max_response
+            );
+            json_response(
+                StatusCode::OK,
+                db::rpc_error(&id, -32603, "Response too large"),
+            )
+        }
         Ok(Some(answer)) => {
-            let mut r = json_response(StatusCode::OK, answer.clone());
-            if is_init {
-                let negotiated = serde_json::from_str::<Value>(&answer)
+            let negotiated = if is_init {
+                serde_json::from_str::<Value>(&answer)
                     .ok()
-                    .and_then(|v| v["result"]["protocolVersion"].as_str().map(str::to_string));
-                if let Some(pv) = negotiated {
-                    let mut sessions = s.sessions.lock().await;
-                    if sessions.len() >= MAX_SESSIONS {
-                        return rpc_status(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            -32603,
-                            "Too many sessions",
-                        );
-                    }
-                    sessions.insert(
-                        session_id.clone(),
-                        Session {
-                            role,
-                            protocol_version: pv,
-                            app_name,
-                        },
+                    .and_then(|v| v["result"]["protocolVersion"].as_str().map(str::to_string))
+            } else {
+                None
+            };
+            let mut r = json_response(StatusCode::OK, answer);
+            if let Some(pv) = negotiated {
+                let (closed, _) = watch::channel(false);
+                let kept = add_session(
+                    &s,
+                    session_id.clone(),
+                    Session {
+                        role,
+                        protocol_version: pv,
+                        app_name,
+                        last_used: Instant::now(),
+                        streams: Arc::new(AtomicUsize::new(0)),
+                        closed,
+                    },
+                );
+                if !kept {
+                    return rpc_status(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        -32603,
+                        "Too many sessions",
                     );
-                    if let Ok(h) = HeaderValue::from_str(&session_id) {
-                        r.headers_mut().insert("mcp-session-id", h);
-                    }
+                }
+                if let Ok(h) = HeaderValue::from_str(&session_id) {
+                    r.headers_mut().insert("mcp-session-id", h);
                 }
             }
             r
         }
+        Err(Failure::Cancelled) => json_response(
+            StatusCode::OK,
+            db::rpc_error(&id, -32800, "Request cancelled"),
+        ),
         Err(Failure::RoleRefused) => json_response(
             StatusCode::FORBIDDEN,
             db::rpc_error(&id, -32600, "Forbidden: the token's role may not be used"),
         ),
         Err(Failure::Db(e)) => {
-            eprintln!("pg_mcp_bridge: request failed: {e}");
-            json_response(StatusCode::INTERNAL_SERVER_ERROR, db::db_failure(&id, &e))
+            eprintln!(
+                "pg_mcp_bridge: {method}: request failed: {}",
+                db::describe(&e)
+            );
+            let status = if db::is_bad_input(&e) {
+                StatusCode::BAD_REQUEST
+            } else if db::is_cancel(&e) {
+                StatusCode::OK
+            } else {
+                StatusCode::INTERNAL_SERVER_ERROR
+            };
+            json_response(status, db::db_failure(&id, &e))
         }
+    }
+}
+
+/// Decrements a session's stream count when its SSE stream ends.
+struct StreamSlot(Arc<AtomicUsize>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -474,15 +970,38 @@ async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
     if !accepts_sse {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
-    if let Err(r) = session_of(&s, &headers, &role).await {
-        return r;
+    let sess = match session_of(&s, &headers, &role) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let cap = s.limits.streams_per_session;
+    if sess
+        .streams
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+            (n < cap).then_some(n + 1)
+        })
+        .is_err()
+    {
+        return rpc_status(
+            StatusCode::TOO_MANY_REQUESTS,
+            -32600,
+            "Too many streams open on this session",
+        );
     }
+    let slot = StreamSlot(sess.streams.clone());
     let mut stop = s.shutdown.clone();
+    let mut closed = sess.closed;
     let stream = tokio_stream::wrappers::BroadcastStream::new(s.notes.subscribe())
         .filter_map(|m| async move { m.ok() })
-        .map(|m| Ok::<Event, Infallible>(Event::default().event("message").data(m)))
+        .map(move |m| {
+            let _held = &slot;
+            Ok::<Event, Infallible>(Event::default().event("message").data(m))
+        })
         .take_until(async move {
-            let _ = stop.wait_for(|v| *v).await;
+            tokio::select! {
+                _ = stop.wait_for(|v| *v) => {},
+                _ = closed.wait_for(|v| *v) => {},
+            }
         });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
@@ -494,11 +1013,39 @@ async fn delete_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
         Ok(r) => r,
         Err(r) => return r,
     };
-    match session_of(&s, &headers, &role).await {
-        Ok((id, _, _)) => {
-            s.sessions.lock().await.remove(&id);
+    match session_of(&s, &headers, &role) {
+        Ok(sess) => {
+            let removed = s
+                .sessions
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&sess.id);
+            if let Some(old) = removed {
+                old.end();
+            }
             StatusCode::OK.into_response()
         }
         Err(r) => r,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        let h = |v: &str| {
+            let mut m = HeaderMap::new();
+            m.insert(header::AUTHORIZATION, HeaderValue::from_str(v).unwrap());
+            m
+        };
+        assert_eq!(bearer(&h("Bearer abc")), Some("abc"));
+        assert_eq!(bearer(&h("bearer abc")), Some("abc"));
+        assert_eq!(bearer(&h("BEARER  abc ")), Some("abc"));
+        assert_eq!(bearer(&h("Basic abc")), None);
+        assert_eq!(bearer(&h("Bearer")), None);
+        assert_eq!(bearer(&h("Bearer ")), None);
+        assert_eq!(bearer(&HeaderMap::new()), None);
     }
 }

@@ -131,11 +131,32 @@ fn parse_jwk(k: &Value) -> Result<JwtKey, String> {
     }
 }
 
-/// Verify a JWT with `key` at time `now` (seconds since the epoch): the algorithm (the key's
-/// own: HS256 or RS256; `none` and others are refused), the signature (for a JWKS, the key
-/// whose `kid` the token names, else each key), `exp` and `nbf` when present (with 30 s of
-/// leeway), and a non-empty string claim `role`.
+/// The audience and issuer a token must name, when the operator configured them
+/// (`--jwt-audience`, `--jwt-issuer`): a token without the claim is refused then.
+#[derive(Debug, Default, Clone)]
+pub struct Expected {
+    pub audience: Option<String>,
+    pub issuer: Option<String>,
+}
+
+/// [`verify_with`] without audience or issuer checks.
+#[cfg(test)]
 pub fn verify(token: &str, key: &JwtKey, now: u64) -> Result<Claims, TokenError> {
+    verify_with(token, key, now, &Expected::default())
+}
+
+/// Verify a JWT with `key` at time `now` (seconds since the epoch): the algorithm (the key's
+/// own: HS256 or RS256; `none` and others are refused), no `crit` header (RFC 7515 4.1.11: a
+/// token whose critical extensions the recipient does not understand is invalid, and this
+/// bridge understands none), the signature (for a JWKS, the key whose `kid` the token names,
+/// else each key), `exp` and `nbf` when present (with 30 s of leeway), `aud` and `iss` when
+/// `expected` names them, and a non-empty string claim `role`.
+pub fn verify_with(
+    token: &str,
+    key: &JwtKey,
+    now: u64,
+    expected: &Expected,
+) -> Result<Claims, TokenError> {
     if token.len() > MAX_TOKEN_LEN {
         return Err(TokenError("token too long"));
     }
@@ -147,6 +168,11 @@ pub fn verify(token: &str, key: &JwtKey, now: u64) -> Result<Claims, TokenError>
     };
     let header: Value = decode_json(h)?;
     let alg = header.get("alg").and_then(Value::as_str);
+    if header.get("crit").is_some() {
+        return Err(TokenError(
+            "token names critical header extensions (crit) this server does not support",
+        ));
+    }
     let sig = URL_SAFE_NO_PAD
         .decode(s)
         .map_err(|_| TokenError("malformed token"))?;
@@ -197,6 +223,21 @@ pub fn verify(token: &str, key: &JwtKey, now: u64) -> Result<Claims, TokenError>
         let nbf = nbf.as_u64().ok_or(TokenError("invalid nbf claim"))?;
         if now + LEEWAY < nbf {
             return Err(TokenError("token not yet valid"));
+        }
+    }
+    if let Some(aud) = &expected.audience {
+        let ok = match claims.get("aud") {
+            Some(Value::String(a)) => a == aud,
+            Some(Value::Array(list)) => list.iter().any(|a| a.as_str() == Some(aud)),
+            _ => false,
+        };
+        if !ok {
+            return Err(TokenError("token is not for this audience (aud)"));
+        }
+    }
+    if let Some(iss) = &expected.issuer {
+        if claims.get("iss").and_then(Value::as_str) != Some(iss) {
+            return Err(TokenError("token is not from the expected issuer (iss)"));
         }
     }
     let role = claims
@@ -380,6 +421,56 @@ mod tests {
         assert!(verify(&t, &hs(KEY), 0).is_err());
         let t = sign(&json!({"role": "a", "exp": "soon"}), KEY);
         assert!(verify(&t, &hs(KEY), 0).is_err());
+    }
+
+    /// A token with `header` as its JOSE header, signed with KEY.
+    fn with_header(header: &Value, claims: &Value) -> String {
+        let h = URL_SAFE_NO_PAD.encode(header.to_string());
+        let p = URL_SAFE_NO_PAD.encode(claims.to_string());
+        let mut mac = Hmac::<Sha256>::new_from_slice(KEY).unwrap();
+        mac.update(format!("{h}.{p}").as_bytes());
+        let s = URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
+        format!("{h}.{p}.{s}")
+    }
+
+    #[test]
+    fn critical_extensions_are_refused() {
+        let claims = json!({"role": "a"});
+        for crit in [json!(["exp"]), json!(["b64"]), json!([]), json!("x")] {
+            let t = with_header(
+                &json!({"alg": "HS256", "crit": crit, "b64": false}),
+                &claims,
+            );
+            assert!(
+                verify(&t, &hs(KEY), 0).unwrap_err().0.contains("crit"),
+                "{crit}"
+            );
+        }
+        let t = with_header(&json!({"alg": "HS256", "typ": "JWT"}), &claims);
+        assert_eq!(verify(&t, &hs(KEY), 0).unwrap().role, "a");
+    }
+
+    #[test]
+    fn audience_and_issuer_are_checked_when_configured() {
+        let want = Expected {
+            audience: Some("pg_mcp".into()),
+            issuer: Some("https://idp".into()),
+        };
+        let ok = |c: Value| verify_with(&sign(&c, KEY), &hs(KEY), 0, &want);
+        assert!(ok(json!({"role": "a", "aud": "pg_mcp", "iss": "https://idp"})).is_ok());
+        assert!(ok(json!({"role": "a", "aud": ["x", "pg_mcp"], "iss": "https://idp"})).is_ok());
+        for bad in [
+            json!({"role": "a", "iss": "https://idp"}),
+            json!({"role": "a", "aud": "other", "iss": "https://idp"}),
+            json!({"role": "a", "aud": ["x"], "iss": "https://idp"}),
+            json!({"role": "a", "aud": "pg_mcp"}),
+            json!({"role": "a", "aud": "pg_mcp", "iss": "https://evil"}),
+        ] {
+            assert!(ok(bad.clone()).is_err(), "{bad}");
+        }
+        // not configured: neither claim is needed
+        let t = sign(&json!({"role": "a", "aud": "anything"}), KEY);
+        assert!(verify(&t, &hs(KEY), 0).is_ok());
     }
 
     #[test]

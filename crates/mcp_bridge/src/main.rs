@@ -5,6 +5,7 @@
 //!   pg_mcp_bridge [stdio] [--dsn CONNINFO] [--interface NAME] [--allow-superuser]
 //!   pg_mcp_bridge http --dsn CONNINFO_OF_AUTHENTICATOR [--listen 127.0.0.1:8765]
 //!                 [--jwt-secret-file FILE] [--allowed-origin ORIGIN]... [--interface NAME]
+//!                 [--allowed-host HOST]... [--jwt-audience AUD] [--jwt-issuer ISS] [limits]
 //!   pg_mcp_bridge token --role ROLE [--exp-seconds N] [--jwt-private-key-file PEM [--kid K]]
 //!                 (prints an HS256 token, or an RS256 one signed with the private key)
 //!   pg_mcp_bridge jwk --jwt-private-key-file PEM [--kid K]   (prints the public JWK)
@@ -12,6 +13,7 @@
 mod db;
 mod http;
 mod jwt;
+mod limits;
 mod pgconn;
 mod stdio;
 
@@ -31,12 +33,22 @@ pub struct Opts {
     pub exp_seconds: Option<u64>,
     pub jwt_private_key_file: Option<String>,
     pub kid: Option<String>,
+    pub allowed_hosts: Vec<String>,
+    pub jwt_expected: jwt::Expected,
+    pub limits: limits::Limits,
 }
 
 const USAGE: &str = "usage:
   pg_mcp_bridge [stdio] [--dsn CONNINFO] [--interface NAME] [--allow-superuser]
   pg_mcp_bridge http [--dsn CONNINFO] [--listen 127.0.0.1:8765] [--jwt-secret-file FILE]
-                [--allowed-origin ORIGIN]... [--interface NAME] [--allow-superuser]
+                [--allowed-origin ORIGIN]... [--allowed-host HOST[:PORT]]...
+                [--jwt-audience AUD] [--jwt-issuer ISS] [--interface NAME] [--allow-superuser]
+  limits (both transports; docs/bridge-resource-model.md): --max-connections N
+    --max-connections-per-role N --auth-connections N --max-sessions N
+    --max-sessions-per-role N --session-idle-timeout SECS --max-streams-per-session N
+    --max-body-bytes N --header-timeout SECS --body-timeout SECS --max-open-connections N
+    --max-batch N --max-response-bytes N --max-line-bytes N --max-queued N
+    (or PG_MCP_BRIDGE_MAX_CONNECTIONS=N and so on; PG_MCP_JWT_AUDIENCE, PG_MCP_JWT_ISSUER)
   pg_mcp_bridge token --role ROLE [--exp-seconds N] [--jwt-secret-file FILE]
                 [--jwt-private-key-file PEM [--kid KID]]
   pg_mcp_bridge jwk --jwt-private-key-file PEM [--kid KID]
@@ -44,10 +56,15 @@ Connection settings also come from PG* variables and ~/.pgpass. The JWT key come
 --jwt-secret-file or PG_MCP_JWT_SECRET: an HS256 secret (at least 32 bytes), or a JWK / JWKS
 with RSA public keys for RS256 tokens (`jwk` prints the JWK of a PKCS#8 PEM private key).";
 
-fn parse_args(args: &[String]) -> Result<Opts, String> {
+fn parse_args(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Opts, String> {
     let mut o = Opts {
         mode: "stdio".into(),
         listen: "127.0.0.1:8765".into(),
+        limits: limits::Limits::from_env(env)?,
+        jwt_expected: jwt::Expected {
+            audience: env("PG_MCP_JWT_AUDIENCE").filter(|v| !v.is_empty()),
+            issuer: env("PG_MCP_JWT_ISSUER").filter(|v| !v.is_empty()),
+        },
         ..Default::default()
     };
     let mut i = 0;
@@ -70,6 +87,13 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
                 o.jwt_private_key_file = Some(value(&mut i, "--jwt-private-key-file")?)
             }
             "--kid" => o.kid = Some(value(&mut i, "--kid")?),
+            "--allowed-host" => o.allowed_hosts.push(value(&mut i, "--allowed-host")?),
+            "--jwt-audience" => o.jwt_expected.audience = Some(value(&mut i, "--jwt-audience")?),
+            "--jwt-issuer" => o.jwt_expected.issuer = Some(value(&mut i, "--jwt-issuer")?),
+            f if f.starts_with("--") && limits::FLAGS.contains(&&f[2..]) => {
+                let v = value(&mut i, f)?;
+                o.limits.set(&f[2..], &v)?;
+            }
             "--role" => o.role = Some(value(&mut i, "--role")?),
             "--exp-seconds" => {
                 let v = value(&mut i, "--exp-seconds")?;
@@ -134,7 +158,7 @@ pub fn now_secs() -> u64 {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let opts = match parse_args(&args) {
+    let opts = match parse_args(&args, &|k| std::env::var(k).ok()) {
         Ok(o) => o,
         Err(e) => {
             if !e.is_empty() {
@@ -197,6 +221,10 @@ mod tests {
         s.split_whitespace().map(str::to_string).collect()
     }
 
+    fn parse_args(args: &[String]) -> Result<Opts, String> {
+        super::parse_args(args, &|_| None)
+    }
+
     #[test]
     fn arguments() {
         let o = parse_args(&a("")).unwrap();
@@ -213,5 +241,18 @@ mod tests {
         assert!(parse_args(&a("--interface x http")).is_err());
         let o = parse_args(&a("jwk --jwt-private-key-file k.pem --kid k1")).unwrap();
         assert_eq!((o.mode.as_str(), o.kid.as_deref()), ("jwk", Some("k1")));
+        let o = parse_args(&a(
+            "http --max-batch 0 --session-idle-timeout 5 --jwt-audience x",
+        ))
+        .unwrap();
+        assert_eq!(o.limits.max_batch, 0);
+        assert_eq!(o.limits.session_idle.as_secs(), 5);
+        assert_eq!(o.jwt_expected.audience.as_deref(), Some("x"));
+        assert!(parse_args(&a("http --max-connections 0")).is_err());
+        let env = |k: &str| (k == "PG_MCP_BRIDGE_MAX_CONNECTIONS").then(|| "3".to_string());
+        let o = super::parse_args(&a("http"), &env).unwrap();
+        assert_eq!(o.limits.max_connections, 3);
+        let o = super::parse_args(&a("http --max-connections 5"), &env).unwrap();
+        assert_eq!(o.limits.max_connections, 5);
     }
 }

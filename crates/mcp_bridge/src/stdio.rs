@@ -1,11 +1,16 @@
 //! stdio transport: newline-delimited JSON-RPC on stdin/stdout, one database connection with
 //! the user's own credentials. Diagnostics go to stderr (stdout carries only MCP messages).
+//!
+//! Bounded: a line longer than `--max-line-bytes` is discarded as it arrives (answered with
+//! -32600), a line that is not UTF-8 gets a parse error, at most `--max-queued` lines are read
+//! ahead while a request runs (then the bridge stops reading stdin: the client's writes
+//! block), and a write to a client that does not read waits together with SIGTERM/SIGINT.
 
 use crate::db;
 use crate::Opts;
 use serde_json::Value;
 use std::collections::VecDeque;
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::sync::mpsc;
 use tokio_postgres::{Client, Config, NoTls, Notification, Statement};
@@ -84,26 +89,105 @@ fn stdin_reader() -> Box<dyn tokio::io::AsyncRead + Unpin + Send> {
     Box::new(tokio::io::stdin())
 }
 
-/// One message and a newline to stdout. Written directly (not through tokio's blocking-thread
-/// stdout): a message is small and MCP clients read their server's stdout continuously.
-async fn write_line(out: &mut std::io::Stdout, s: &str) -> bool {
-    use std::io::Write;
-    let mut buf = Vec::with_capacity(s.len() + 1);
-    buf.extend_from_slice(s.as_bytes());
-    buf.push(b'\n');
-    let mut lock = out.lock();
-    lock.write_all(&buf).is_ok() && lock.flush().is_ok()
+/// stdout as an event-driven pipe when it is one (a write to a client that does not read
+/// then waits without blocking the runtime, so SIGTERM still ends the bridge), else tokio's
+/// stdout.
+fn stdout_writer() -> Box<dyn AsyncWrite + Unpin + Send> {
+    use std::os::fd::AsFd;
+    if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+        if let Ok(pipe) = tokio::net::unix::pipe::Sender::from_owned_fd(fd) {
+            return Box::new(pipe);
+        }
+    }
+    Box::new(tokio::io::stdout())
+}
+
+/// One stdin line as the reader task hands it on.
+enum Line {
+    Text(String),
+    /// Longer than the limit: its bytes were dropped as they came.
+    TooLong,
+    NotUtf8,
+}
+
+/// Reads newline-delimited lines of at most `max` bytes (without the newline) into `tx`; a
+/// longer line is not kept, only reported. Waits when `tx` is full.
+async fn read_lines(mut r: impl AsyncBufRead + Unpin, max: usize, tx: mpsc::Sender<Line>) {
+    let mut buf = Vec::new();
+    let mut too_long = false;
+    while let Ok(chunk) = r.fill_buf().await {
+        if chunk.is_empty() {
+            if too_long {
+                let _ = tx.send(Line::TooLong).await;
+            } else if !buf.is_empty() {
+                let _ = tx.send(line_of(std::mem::take(&mut buf))).await;
+            }
+            break;
+        }
+        let newline = chunk.iter().position(|b| *b == b'\n');
+        let part = &chunk[..newline.unwrap_or(chunk.len())];
+        if !too_long {
+            if buf.len() + part.len() > max {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            let item = if too_long {
+                Line::TooLong
+            } else {
+                line_of(std::mem::take(&mut buf))
+            };
+            too_long = false;
+            if tx.send(item).await.is_err() {
+                break;
+            }
+        }
+    }
+}
+
+fn line_of(bytes: Vec<u8>) -> Line {
+    match String::from_utf8(bytes) {
+        Ok(s) => Line::Text(s),
+        Err(_) => Line::NotUtf8,
+    }
 }
 
 /// stdin lines (read by their own task, so a cancellation can arrive while a request runs),
-/// lines that arrived during a request, and the signals.
+/// lines that arrived during a request, stdout and the signals.
 struct Io {
-    input: mpsc::UnboundedReceiver<String>,
-    pending: VecDeque<String>,
+    input: mpsc::Receiver<Line>,
+    pending: VecDeque<Line>,
+    max_queued: usize,
     eof: bool,
-    out: std::io::Stdout,
+    out: Box<dyn AsyncWrite + Unpin + Send>,
     term: Signal,
     int: Signal,
+}
+
+impl Io {
+    /// One message and a newline to stdout; false when stdout is closed or a signal came
+    /// while the write waited for the client to read.
+    async fn write_line(&mut self, s: &str) -> bool {
+        let mut buf = Vec::with_capacity(s.len() + 1);
+        buf.extend_from_slice(s.as_bytes());
+        buf.push(b'\n');
+        let out = &mut self.out;
+        tokio::select! {
+            r = async { out.write_all(&buf).await?; out.flush().await } => r.is_ok(),
+            _ = self.term.recv() => false,
+            _ = self.int.recv() => false,
+        }
+    }
+
+    /// Whether another line may be read ahead now.
+    fn may_read(&self) -> bool {
+        !self.eof && self.pending.len() < self.max_queued
+    }
 }
 
 pub async fn run(cfg: Config, opts: Opts) -> u8 {
@@ -122,21 +206,21 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         eprintln!("pg_mcp_bridge: cannot install signal handlers");
         return 1;
     };
-    let (tx, input) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        let mut lines = BufReader::new(stdin_reader()).lines();
-        while let Ok(Some(l)) = lines.next_line().await {
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-        // dropping tx tells the main loop that stdin is closed
-    });
+    let max_queued = opts.limits.max_queued.max(1);
+    let (tx, input) = mpsc::channel(max_queued);
+    let max_line = opts.limits.max_line;
+    // dropping tx (the task's end) tells the main loop that stdin is closed
+    tokio::spawn(read_lines(
+        BufReader::with_capacity(64 * 1024, stdin_reader()),
+        max_line,
+        tx,
+    ));
     let mut io = Io {
         input,
         pending: VecDeque::new(),
+        max_queued,
         eof: false,
-        out: std::io::stdout(),
+        out: stdout_writer(),
         term,
         int,
     };
@@ -160,7 +244,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
                 match n {
                     Some(n) if st.initialized => {
                         if let Some(msg) = db::list_changed(n.payload()) {
-                            if !write_line(&mut io.out, &msg).await {
+                            if !io.write_line(&msg).await {
                                 return 0;
                             }
                         }
@@ -179,7 +263,8 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
 }
 
 /// Whether `line` is a notifications/cancelled for request `id`.
-fn cancels(line: &str, id: &Value) -> bool {
+fn cancels(line: &Line, id: &Value) -> bool {
+    let Line::Text(line) = line else { return false };
     serde_json::from_str::<Value>(line)
         .is_ok_and(|m| m["method"] == "notifications/cancelled" && m["params"]["requestId"] == *id)
 }
@@ -191,22 +276,59 @@ async fn handle_line(
     st: &mut State,
     conn: &mut Option<Conn>,
     io: &mut Io,
-    line: &str,
+    line: &Line,
 ) -> bool {
-    let line = line.trim();
+    let line = match line {
+        Line::Text(t) => t.trim(),
+        Line::TooLong => {
+            eprintln!(
+                "pg_mcp_bridge: a line longer than {} bytes was dropped (--max-line-bytes)",
+                opts.limits.max_line
+            );
+            return io
+                .write_line(&db::rpc_error(
+                    &Value::Null,
+                    -32600,
+                    "Invalid Request: message too large",
+                ))
+                .await;
+        }
+        Line::NotUtf8 => {
+            return io
+                .write_line(&db::rpc_error(
+                    &Value::Null,
+                    -32700,
+                    "Parse error: not UTF-8",
+                ))
+                .await;
+        }
+    };
     if line.is_empty() {
         return true;
     }
     let msg: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(_) => {
-            return write_line(
-                &mut io.out,
-                &db::rpc_error(&Value::Null, -32700, "Parse error"),
-            )
-            .await;
+            return io
+                .write_line(&db::rpc_error(&Value::Null, -32700, "Parse error"))
+                .await;
         }
     };
+    let refusal = match &msg {
+        Value::Array(items) => db::batch_refusal(
+            items.len(),
+            st.protocol_version.as_deref().unwrap_or(""),
+            opts.limits.max_batch,
+        ),
+        _ if db::has_nul(&msg) => {
+            Some("Invalid Request: U+0000 is not allowed in a message".to_string())
+        }
+        _ => None,
+    };
+    if let Some(why) = refusal {
+        let id = msg.get("id").cloned().unwrap_or(Value::Null);
+        return io.write_line(&db::rpc_error(&id, -32600, &why)).await;
+    }
     let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
     let id = msg.get("id").cloned();
     if method == "initialize" {
@@ -248,7 +370,7 @@ async fn handle_line(
         let result = loop {
             tokio::select! {
                 r = &mut query => break r,
-                l = io.input.recv(), if !io.eof => match l {
+                l = io.input.recv(), if io.may_read() => match l {
                     // the client cancels this request: cancel it in the database; MCP sends
                     // no response to a cancelled request
                     Some(l) if id.as_ref().is_some_and(|i| cancels(&l, i)) => {
@@ -273,7 +395,7 @@ async fn handle_line(
             Err(e) if e.is_closed() && attempt == 1 && method != "tools/call" => continue,
             Err(e) => {
                 if !e.is_closed() {
-                    eprintln!("pg_mcp_bridge: {method}: {e}");
+                    eprintln!("pg_mcp_bridge: {method}: {}", db::describe(&e));
                 }
                 break id.as_ref().map(|i| db::db_failure(i, &e));
             }
@@ -292,7 +414,16 @@ async fn handle_line(
         st.initialized = true;
     }
     match answer {
-        Some(a) => write_line(&mut io.out, &a).await,
+        Some(a) if a.len() > opts.limits.max_response => {
+            eprintln!(
+                "pg_mcp_bridge: answer of {} bytes to {method} refused (--max-response-bytes)",
+                a.len()
+            );
+            let id = id.unwrap_or(Value::Null);
+            io.write_line(&db::rpc_error(&id, -32603, "Response too large"))
+                .await
+        }
+        Some(a) => io.write_line(&a).await,
         None => true,
     }
 }

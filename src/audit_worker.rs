@@ -492,6 +492,26 @@ fn wait_budget() -> Duration {
     Duration::from_millis(WAIT_MS.get().max(0) as u64)
 }
 
+/// Largest record the queue takes (issue 20): a quarter of a queue, so that a large record
+/// never waits for a completely empty queue. Larger rows are cut to it ([`mcp_audit::fit_row`],
+/// each cut column's size and SHA-256 in the row's `clipped`), a conversation is split into
+/// records of at most this size.
+fn record_limit() -> usize {
+    let cap = shared().map_or_else(ring_bytes_setting, |p| unsafe { (*p).ring_bytes });
+    (cap / 4) as usize
+}
+
+/// Room the envelope of a record (`{"k": …, "table": …, "row": …}`) takes besides its row.
+const ENVELOPE_BYTES: usize = 512;
+
+/// `row` cut to fit one record (see [`record_limit`]).
+fn fitted(mut row: Value, limit: usize) -> Value {
+    if let Value::Object(o) = &mut row {
+        mcp_audit::fit_row(o, limit.saturating_sub(ENVELOPE_BYTES));
+    }
+    row
+}
+
 /// Once per session without the worker: say where the audit rows go.
 fn notice_local() {
     if NOTICED.with(|n| n.replace(true)) {
@@ -535,6 +555,7 @@ pub fn run_start(row: Value) -> McpResult<bool> {
         McpError::NotReady(format!("pg_mcp's audit worker did not take the run's record: {why}"))
             .with_hint("The chat was not started (no LLM request was sent). Check that the audit worker can run (max_worker_processes, mcp.audit_start_worker) or raise mcp.audit_wait_ms.")
     };
+    let row = fitted(row, record_limit());
     let (i, seq) =
         enqueue(json!({"k": "run_start", "row": row}), wait_budget(), true).map_err(unavailable)?;
     OPEN_RUN.with(|o| *o.borrow_mut() = Some((run_id.clone(), session)));
@@ -582,6 +603,7 @@ pub fn append(table: &'static str, row: Value) -> bool {
     if let Value::Object(o) = &mut row {
         o.entry("created_at").or_insert_with(|| json!(now_text()));
     }
+    let row = fitted(row, record_limit());
     match enqueue(
         json!({"k": "insert", "table": table, "row": row}),
         wait_budget(),
@@ -604,49 +626,69 @@ pub fn append(table: &'static str, row: Value) -> bool {
     }
 }
 
-/// The run's last record: `run` holds the mcp.run columns to set, `messages`/`message_cuts`
-/// the conversation. Returns what the caller still has to write itself: `None` = nothing (the
-/// worker takes all), `Some(false)` = only the messages (the queue took the run's end but had no
-/// room for the conversation: WARNING), `Some(true)` = everything (not durable, or the queue
-/// took nothing: WARNING).
-pub fn run_end(run: Value, messages: Value, message_cuts: Value) -> Option<bool> {
+/// What the caller of [`run_end`] still writes itself, in its own transaction.
+pub struct EndLeft {
+    /// The run row's end.
+    pub run: bool,
+    /// The messages from this index on (their count: none).
+    pub messages_from: usize,
+}
+
+/// The run's last records: `run` holds the mcp.run columns to set, `messages`/`message_cuts`
+/// the conversation. The conversation goes in records of at most [`record_limit`] bytes (a
+/// message larger than half of it is cut, its size and SHA-256 in its cut log), then the run's
+/// end, so that any conversation is taken (issue 20). Returns what the caller still has to
+/// write itself: `None` = nothing; otherwise (not durable, or the queue did not take a record
+/// within `mcp.audit_wait_ms`: WARNING) the part that was not queued.
+pub fn run_end(run: Value, messages: Vec<Value>, message_cuts: Vec<Value>) -> Option<EndLeft> {
+    let total = messages.len();
     let Some((run_id, session)) = OPEN_RUN.with(|o| o.borrow_mut().take()) else {
-        return Some(true);
+        return Some(EndLeft {
+            run: true,
+            messages_from: 0,
+        });
     };
-    let mut run = run;
+    let limit = record_limit();
+    let mut run = fitted(run, limit);
     if let Value::Object(o) = &mut run {
         o.insert("run_id".into(), json!(run_id));
         o.entry("finished_at").or_insert_with(|| json!(now_text()));
     }
-    let full = json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id,
-                      "messages": messages, "message_cuts": message_cuts});
-    let queued = enqueue(full, wait_budget(), true)
-        .map(|r| (r, None))
-        .or_else(|why| {
-            // The conversation is the large part: the run's end alone, the messages written here.
-            let small =
-                json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id});
-            enqueue(small, Duration::from_millis(50), true).map(|r| (r, Some(why)))
-        });
-    match queued {
-        Ok(((i, seq), partial)) => {
+    let mut messages_from = total;
+    for b in mcp_audit::batch_messages(messages, message_cuts, limit.saturating_sub(ENVELOPE_BYTES))
+    {
+        let rec = json!({"k": "messages", "session_id": session, "run_id": run_id,
+                         "offset": b.offset, "messages": b.messages, "message_cuts": b.cuts});
+        if let Err(why) = enqueue(rec, wait_budget(), true) {
+            pgrx::warning!(
+                "pg_mcp: the conversation of run {run_id} from message {} on is written in the caller's transaction instead: {why}",
+                b.offset
+            );
+            messages_from = b.offset;
+            break;
+        }
+    }
+    let end = json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id});
+    match enqueue(end, wait_budget(), true) {
+        Ok((i, seq)) => {
             if SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
                 pgrx::warning!(
                     "pg_mcp: the end of run {run_id} is queued for the audit worker but not yet committed (mcp.audit_wait_ms)"
                 );
             }
-            partial.map(|why| {
-                pgrx::warning!(
-                    "pg_mcp: the conversation of run {run_id} is written in the caller's transaction instead: {why}"
-                );
-                false
+            (messages_from < total).then_some(EndLeft {
+                run: false,
+                messages_from,
             })
         }
         Err(why) => {
             pgrx::warning!(
                 "pg_mcp: the end of run {run_id} is written in the caller's transaction instead (the run row may not be committed yet: then the worker marks it aborted when this backend is gone): {why}"
             );
-            Some(true)
+            Some(EndLeft {
+                run: true,
+                messages_from,
+            })
         }
     }
 }
@@ -997,6 +1039,15 @@ fn insert_row(table: &str, row: &Value) -> Result<(), pgrx::spi::SpiError> {
 fn store_value(v: &Value) -> Result<(), pgrx::spi::SpiError> {
     match v["k"].as_str() {
         Some("run_start") => insert_row("run", &v["row"]),
+        Some("messages") => Spi::run_with_args(
+            "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
+             SELECT ($1 OPERATOR(pg_catalog.->>) 'session_id')::uuid, ($1 OPERATOR(pg_catalog.->>) 'run_id')::uuid,
+                    (($1 OPERATOR(pg_catalog.->>) 'offset')::int OPERATOR(pg_catalog.+) e.ord::int OPERATOR(pg_catalog.-) 1),
+                    coalesce(e.msg OPERATOR(pg_catalog.->>) 'role', ''), e.msg,
+                    NULLIF($1 OPERATOR(pg_catalog.->) 'message_cuts' OPERATOR(pg_catalog.->) (e.ord - 1)::int, 'null'::pg_catalog.jsonb)
+               FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'messages') WITH ORDINALITY AS e(msg, ord)",
+            &[JsonB(v.clone()).into()],
+        ),
         Some("insert") => match v["table"].as_str() {
             Some(t @ ("llm_request" | "tool_call")) => insert_row(t, &v["row"]),
             _ => Ok(()),

@@ -53,6 +53,26 @@ pub static START_WORKER: GucSetting<bool> = GucSetting::<bool>::new(true);
 /// Size of each database's queue.
 pub static QUEUE_KB: GucSetting<i32> = GucSetting::<i32>::new(1024);
 
+/// What a tool call in a read-only transaction does when the durable audit worker cannot write
+/// its row (issue 20): the caller cannot write it there.
+#[derive(pgrx::PostgresGucEnum, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ReadOnlyCalls {
+    /// Refused before it runs (25006).
+    #[name = c"refuse"]
+    Refuse,
+    /// Runs; the server log is its only record.
+    #[name = c"log"]
+    Log,
+}
+pub static READ_ONLY_CALLS: GucSetting<ReadOnlyCalls> =
+    GucSetting::<ReadOnlyCalls>::new(ReadOnlyCalls::Refuse);
+
+/// Whether a tool call in a read-only transaction without the durable worker may run with the
+/// server log as its record (`mcp.audit_read_only_calls = log`).
+pub fn log_read_only_calls() -> bool {
+    READ_ONLY_CALLS.get() == ReadOnlyCalls::Log
+}
+
 /// Databases with a queue of their own.
 const SLOTS: usize = 8;
 /// A record at most this many per worker transaction.
@@ -134,6 +154,14 @@ pub fn init() {
         600_000,
         GucContext::Suset,
         GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_enum_guc(
+        c"mcp.audit_read_only_calls",
+        c"Tool calls in a read-only transaction without the durable audit worker: refuse (their audit row cannot be written) or log (run them, recorded in the server log only).",
+        c"With the durable audit worker a read-only caller's tool calls are recorded as any other (the worker writes the row). Without it (not preloaded, mcp.audit_durable off, a standby) refuse raises 25006 before the tool runs.",
+        &READ_ONLY_CALLS,
+        GucContext::Suset,
+        GucFlags::default(),
     );
     GucRegistry::define_bool_guc(
         c"mcp.audit_start_worker",

@@ -2222,7 +2222,7 @@ LANGUAGE c
 AS 'MODULE_PATHNAME', 'audit_status_wrapper';
 REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
 COMMENT ON FUNCTION mcp.audit_status() IS
-  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';
+  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed, wanted_by_oid, generation}]}: wanted_by_oid is a database waiting for that queue, generation counts its changes of database (issue 20). Not executable by PUBLIC.';
 ------------------------------------------------------------------------------------------------
 -- Issue 12: the embedding signal of plan ranking (the plans' example questions embedded with the
 -- interface's model). The section below equals sql/plan_embedding.sql.

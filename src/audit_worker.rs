@@ -7,12 +7,19 @@
 //!   `mcp.audit_durable = off`, the rows are written in the caller's transaction as before (a
 //!   NOTICE says so once per session).
 //! * Shared memory holds [`SLOTS`] queues (byte rings of `mcp.audit_queue_kb`), each used by one
-//!   database at a time (an idle queue passes to another database), under one LWLock. A backend appends a record (JSON) and sets the
+//!   database at a time (an idle queue passes to another database; when more databases want one
+//!   than there are, they take turns: see [`claim`]), under one LWLock. A backend appends a record (JSON) and sets the
 //!   worker's latch; the worker of that database (a dynamic background worker, started by the
 //!   first backend that needs it, ending after a second without work or open runs, so it never
 //!   holds up DROP DATABASE for long) reads a batch, stores every record in its own
 //!   subtransaction, commits, and only then moves the queue's tail: a worker that dies loses
 //!   nothing, its successor takes the same records again.
+//! * Any record is taken (issue 20): a row larger than a quarter of a queue is cut to fit
+//!   (`mcp_audit::fit_row`, the cuts' sizes and SHA-256 in its `clipped`), a conversation goes as
+//!   several records ([`run_end`]).
+//! * Read-only callers too: the worker writes, so a tool call in a read-only transaction is
+//!   recorded like any other; without the worker it is refused unless
+//!   `mcp.audit_read_only_calls = log` (see `tools::audit::refuse_unrecordable`).
 //! * `mcp.audit_synchronous` (on): the run row is committed before the first LLM request and the
 //!   run's last record before `mcp.chat` returns. Off: nothing waits; a server crash loses what
 //!   the queue held (at most `mcp.audit_queue_kb`), like `synchronous_commit = off`.
@@ -83,6 +90,10 @@ const WORKER_IDLE_EXIT: Duration = Duration::from_secs(1);
 const SWEEP_EVERY: Duration = Duration::from_millis(500);
 /// A requested worker start counts as under way for this long.
 const START_GRACE_MS: i64 = 10_000;
+/// A database keeps a queue at least this long before it passes to a waiting database.
+const QUANTUM_MS: i64 = 500;
+/// A waiting database renews its want while it polls (every millisecond); an older want lapses.
+const WANT_TTL_MS: i64 = 200;
 
 #[repr(C)]
 struct Slot {
@@ -99,6 +110,14 @@ struct Slot {
     enqueued: u64,
     done: u64,
     failed: u64,
+    /// Wall-clock ms when the current database claimed the queue.
+    claimed_ms: i64,
+    /// A database without a queue that waits for this one (InvalidOid = none), and when it
+    /// last said so (a want lapses after [`WANT_TTL_MS`] without renewal).
+    wanted_by: pg_sys::Oid,
+    wanted_ms: i64,
+    /// Owner generation: +1 at every change of database; a worker serves one generation.
+    generation: u64,
 }
 
 #[repr(C)]
@@ -333,6 +352,8 @@ thread_local! {
     static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
     /// When this backend last warned that no audit worker could be started.
     static START_WARNED: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Since when this backend's worker starts have been failing (None: the last one worked).
+    static START_FAILING: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
 /// Whether this session's audit records go through the worker.
@@ -343,19 +364,47 @@ pub fn durable() -> bool {
         && unsafe { pg_sys::MyDatabaseId != pg_sys::Oid::INVALID && !pg_sys::RecoveryInProgress() }
 }
 
+/// What [`claim`] found for a database.
+enum Claim {
+    /// The database's queue: append.
+    Queue(usize),
+    /// The database's queue, passing to a waiting database: no new records until it passed
+    /// (the worker drains what is queued; the database then waits for a queue like any other).
+    Yielding(usize),
+    /// No queue yet: every queue is in use, and a want is registered on the one held longest.
+    Waiting,
+}
+
 /// The queue slot of database `db` (called under the lock): its own; else a free one; else one
-/// that is idle (nothing queued, no worker running or starting) and that another database used
-/// last, so that more than [`SLOTS`] databases can use the durable audit, just not all at the
-/// same moment. A slot's positions and counters continue across owners: sequence numbers stay
-/// monotonic, so a backend still waiting for a record of the previous owner sees it done.
-fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Option<usize> {
-    if let Some(i) = hint.filter(|&i| sh.slots[i].db == db) {
-        return Some(i);
+/// that is idle (nothing queued, no worker running or starting); else one this database waits
+/// for that has drained. A slot's positions and counters continue across owners: sequence
+/// numbers stay monotonic, so a backend still waiting for a record of the previous owner sees it
+/// done.
+///
+/// Fair sharing (issue 20): more databases than [`SLOTS`] take turns. A database that finds no
+/// queue registers a want on the queue held longest (not wanted by another); once that queue's
+/// owner has held it for [`QUANTUM_MS`] it takes no new records, its worker drains it and the
+/// waiting database takes it over (the old worker sees the new generation and ends). So one role
+/// connected to many databases cannot keep the queues (or their workers) from everybody else;
+/// each active database gets a queue within about a quantum plus a worker start.
+fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Claim {
+    let wanted = |s: &Slot| {
+        s.wanted_by != pg_sys::Oid::INVALID
+            && s.wanted_by != s.db
+            && now - s.wanted_ms < WANT_TTL_MS
+    };
+    let own = hint
+        .filter(|&i| sh.slots[i].db == db)
+        .or_else(|| sh.slots.iter().position(|s| s.db == db));
+    if let Some(i) = own {
+        let s = &sh.slots[i];
+        return if wanted(s) && now - s.claimed_ms >= QUANTUM_MS {
+            Claim::Yielding(i)
+        } else {
+            Claim::Queue(i)
+        };
     }
-    if let Some(i) = sh.slots.iter().position(|s| s.db == db) {
-        return Some(i);
-    }
-    let i = sh
+    let free = sh
         .slots
         .iter()
         .position(|s| s.db == pg_sys::Oid::INVALID)
@@ -365,13 +414,102 @@ fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Opt
                     && s.worker_pid == 0
                     && (s.start_requested_ms == 0 || now - s.start_requested_ms >= START_GRACE_MS)
             })
-        })?;
+        })
+        .or_else(|| {
+            sh.slots.iter().position(|s| {
+                s.wanted_by == db
+                    && wanted(s)
+                    && s.head == s.tail
+                    && now - s.claimed_ms >= QUANTUM_MS
+            })
+        });
+    let Some(i) = free else {
+        // Renew this database's want, or register one on the queue held longest among those
+        // no other database waits for, preferring one that drains (its worker runs, or nothing
+        // is queued): a queue whose worker cannot start yet would keep the waiter waiting.
+        // (Chosen again at every poll: the best queue to wait for changes as workers come and go.)
+        for s in sh.slots.iter_mut().filter(|s| s.wanted_by == db) {
+            s.wanted_by = pg_sys::Oid::INVALID;
+        }
+        if let Some(s) = sh
+            .slots
+            .iter_mut()
+            .filter(|s| !(s.wanted_by != pg_sys::Oid::INVALID && now - s.wanted_ms < WANT_TTL_MS))
+            .min_by_key(|s| (s.worker_pid == 0 && s.head != s.tail, s.claimed_ms))
+        {
+            s.wanted_by = db;
+            s.wanted_ms = now;
+        }
+        return Claim::Waiting;
+    };
     let s = &mut sh.slots[i];
+    if !s.worker_latch.is_null() {
+        // The previous database's worker: it sees the new generation and ends.
+        // SAFETY: a latch in a PGPROC (shared memory); SetLatch on a gone owner is harmless.
+        unsafe { pg_sys::SetLatch(s.worker_latch) };
+    }
     s.db = db;
+    s.generation += 1;
     s.worker_pid = 0;
     s.worker_latch = null_mut();
     s.start_requested_ms = 0;
-    Some(i)
+    s.claimed_ms = now;
+    s.wanted_by = pg_sys::Oid::INVALID;
+    s.wanted_ms = 0;
+    Claim::Queue(i)
+}
+
+/// Free the queues of databases that no longer exist (dropped while records were still queued:
+/// no worker can ever store them, and the queue would stay taken). Their records are counted
+/// failed. Needs a transaction (a syscache lookup of pg_database, a shared catalog).
+fn free_queues_of_dropped_databases(p: *mut Shared) {
+    if !unsafe { pg_sys::IsTransactionState() } {
+        return;
+    }
+    let held: Vec<(usize, pg_sys::Oid)> = locked(p, |sh| {
+        sh.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.db != pg_sys::Oid::INVALID && s.worker_pid == 0)
+            .map(|(i, s)| (i, s.db))
+            .collect()
+    });
+    for (i, db) in held {
+        let exists = unsafe {
+            pg_sys::SearchSysCacheExists(
+                pg_sys::SysCacheIdentifier::DATABASEOID as i32,
+                pg_sys::Datum::from(db),
+                pg_sys::Datum::from(0),
+                pg_sys::Datum::from(0),
+                pg_sys::Datum::from(0),
+            )
+        };
+        if exists {
+            continue;
+        }
+        let lost = locked(p, |sh| {
+            let s = &mut sh.slots[i];
+            if s.db != db || s.worker_pid != 0 {
+                return None;
+            }
+            let lost = s.enqueued - s.done;
+            s.failed += lost;
+            s.done = s.enqueued;
+            s.tail = s.head;
+            s.db = pg_sys::Oid::INVALID;
+            s.generation += 1;
+            s.start_requested_ms = 0;
+            s.wanted_by = pg_sys::Oid::INVALID;
+            Some(lost)
+        });
+        if let Some(lost) = lost {
+            unsafe { pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv) };
+            pgrx::log!(
+                "pg_mcp: freed the audit queue of dropped database {} ({lost} records it held could not be stored)",
+                db.to_u32()
+            );
+        }
+    }
 }
 
 fn wake_worker(p: *mut Shared, i: usize) {
@@ -415,21 +553,31 @@ fn ensure_worker(p: *mut Shared, i: usize) {
             .set_restart_time(None)
             .load_dynamic()
             .is_ok();
-    if !started {
+    if started {
+        START_FAILING.with(|f| f.set(None));
+    } else {
         // Try again in 100 ms (all of max_worker_processes may be busy for a moment, e.g. the
         // writers of other databases before they end); say so once a minute at most.
         locked(p, |sh| {
             sh.slots[i].start_requested_ms = now - START_GRACE_MS + 100
         });
-        let warn = START_WARNED.with(|w| {
-            let due = w
-                .get()
-                .is_none_or(|t: Instant| t.elapsed() >= Duration::from_secs(60));
-            if due {
-                w.set(Some(Instant::now()));
-            }
-            due
+        // (A queue that just passed from another database frees its old worker's process a
+        // moment later: only failures that last warn.)
+        let failing = START_FAILING.with(|f| {
+            let since = f.get().unwrap_or_else(Instant::now);
+            f.set(Some(since));
+            since
         });
+        let warn = failing.elapsed() >= Duration::from_secs(1)
+            && START_WARNED.with(|w| {
+                let due = w
+                    .get()
+                    .is_none_or(|t: Instant| t.elapsed() >= Duration::from_secs(60));
+                if due {
+                    w.set(Some(Instant::now()));
+                }
+                due
+            });
         if warn {
             pgrx::warning!(
                 "pg_mcp: could not start the audit worker (max_worker_processes reached?); retrying until mcp.audit_wait_ms"
@@ -459,20 +607,24 @@ fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, 
         let hint = SLOT.with(|s| s.get());
         let now = now_ms();
         let got = locked(p, |sh| {
-            let i = claim(sh, db, hint, now)?;
+            let i = match claim(sh, db, hint, now) {
+                Claim::Queue(i) => i,
+                Claim::Yielding(i) => return Some((i, None, true)),
+                Claim::Waiting => return None,
+            };
             let s = &mut sh.slots[i];
             if cap - (s.head - s.tail) < need {
-                return Some((i, None));
+                return Some((i, None, false));
             }
             let ring = ring_of(p, i);
             ring_copy_in(ring, cap, s.head, &(bytes.len() as u32).to_le_bytes());
             ring_copy_in(ring, cap, s.head + 4, &bytes);
             s.head += need;
             s.enqueued += 1;
-            Some((i, Some(s.enqueued)))
+            Some((i, Some(s.enqueued), false))
         });
         let full = match got {
-            Some((i, seq)) => {
+            Some((i, seq, yielding)) => {
                 SLOT.with(|s| s.set(Some(i)));
                 if start_worker {
                     ensure_worker(p, i);
@@ -481,9 +633,18 @@ fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, 
                 if let Some(seq) = seq {
                     return Ok((i, seq));
                 }
-                "the audit queue stayed full"
+                if yielding {
+                    "the audit queue stayed in turn with other databases"
+                } else {
+                    "the audit queue stayed full"
+                }
             }
-            None => "all audit queues stayed in use by other databases",
+            None => {
+                if start_worker {
+                    free_queues_of_dropped_databases(p);
+                }
+                "all audit queues stayed in use by other databases"
+            }
         };
         if Instant::now() >= deadline {
             return Err(format!(
@@ -819,29 +980,29 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
     }
     let i = i as usize;
     BackgroundWorker::attach_signal_handlers(SignalWakeFlags::SIGHUP | SignalWakeFlags::SIGTERM);
-    let db = locked(p, |sh| sh.slots[i].db);
-    if db == pg_sys::Oid::INVALID {
-        return;
-    }
-    let other = locked(p, |sh| {
+    // The database and generation this worker serves (read with its registration, under one
+    // lock: the slot may pass to another database at any time it is drained).
+    let claimed = locked(p, |sh| {
         let s = &mut sh.slots[i];
-        if s.worker_pid != 0 {
-            return true;
+        if s.db == pg_sys::Oid::INVALID || s.worker_pid != 0 {
+            return None; // free, or a second start raced with the first
         }
         s.worker_pid = unsafe { pg_sys::MyProcPid };
         s.worker_latch = unsafe { pg_sys::MyLatch };
         s.start_requested_ms = 0;
-        false
+        Some((s.db, s.generation))
     });
-    if other {
-        return; // a second start raced with the first
-    }
+    let Some((db, generation)) = claimed else {
+        return;
+    };
     unsafe { pg_sys::before_shmem_exit(Some(on_worker_exit), pg_sys::Datum::from(i)) };
     BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
     let mut idle_since = Instant::now();
     let mut last_sweep: Option<Instant> = None;
     loop {
-        let n = drain(p, i);
+        let Some(n) = drain(p, i, generation) else {
+            return; // the queue passed to another database
+        };
         if n > 0 {
             idle_since = Instant::now();
         }
@@ -855,7 +1016,9 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
             // Nothing queued and no open run: end (a backend starts a new worker when needed).
             let exit = locked(p, |sh| {
                 let s = &mut sh.slots[i];
-                if s.head == s.tail {
+                if s.generation != generation {
+                    true
+                } else if s.head == s.tail {
                     s.worker_pid = 0;
                     s.worker_latch = null_mut();
                     true
@@ -868,7 +1031,7 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
             }
         }
         if n == 0 && !BackgroundWorker::wait_latch(Some(Duration::from_millis(100))) {
-            drain(p, i);
+            drain(p, i, generation);
             return;
         }
         if BackgroundWorker::sighup_received() {
@@ -984,11 +1147,16 @@ pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
 }
 
 /// Store one batch of queued records in one transaction; the queue's tail moves after the
-/// commit. Returns the number of records taken.
-fn drain(p: *mut Shared, i: usize) -> usize {
+/// commit. Returns the number of records taken; `None` when the queue passed to another
+/// database (another `generation`): its records are not this worker's. (A queue passes only
+/// when drained, so never while a batch is being stored.)
+fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
     let cap = unsafe { (*p).ring_bytes };
     let (batch, new_tail) = locked(p, |sh| {
         let s = &sh.slots[i];
+        if s.generation != generation {
+            return None;
+        }
         let ring = ring_of(p, i);
         let mut pos = s.tail;
         let mut out = Vec::new();
@@ -1001,10 +1169,10 @@ fn drain(p: *mut Shared, i: usize) -> usize {
             out.push(rec);
             pos += 4 + len as u64;
         }
-        (out, pos)
-    });
+        Some((out, pos))
+    })?;
     if batch.is_empty() {
-        return 0;
+        return Some(0);
     }
     let failed = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
         batch.iter().filter(|r| !store(r)).count() as u64
@@ -1016,7 +1184,7 @@ fn drain(p: *mut Shared, i: usize) -> usize {
         s.failed += failed;
     });
     unsafe { pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv) };
-    batch.len()
+    Some(batch.len())
 }
 
 /// Store one record in a subtransaction; false (and a WARNING in the server log) if it failed.
@@ -1166,6 +1334,8 @@ fn audit_status() -> JsonB {
                         "records_queued": s.enqueued,
                         "records_stored": s.done - s.failed,
                         "records_failed": s.failed,
+                        "wanted_by_oid": (s.wanted_by != pg_sys::Oid::INVALID).then(|| s.wanted_by.to_u32()),
+                        "generation": s.generation,
                     })
                 })
                 .collect()

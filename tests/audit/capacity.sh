@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Audit the caller can neither erase nor avoid, and audit capacity no role can take from the
 # others (issue 20, items 5 and 6). With pg_mcp preloaded and mcp.audit_durable on:
-#  1. a record larger than the audit queue (a 3 MB tool result, so a 3 MB request body and
-#     conversation): a chat followed by ROLLBACK keeps its run (completed), both LLM requests,
-#     its tool call and every message; the cut values keep their size and SHA-256 in clipped;
+#  1. records larger than the audit queue (two 3 MB tool results in one answer, so a 6 MB
+#     request body and conversation): a chat followed by ROLLBACK keeps its run (completed), both
+#     LLM requests, its tool calls and every message; the cut values keep their size and SHA-256
+#     in clipped;
 #  2. read-only transactions (SET TRANSACTION READ ONLY, default_transaction_read_only): a tool
 #     call through mcp.call_tool, MCP tools/call (mcp.handle) and a chat's tool call each leave
 #     their mcp.tool_call row; without the worker the call is refused (25006) before it runs,
@@ -81,22 +82,22 @@ wait_run() { # wait_run QUESTION EXPECTED [LIMIT_MS]
 }
 
 if want 1; then
-# 1. A 3 MB tool result (3000 rows of 1000 characters; the model gets all of it: the result limits
-#    raised), then ROLLBACK.
+# 1. Two 3 MB tool results (3000 rows of 1000 characters each; the model gets all of it: the
+#    result limits raised), then ROLLBACK.
 BIG="-c mcp.max_result_bytes=4MB -c mcp.default_rows=5000 -c mcp.max_rows=5000 -c mcp.max_cell_chars=2000"
 out="$(PGOPTIONS="$PGOPTIONS $BIG" psql_at "$PORT" "$DB" -At \
         -c "BEGIN" -c "$(chat_sql 'big result' bigtool)" -c "ROLLBACK" 2>&1)"
 [ "$out" = completed ] || fail "3 MB tool result: [$(head -c 600 <<<"$out")]"
-wait_run 'big result' "completed 2 1 4" 0
+wait_run 'big result' "completed 2 2 5" 0
 # The second request carried the 3 MB result: its body is cut, with the size and SHA-256 of what
 # was sent; the tool message the same.
 got="$(q "SELECT (l.clipped->'request_body'->>'bytes')::bigint > 3000000, pg_column_size(l.request_body) < 1100000
             FROM mcp.llm_request l JOIN mcp.run r USING (run_id) WHERE r.question = 'big result' AND l.iteration = 2")"
 [ "$got" = "t|t" ] || fail "3 MB request body: not recorded with its size: [$got]"
-got="$(q "SELECT (m.clipped->'message'->>'bytes')::bigint > 3000000
+got="$(q "SELECT bool_and((m.clipped->'message'->>'bytes')::bigint > 3000000) AND count(*) = 2
             FROM mcp.message m JOIN mcp.run r USING (run_id) WHERE r.question = 'big result' AND m.role = 'tool'")"
-[ "$got" = t ] || fail "3 MB tool message: [$got]"
-log "a 3 MB tool result in a chat, then ROLLBACK: run completed, 2 requests, 1 tool call, 4 messages kept (cut values with size + SHA-256)"
+[ "$got" = t ] || fail "3 MB tool messages: [$got]"
+log "two 3 MB tool results in a chat, then ROLLBACK: run completed, 2 requests, 2 tool calls, 5 messages kept (cut values with size + SHA-256)"
 fi
 
 if want 2; then

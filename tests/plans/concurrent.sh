@@ -41,7 +41,8 @@ for _ in $(seq 1 100); do
 done
 [ "$n" -gt 0 ] || { log "FAIL: session A never wrote the example vectors"; cat "$work/a.out"; exit 1; }
 t0=$(( $(date +%s%N) / 1000000 ))
-b=$(psql_at "$PORT" "$DB" -At -c "SET lock_timeout = '3s'" -c "SELECT mcp.analyze('$Q', 'pe') -> 'plans' -> 0 -> 'why'")
+b=$(psql_at "$PORT" "$DB" -At -c "SET lock_timeout = '3s'" -c "SELECT mcp.analyze('$Q', 'pe') -> 'plans' -> 0 -> 'why'" 2>"$work/b.err") || \
+  { log "FAIL: session B: $(cat "$work/b.err") (it waited for session A's open transaction)"; exit 1; }
 b_ms=$(( $(date +%s%N) / 1000000 - t0 ))
 wait "$a_pid" || { log "FAIL: session A failed"; cat "$work/a.out"; exit 1; }
 grep -qx "pe_holiday" "$work/a.out" || { log "FAIL: session A: $(cat "$work/a.out")"; exit 1; }

@@ -442,6 +442,10 @@ fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Cla
         }
         return Claim::Waiting;
     };
+    // This database has a queue now: its wants elsewhere end (they would make an owner pause).
+    for s in sh.slots.iter_mut().filter(|s| s.wanted_by == db) {
+        s.wanted_by = pg_sys::Oid::INVALID;
+    }
     let s = &mut sh.slots[i];
     if !s.worker_latch.is_null() {
         // The previous database's worker: it sees the new generation and ends.

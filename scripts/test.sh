@@ -60,6 +60,10 @@ step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"
 step "cancel during pg_mcp's CPU work (tests/cancel/compute.sh)" bash "$ROOT/tests/cancel/compute.sh"
 # Durable audit: rollback, cancel, terminate, kill, worker down, queue full.
 step "durable audit (tests/audit/run.sh)" bash "$ROOT/tests/audit/run.sh"
+# Audit the caller can neither erase nor avoid, capacity shared fairly (issue 20, items 5 and 6):
+# records larger than the queue, read-only transactions, bounded rows of refused calls, more
+# databases than queues with one role holding them, plan_example_similarity's access check.
+step "audit capacity (tests/audit/capacity.sh)" bash "$ROOT/tests/audit/capacity.sh"
 
 # 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
 step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"

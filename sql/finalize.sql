@@ -227,7 +227,7 @@ REVOKE EXECUTE ON FUNCTION mcp.check_tool_definition(text, text, jsonb, oid, tex
 REVOKE EXECUTE ON FUNCTION mcp.tool_row_check() FROM PUBLIC;
 REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
 COMMENT ON FUNCTION mcp.audit_status() IS
-  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';
+  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed, wanted_by_oid, generation}]}: wanted_by_oid is a database waiting for that queue, generation counts its changes of database (issue 20). Not executable by PUBLIC.';
 
 ------------------------------------------------------------------------------------------------
 -- Function comments

@@ -2235,11 +2235,17 @@ LANGUAGE c
 AS 'MODULE_PATHNAME', 'audit_status_wrapper';
 REVOKE ALL ON FUNCTION mcp.audit_status() FROM PUBLIC;
 COMMENT ON FUNCTION mcp.audit_status() IS
-  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed}]}. Not executable by PUBLIC.';
+  'Durable audit (issue 11): {preloaded, durable, synchronous, queues: [{database_oid, worker_pid, queued_bytes, queue_bytes, records_queued, records_stored, records_failed, wanted_by_oid, generation}]}: wanted_by_oid is a database waiting for that queue, generation counts its changes of database (issue 20). Not executable by PUBLIC.';
 ------------------------------------------------------------------------------------------------
 -- Issue 12: the embedding signal of plan ranking (the plans' example questions embedded with the
--- interface's model). The section below equals sql/plan_embedding.sql.
+-- interface's model). First mcp.plan_example_similarity, a C function (src/plans.rs: it checks
+-- the caller's access to the interface); the section after it equals sql/plan_embedding.sql.
 ------------------------------------------------------------------------------------------------
+CREATE FUNCTION mcp.plan_example_similarity(interface text, question_vector text)
+RETURNS TABLE (plan text, similarity double precision, example text)
+VOLATILE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'plan_example_similarity_wrapper';
 ------------------------------------------------------------------------------------------------
 -- The third signal of plan ranking: similarity of the question to the plans' example questions,
 -- with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
@@ -2271,9 +2277,15 @@ COMMENT ON COLUMN mcp.plan_example_embedding.fingerprint IS 'The model''s finger
 COMMENT ON COLUMN mcp.plan_example_embedding.embedding IS 'The example''s vector (dimension of the model).';
 COMMENT ON COLUMN mcp.plan_example_embedding.created_at IS 'When the vector was computed.';
 
-CREATE FUNCTION mcp.plan_example_similarity(interface text, question_vector text)
+-- The work of mcp.plan_example_similarity (a C function that checks the caller's access to the
+-- interface, then runs this as the extension owner, issue 20). Not executable by PUBLIC. The
+-- stored vectors are written only by the transaction that holds the interface's advisory lock
+-- (pg_try_advisory_xact_lock, never waited for), with SKIP LOCKED and ON CONFLICT DO NOTHING: a
+-- caller that keeps its transaction open after a first use never makes another caller wait, that
+-- one uses the missing vectors without storing them (as in a read-only transaction).
+CREATE FUNCTION mcp.plan_example_similarity_as_owner(interface text, question_vector text)
 RETURNS TABLE (plan text, similarity double precision, example text)
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_column
 DECLARE
@@ -2281,7 +2293,7 @@ DECLARE
     m mcp.embedding_model;
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
-    v_store constant boolean := NOT pg_catalog.current_setting('transaction_read_only')::boolean;
+    v_store boolean := NOT pg_catalog.current_setting('transaction_read_only')::boolean;
     v_plans text[];
     v_examples text[];
     v_vectors text[];
@@ -2295,9 +2307,16 @@ BEGIN
         RETURN;
     END IF;
     IF v_store THEN
-        DELETE FROM mcp.plan_example_embedding e USING mcp.plan p
-         WHERE e.plan = p.name AND p.interface = v_iface AND e.model = m.name
-           AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples));
+        v_store := pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('mcp.plan_example_embedding'),
+                                                        pg_catalog.hashtext(v_iface OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) m.name));
+    END IF;
+    IF v_store THEN
+        DELETE FROM mcp.plan_example_embedding d
+         WHERE d.ctid = ANY (ARRAY(
+               SELECT e.ctid FROM mcp.plan_example_embedding e JOIN mcp.plan p ON e.plan = p.name
+                WHERE p.interface = v_iface AND e.model = m.name
+                  AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples))
+                  FOR UPDATE OF e SKIP LOCKED));
     END IF;
     SELECT pg_catalog.array_agg(x.plan ORDER BY x.plan, x.example), pg_catalog.array_agg(x.example ORDER BY x.plan, x.example)
       INTO v_plans, v_examples
@@ -2310,16 +2329,15 @@ BEGIN
     IF v_plans IS NOT NULL THEN
         v_vectors := mcp.embed_literals(v_examples, m.name);
         IF v_store THEN
-            -- (a concurrent first use may have stored the same example meanwhile: the newer wins)
             EXECUTE pg_catalog.format(
                 'INSERT INTO mcp.plan_example_embedding (plan, model, example, fingerprint, embedding)
                  SELECT u.p, $1, u.e, $2, u.v::%s.vector FROM ROWS FROM (pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) u(p, e, v)
-                 ON CONFLICT (plan, model, example) DO UPDATE
-                    SET fingerprint = EXCLUDED.fingerprint, embedding = EXCLUDED.embedding, created_at = EXCLUDED.created_at', vs)
+                 ON CONFLICT (plan, model, example) DO NOTHING', vs)
               USING m.name, m.fingerprint, v_plans, v_examples, v_vectors;
         END IF;
     END IF;
-    -- (in a read-only transaction the new vectors are used without being stored)
+    -- (not stored: in a read-only transaction, or while another transaction stores them; the
+    -- new vectors are used all the same)
     RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH v AS (
             SELECT e.plan, e.example, e.embedding
@@ -2336,8 +2354,11 @@ BEGIN
       USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
 END
 $$;
+REVOKE EXECUTE ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) FROM PUBLIC;
+COMMENT ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) IS
+  'The work of mcp.plan_example_similarity, run by it as the extension owner once the caller''s access to the interface is checked; not executable by PUBLIC. Stores vectors only under the interface''s advisory lock (taken without waiting), with SKIP LOCKED and ON CONFLICT DO NOTHING, so it never waits for another caller''s transaction.';
 COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
-  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the highest cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s example questions, and that example. Brings mcp.plan_example_embedding up to date first: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones (in a read-only transaction: uses them without storing). No rows when the interface has no model. SECURITY DEFINER (it writes the stored vectors, which callers cannot); it embeds only the plans'' examples, never caller text.';
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the highest cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s example questions, and that example. Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
 
 -- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
 COMMENT ON COLUMN mcp.interface.embedding_model IS

@@ -7,12 +7,19 @@
 //!   `mcp.audit_durable = off`, the rows are written in the caller's transaction as before (a
 //!   NOTICE says so once per session).
 //! * Shared memory holds [`SLOTS`] queues (byte rings of `mcp.audit_queue_kb`), each used by one
-//!   database at a time (an idle queue passes to another database), under one LWLock. A backend appends a record (JSON) and sets the
+//!   database at a time (an idle queue passes to another database; when more databases want one
+//!   than there are, they take turns: see [`claim`]), under one LWLock. A backend appends a record (JSON) and sets the
 //!   worker's latch; the worker of that database (a dynamic background worker, started by the
 //!   first backend that needs it, ending after a second without work or open runs, so it never
 //!   holds up DROP DATABASE for long) reads a batch, stores every record in its own
 //!   subtransaction, commits, and only then moves the queue's tail: a worker that dies loses
 //!   nothing, its successor takes the same records again.
+//! * Any record is taken (issue 20): a row larger than a quarter of a queue is cut to fit
+//!   (`mcp_audit::fit_row`, the cuts' sizes and SHA-256 in its `clipped`), a conversation goes as
+//!   several records ([`run_end`]).
+//! * Read-only callers too: the worker writes, so a tool call in a read-only transaction is
+//!   recorded like any other; without the worker it is refused unless
+//!   `mcp.audit_read_only_calls = log` (see `tools::audit::refuse_unrecordable`).
 //! * `mcp.audit_synchronous` (on): the run row is committed before the first LLM request and the
 //!   run's last record before `mcp.chat` returns. Off: nothing waits; a server crash loses what
 //!   the queue held (at most `mcp.audit_queue_kb`), like `synchronous_commit = off`.
@@ -53,6 +60,26 @@ pub static START_WORKER: GucSetting<bool> = GucSetting::<bool>::new(true);
 /// Size of each database's queue.
 pub static QUEUE_KB: GucSetting<i32> = GucSetting::<i32>::new(1024);
 
+/// What a tool call in a read-only transaction does when the durable audit worker cannot write
+/// its row (issue 20): the caller cannot write it there.
+#[derive(pgrx::PostgresGucEnum, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ReadOnlyCalls {
+    /// Refused before it runs (25006).
+    #[name = c"refuse"]
+    Refuse,
+    /// Runs; the server log is its only record.
+    #[name = c"log"]
+    Log,
+}
+pub static READ_ONLY_CALLS: GucSetting<ReadOnlyCalls> =
+    GucSetting::<ReadOnlyCalls>::new(ReadOnlyCalls::Refuse);
+
+/// Whether a tool call in a read-only transaction without the durable worker may run with the
+/// server log as its record (`mcp.audit_read_only_calls = log`).
+pub fn log_read_only_calls() -> bool {
+    READ_ONLY_CALLS.get() == ReadOnlyCalls::Log
+}
+
 /// Databases with a queue of their own.
 const SLOTS: usize = 8;
 /// A record at most this many per worker transaction.
@@ -63,6 +90,10 @@ const WORKER_IDLE_EXIT: Duration = Duration::from_secs(1);
 const SWEEP_EVERY: Duration = Duration::from_millis(500);
 /// A requested worker start counts as under way for this long.
 const START_GRACE_MS: i64 = 10_000;
+/// A database keeps a queue at least this long before it passes to a waiting database.
+const QUANTUM_MS: i64 = 500;
+/// A waiting database renews its want while it polls (every millisecond); an older want lapses.
+const WANT_TTL_MS: i64 = 200;
 
 #[repr(C)]
 struct Slot {
@@ -79,6 +110,14 @@ struct Slot {
     enqueued: u64,
     done: u64,
     failed: u64,
+    /// Wall-clock ms when the current database claimed the queue.
+    claimed_ms: i64,
+    /// A database without a queue that waits for this one (InvalidOid = none), and when it
+    /// last said so (a want lapses after [`WANT_TTL_MS`] without renewal).
+    wanted_by: pg_sys::Oid,
+    wanted_ms: i64,
+    /// Owner generation: +1 at every change of database; a worker serves one generation.
+    generation: u64,
 }
 
 #[repr(C)]
@@ -134,6 +173,14 @@ pub fn init() {
         600_000,
         GucContext::Suset,
         GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_enum_guc(
+        c"mcp.audit_read_only_calls",
+        c"Tool calls in a read-only transaction without the durable audit worker: refuse (their audit row cannot be written) or log (run them, recorded in the server log only).",
+        c"With the durable audit worker a read-only caller's tool calls are recorded as any other (the worker writes the row). Without it (not preloaded, mcp.audit_durable off, a standby) refuse raises 25006 before the tool runs.",
+        &READ_ONLY_CALLS,
+        GucContext::Suset,
+        GucFlags::default(),
     );
     GucRegistry::define_bool_guc(
         c"mcp.audit_start_worker",
@@ -305,6 +352,8 @@ thread_local! {
     static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
     /// When this backend last warned that no audit worker could be started.
     static START_WARNED: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Since when this backend's worker starts have been failing (None: the last one worked).
+    static START_FAILING: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
 /// Whether this session's audit records go through the worker.
@@ -315,19 +364,47 @@ pub fn durable() -> bool {
         && unsafe { pg_sys::MyDatabaseId != pg_sys::Oid::INVALID && !pg_sys::RecoveryInProgress() }
 }
 
+/// What [`claim`] found for a database.
+enum Claim {
+    /// The database's queue: append.
+    Queue(usize),
+    /// The database's queue, passing to a waiting database: no new records until it passed
+    /// (the worker drains what is queued; the database then waits for a queue like any other).
+    Yielding(usize),
+    /// No queue yet: every queue is in use, and a want is registered on the one held longest.
+    Waiting,
+}
+
 /// The queue slot of database `db` (called under the lock): its own; else a free one; else one
-/// that is idle (nothing queued, no worker running or starting) and that another database used
-/// last, so that more than [`SLOTS`] databases can use the durable audit, just not all at the
-/// same moment. A slot's positions and counters continue across owners: sequence numbers stay
-/// monotonic, so a backend still waiting for a record of the previous owner sees it done.
-fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Option<usize> {
-    if let Some(i) = hint.filter(|&i| sh.slots[i].db == db) {
-        return Some(i);
+/// that is idle (nothing queued, no worker running or starting); else one this database waits
+/// for that has drained. A slot's positions and counters continue across owners: sequence
+/// numbers stay monotonic, so a backend still waiting for a record of the previous owner sees it
+/// done.
+///
+/// Fair sharing (issue 20): more databases than [`SLOTS`] take turns. A database that finds no
+/// queue registers a want on the queue held longest (not wanted by another); once that queue's
+/// owner has held it for [`QUANTUM_MS`] it takes no new records, its worker drains it and the
+/// waiting database takes it over (the old worker sees the new generation and ends). So one role
+/// connected to many databases cannot keep the queues (or their workers) from everybody else;
+/// each active database gets a queue within about a quantum plus a worker start.
+fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Claim {
+    let wanted = |s: &Slot| {
+        s.wanted_by != pg_sys::Oid::INVALID
+            && s.wanted_by != s.db
+            && now - s.wanted_ms < WANT_TTL_MS
+    };
+    let own = hint
+        .filter(|&i| sh.slots[i].db == db)
+        .or_else(|| sh.slots.iter().position(|s| s.db == db));
+    if let Some(i) = own {
+        let s = &sh.slots[i];
+        return if wanted(s) && now - s.claimed_ms >= QUANTUM_MS {
+            Claim::Yielding(i)
+        } else {
+            Claim::Queue(i)
+        };
     }
-    if let Some(i) = sh.slots.iter().position(|s| s.db == db) {
-        return Some(i);
-    }
-    let i = sh
+    let free = sh
         .slots
         .iter()
         .position(|s| s.db == pg_sys::Oid::INVALID)
@@ -337,13 +414,106 @@ fn claim(sh: &mut Shared, db: pg_sys::Oid, hint: Option<usize>, now: i64) -> Opt
                     && s.worker_pid == 0
                     && (s.start_requested_ms == 0 || now - s.start_requested_ms >= START_GRACE_MS)
             })
-        })?;
+        })
+        .or_else(|| {
+            sh.slots.iter().position(|s| {
+                s.wanted_by == db
+                    && wanted(s)
+                    && s.head == s.tail
+                    && now - s.claimed_ms >= QUANTUM_MS
+            })
+        });
+    let Some(i) = free else {
+        // Renew this database's want, or register one on the queue held longest among those
+        // no other database waits for, preferring one that drains (its worker runs, or nothing
+        // is queued): a queue whose worker cannot start yet would keep the waiter waiting.
+        // (Chosen again at every poll: the best queue to wait for changes as workers come and go.)
+        for s in sh.slots.iter_mut().filter(|s| s.wanted_by == db) {
+            s.wanted_by = pg_sys::Oid::INVALID;
+        }
+        if let Some(s) = sh
+            .slots
+            .iter_mut()
+            .filter(|s| !(s.wanted_by != pg_sys::Oid::INVALID && now - s.wanted_ms < WANT_TTL_MS))
+            .min_by_key(|s| (s.worker_pid == 0 && s.head != s.tail, s.claimed_ms))
+        {
+            s.wanted_by = db;
+            s.wanted_ms = now;
+        }
+        return Claim::Waiting;
+    };
+    // This database has a queue now: its wants elsewhere end (they would make an owner pause).
+    for s in sh.slots.iter_mut().filter(|s| s.wanted_by == db) {
+        s.wanted_by = pg_sys::Oid::INVALID;
+    }
     let s = &mut sh.slots[i];
+    if !s.worker_latch.is_null() {
+        // The previous database's worker: it sees the new generation and ends.
+        // SAFETY: a latch in a PGPROC (shared memory); SetLatch on a gone owner is harmless.
+        unsafe { pg_sys::SetLatch(s.worker_latch) };
+    }
     s.db = db;
+    s.generation += 1;
     s.worker_pid = 0;
     s.worker_latch = null_mut();
     s.start_requested_ms = 0;
-    Some(i)
+    s.claimed_ms = now;
+    s.wanted_by = pg_sys::Oid::INVALID;
+    s.wanted_ms = 0;
+    Claim::Queue(i)
+}
+
+/// Free the queues of databases that no longer exist (dropped while records were still queued:
+/// no worker can ever store them, and the queue would stay taken). Their records are counted
+/// failed. Needs a transaction (a syscache lookup of pg_database, a shared catalog).
+fn free_queues_of_dropped_databases(p: *mut Shared) {
+    if !unsafe { pg_sys::IsTransactionState() } {
+        return;
+    }
+    let held: Vec<(usize, pg_sys::Oid)> = locked(p, |sh| {
+        sh.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.db != pg_sys::Oid::INVALID && s.worker_pid == 0)
+            .map(|(i, s)| (i, s.db))
+            .collect()
+    });
+    for (i, db) in held {
+        let exists = unsafe {
+            pg_sys::SearchSysCacheExists(
+                pg_sys::SysCacheIdentifier::DATABASEOID as i32,
+                pg_sys::Datum::from(db),
+                pg_sys::Datum::from(0),
+                pg_sys::Datum::from(0),
+                pg_sys::Datum::from(0),
+            )
+        };
+        if exists {
+            continue;
+        }
+        let lost = locked(p, |sh| {
+            let s = &mut sh.slots[i];
+            if s.db != db || s.worker_pid != 0 {
+                return None;
+            }
+            let lost = s.enqueued - s.done;
+            s.failed += lost;
+            s.done = s.enqueued;
+            s.tail = s.head;
+            s.db = pg_sys::Oid::INVALID;
+            s.generation += 1;
+            s.start_requested_ms = 0;
+            s.wanted_by = pg_sys::Oid::INVALID;
+            Some(lost)
+        });
+        if let Some(lost) = lost {
+            unsafe { pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv) };
+            pgrx::log!(
+                "pg_mcp: freed the audit queue of dropped database {} ({lost} records it held could not be stored)",
+                db.to_u32()
+            );
+        }
+    }
 }
 
 fn wake_worker(p: *mut Shared, i: usize) {
@@ -387,21 +557,31 @@ fn ensure_worker(p: *mut Shared, i: usize) {
             .set_restart_time(None)
             .load_dynamic()
             .is_ok();
-    if !started {
+    if started {
+        START_FAILING.with(|f| f.set(None));
+    } else {
         // Try again in 100 ms (all of max_worker_processes may be busy for a moment, e.g. the
         // writers of other databases before they end); say so once a minute at most.
         locked(p, |sh| {
             sh.slots[i].start_requested_ms = now - START_GRACE_MS + 100
         });
-        let warn = START_WARNED.with(|w| {
-            let due = w
-                .get()
-                .is_none_or(|t: Instant| t.elapsed() >= Duration::from_secs(60));
-            if due {
-                w.set(Some(Instant::now()));
-            }
-            due
+        // (A queue that just passed from another database frees its old worker's process a
+        // moment later: only failures that last warn.)
+        let failing = START_FAILING.with(|f| {
+            let since = f.get().unwrap_or_else(Instant::now);
+            f.set(Some(since));
+            since
         });
+        let warn = failing.elapsed() >= Duration::from_secs(1)
+            && START_WARNED.with(|w| {
+                let due = w
+                    .get()
+                    .is_none_or(|t: Instant| t.elapsed() >= Duration::from_secs(60));
+                if due {
+                    w.set(Some(Instant::now()));
+                }
+                due
+            });
         if warn {
             pgrx::warning!(
                 "pg_mcp: could not start the audit worker (max_worker_processes reached?); retrying until mcp.audit_wait_ms"
@@ -431,20 +611,24 @@ fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, 
         let hint = SLOT.with(|s| s.get());
         let now = now_ms();
         let got = locked(p, |sh| {
-            let i = claim(sh, db, hint, now)?;
+            let i = match claim(sh, db, hint, now) {
+                Claim::Queue(i) => i,
+                Claim::Yielding(i) => return Some((i, None, true)),
+                Claim::Waiting => return None,
+            };
             let s = &mut sh.slots[i];
             if cap - (s.head - s.tail) < need {
-                return Some((i, None));
+                return Some((i, None, false));
             }
             let ring = ring_of(p, i);
             ring_copy_in(ring, cap, s.head, &(bytes.len() as u32).to_le_bytes());
             ring_copy_in(ring, cap, s.head + 4, &bytes);
             s.head += need;
             s.enqueued += 1;
-            Some((i, Some(s.enqueued)))
+            Some((i, Some(s.enqueued), false))
         });
         let full = match got {
-            Some((i, seq)) => {
+            Some((i, seq, yielding)) => {
                 SLOT.with(|s| s.set(Some(i)));
                 if start_worker {
                     ensure_worker(p, i);
@@ -453,9 +637,18 @@ fn enqueue(record: Value, wait: Duration, start_worker: bool) -> Result<(usize, 
                 if let Some(seq) = seq {
                     return Ok((i, seq));
                 }
-                "the audit queue stayed full"
+                if yielding {
+                    "the audit queue stayed in turn with other databases"
+                } else {
+                    "the audit queue stayed full"
+                }
             }
-            None => "all audit queues stayed in use by other databases",
+            None => {
+                if start_worker {
+                    free_queues_of_dropped_databases(p);
+                }
+                "all audit queues stayed in use by other databases"
+            }
         };
         if Instant::now() >= deadline {
             return Err(format!(
@@ -490,6 +683,26 @@ fn wait_stored(i: usize, seq: u64, wait: Duration) -> bool {
 
 fn wait_budget() -> Duration {
     Duration::from_millis(WAIT_MS.get().max(0) as u64)
+}
+
+/// Largest record the queue takes (issue 20): a quarter of a queue, so that a large record
+/// never waits for a completely empty queue. Larger rows are cut to it ([`mcp_audit::fit_row`],
+/// each cut column's size and SHA-256 in the row's `clipped`), a conversation is split into
+/// records of at most this size.
+fn record_limit() -> usize {
+    let cap = shared().map_or_else(ring_bytes_setting, |p| unsafe { (*p).ring_bytes });
+    (cap / 4) as usize
+}
+
+/// Room the envelope of a record (`{"k": …, "table": …, "row": …}`) takes besides its row.
+const ENVELOPE_BYTES: usize = 512;
+
+/// `row` cut to fit one record (see [`record_limit`]).
+fn fitted(mut row: Value, limit: usize) -> Value {
+    if let Value::Object(o) = &mut row {
+        mcp_audit::fit_row(o, limit.saturating_sub(ENVELOPE_BYTES));
+    }
+    row
 }
 
 /// Once per session without the worker: say where the audit rows go.
@@ -535,6 +748,7 @@ pub fn run_start(row: Value) -> McpResult<bool> {
         McpError::NotReady(format!("pg_mcp's audit worker did not take the run's record: {why}"))
             .with_hint("The chat was not started (no LLM request was sent). Check that the audit worker can run (max_worker_processes, mcp.audit_start_worker) or raise mcp.audit_wait_ms.")
     };
+    let row = fitted(row, record_limit());
     let (i, seq) =
         enqueue(json!({"k": "run_start", "row": row}), wait_budget(), true).map_err(unavailable)?;
     OPEN_RUN.with(|o| *o.borrow_mut() = Some((run_id.clone(), session)));
@@ -582,6 +796,7 @@ pub fn append(table: &'static str, row: Value) -> bool {
     if let Value::Object(o) = &mut row {
         o.entry("created_at").or_insert_with(|| json!(now_text()));
     }
+    let row = fitted(row, record_limit());
     match enqueue(
         json!({"k": "insert", "table": table, "row": row}),
         wait_budget(),
@@ -604,49 +819,69 @@ pub fn append(table: &'static str, row: Value) -> bool {
     }
 }
 
-/// The run's last record: `run` holds the mcp.run columns to set, `messages`/`message_cuts`
-/// the conversation. Returns what the caller still has to write itself: `None` = nothing (the
-/// worker takes all), `Some(false)` = only the messages (the queue took the run's end but had no
-/// room for the conversation: WARNING), `Some(true)` = everything (not durable, or the queue
-/// took nothing: WARNING).
-pub fn run_end(run: Value, messages: Value, message_cuts: Value) -> Option<bool> {
+/// What the caller of [`run_end`] still writes itself, in its own transaction.
+pub struct EndLeft {
+    /// The run row's end.
+    pub run: bool,
+    /// The messages from this index on (their count: none).
+    pub messages_from: usize,
+}
+
+/// The run's last records: `run` holds the mcp.run columns to set, `messages`/`message_cuts`
+/// the conversation. The conversation goes in records of at most [`record_limit`] bytes (a
+/// message larger than half of it is cut, its size and SHA-256 in its cut log), then the run's
+/// end, so that any conversation is taken (issue 20). Returns what the caller still has to
+/// write itself: `None` = nothing; otherwise (not durable, or the queue did not take a record
+/// within `mcp.audit_wait_ms`: WARNING) the part that was not queued.
+pub fn run_end(run: Value, messages: Vec<Value>, message_cuts: Vec<Value>) -> Option<EndLeft> {
+    let total = messages.len();
     let Some((run_id, session)) = OPEN_RUN.with(|o| o.borrow_mut().take()) else {
-        return Some(true);
+        return Some(EndLeft {
+            run: true,
+            messages_from: 0,
+        });
     };
-    let mut run = run;
+    let limit = record_limit();
+    let mut run = fitted(run, limit);
     if let Value::Object(o) = &mut run {
         o.insert("run_id".into(), json!(run_id));
         o.entry("finished_at").or_insert_with(|| json!(now_text()));
     }
-    let full = json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id,
-                      "messages": messages, "message_cuts": message_cuts});
-    let queued = enqueue(full, wait_budget(), true)
-        .map(|r| (r, None))
-        .or_else(|why| {
-            // The conversation is the large part: the run's end alone, the messages written here.
-            let small =
-                json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id});
-            enqueue(small, Duration::from_millis(50), true).map(|r| (r, Some(why)))
-        });
-    match queued {
-        Ok(((i, seq), partial)) => {
+    let mut messages_from = total;
+    for b in mcp_audit::batch_messages(messages, message_cuts, limit.saturating_sub(ENVELOPE_BYTES))
+    {
+        let rec = json!({"k": "messages", "session_id": session, "run_id": run_id,
+                         "offset": b.offset, "messages": b.messages, "message_cuts": b.cuts});
+        if let Err(why) = enqueue(rec, wait_budget(), true) {
+            pgrx::warning!(
+                "pg_mcp: the conversation of run {run_id} from message {} on is written in the caller's transaction instead: {why}",
+                b.offset
+            );
+            messages_from = b.offset;
+            break;
+        }
+    }
+    let end = json!({"k": "run_end", "run": run, "session_id": session, "run_id": run_id});
+    match enqueue(end, wait_budget(), true) {
+        Ok((i, seq)) => {
             if SYNCHRONOUS.get() && !wait_stored(i, seq, wait_budget()) {
                 pgrx::warning!(
                     "pg_mcp: the end of run {run_id} is queued for the audit worker but not yet committed (mcp.audit_wait_ms)"
                 );
             }
-            partial.map(|why| {
-                pgrx::warning!(
-                    "pg_mcp: the conversation of run {run_id} is written in the caller's transaction instead: {why}"
-                );
-                false
+            (messages_from < total).then_some(EndLeft {
+                run: false,
+                messages_from,
             })
         }
         Err(why) => {
             pgrx::warning!(
                 "pg_mcp: the end of run {run_id} is written in the caller's transaction instead (the run row may not be committed yet: then the worker marks it aborted when this backend is gone): {why}"
             );
-            Some(true)
+            Some(EndLeft {
+                run: true,
+                messages_from,
+            })
         }
     }
 }
@@ -749,29 +984,29 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
     }
     let i = i as usize;
     BackgroundWorker::attach_signal_handlers(SignalWakeFlags::SIGHUP | SignalWakeFlags::SIGTERM);
-    let db = locked(p, |sh| sh.slots[i].db);
-    if db == pg_sys::Oid::INVALID {
-        return;
-    }
-    let other = locked(p, |sh| {
+    // The database and generation this worker serves (read with its registration, under one
+    // lock: the slot may pass to another database at any time it is drained).
+    let claimed = locked(p, |sh| {
         let s = &mut sh.slots[i];
-        if s.worker_pid != 0 {
-            return true;
+        if s.db == pg_sys::Oid::INVALID || s.worker_pid != 0 {
+            return None; // free, or a second start raced with the first
         }
         s.worker_pid = unsafe { pg_sys::MyProcPid };
         s.worker_latch = unsafe { pg_sys::MyLatch };
         s.start_requested_ms = 0;
-        false
+        Some((s.db, s.generation))
     });
-    if other {
-        return; // a second start raced with the first
-    }
+    let Some((db, generation)) = claimed else {
+        return;
+    };
     unsafe { pg_sys::before_shmem_exit(Some(on_worker_exit), pg_sys::Datum::from(i)) };
     BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
     let mut idle_since = Instant::now();
     let mut last_sweep: Option<Instant> = None;
     loop {
-        let n = drain(p, i);
+        let Some(n) = drain(p, i, generation) else {
+            return; // the queue passed to another database
+        };
         if n > 0 {
             idle_since = Instant::now();
         }
@@ -785,7 +1020,9 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
             // Nothing queued and no open run: end (a backend starts a new worker when needed).
             let exit = locked(p, |sh| {
                 let s = &mut sh.slots[i];
-                if s.head == s.tail {
+                if s.generation != generation {
+                    true
+                } else if s.head == s.tail {
                     s.worker_pid = 0;
                     s.worker_latch = null_mut();
                     true
@@ -798,7 +1035,7 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
             }
         }
         if n == 0 && !BackgroundWorker::wait_latch(Some(Duration::from_millis(100))) {
-            drain(p, i);
+            drain(p, i, generation);
             return;
         }
         if BackgroundWorker::sighup_received() {
@@ -914,11 +1151,16 @@ pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
 }
 
 /// Store one batch of queued records in one transaction; the queue's tail moves after the
-/// commit. Returns the number of records taken.
-fn drain(p: *mut Shared, i: usize) -> usize {
+/// commit. Returns the number of records taken; `None` when the queue passed to another
+/// database (another `generation`): its records are not this worker's. (A queue passes only
+/// when drained, so never while a batch is being stored.)
+fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
     let cap = unsafe { (*p).ring_bytes };
     let (batch, new_tail) = locked(p, |sh| {
         let s = &sh.slots[i];
+        if s.generation != generation {
+            return None;
+        }
         let ring = ring_of(p, i);
         let mut pos = s.tail;
         let mut out = Vec::new();
@@ -931,10 +1173,10 @@ fn drain(p: *mut Shared, i: usize) -> usize {
             out.push(rec);
             pos += 4 + len as u64;
         }
-        (out, pos)
-    });
+        Some((out, pos))
+    })?;
     if batch.is_empty() {
-        return 0;
+        return Some(0);
     }
     let failed = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
         batch.iter().filter(|r| !store(r)).count() as u64
@@ -946,7 +1188,7 @@ fn drain(p: *mut Shared, i: usize) -> usize {
         s.failed += failed;
     });
     unsafe { pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv) };
-    batch.len()
+    Some(batch.len())
 }
 
 /// Store one record in a subtransaction; false (and a WARNING in the server log) if it failed.
@@ -997,6 +1239,15 @@ fn insert_row(table: &str, row: &Value) -> Result<(), pgrx::spi::SpiError> {
 fn store_value(v: &Value) -> Result<(), pgrx::spi::SpiError> {
     match v["k"].as_str() {
         Some("run_start") => insert_row("run", &v["row"]),
+        Some("messages") => Spi::run_with_args(
+            "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
+             SELECT ($1 OPERATOR(pg_catalog.->>) 'session_id')::uuid, ($1 OPERATOR(pg_catalog.->>) 'run_id')::uuid,
+                    (($1 OPERATOR(pg_catalog.->>) 'offset')::int OPERATOR(pg_catalog.+) e.ord::int OPERATOR(pg_catalog.-) 1),
+                    coalesce(e.msg OPERATOR(pg_catalog.->>) 'role', ''), e.msg,
+                    NULLIF($1 OPERATOR(pg_catalog.->) 'message_cuts' OPERATOR(pg_catalog.->) (e.ord - 1)::int, 'null'::pg_catalog.jsonb)
+               FROM pg_catalog.jsonb_array_elements($1 OPERATOR(pg_catalog.->) 'messages') WITH ORDINALITY AS e(msg, ord)",
+            &[JsonB(v.clone()).into()],
+        ),
         Some("insert") => match v["table"].as_str() {
             Some(t @ ("llm_request" | "tool_call")) => insert_row(t, &v["row"]),
             _ => Ok(()),
@@ -1087,6 +1338,8 @@ fn audit_status() -> JsonB {
                         "records_queued": s.enqueued,
                         "records_stored": s.done - s.failed,
                         "records_failed": s.failed,
+                        "wanted_by_oid": (s.wanted_by != pg_sys::Oid::INVALID).then(|| s.wanted_by.to_u32()),
+                        "generation": s.generation,
                     })
                 })
                 .collect()

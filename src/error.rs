@@ -29,6 +29,8 @@ pub enum McpError {
     LimitExceeded(String),
     /// A number outside the range pg_mcp handles (22003 numeric_value_out_of_range).
     OutOfRange(String),
+    /// Not possible in a read-only transaction (25006 read_only_sql_transaction).
+    ReadOnly(String),
     /// A bug or an unexpected state (XX000).
     Internal(String),
     /// Any of the above with a HINT that says how to fix it.
@@ -48,6 +50,7 @@ impl McpError {
             McpError::ConfigFile(_) => PgSqlErrorCode::ERRCODE_CONFIG_FILE_ERROR,
             McpError::LimitExceeded(_) => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
             McpError::OutOfRange(_) => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+            McpError::ReadOnly(_) => PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
             McpError::Internal(_) => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
             McpError::WithHint(e, _) => e.sqlstate(),
         }
@@ -65,6 +68,7 @@ impl McpError {
             | McpError::ConfigFile(m)
             | McpError::LimitExceeded(m)
             | McpError::OutOfRange(m)
+            | McpError::ReadOnly(m)
             | McpError::Internal(m) => m,
             McpError::WithHint(e, _) => e.message(),
         }

@@ -11,6 +11,7 @@ use crate::error::{McpError, McpResult};
 use mcp_chat::{
     ChatConfig, Host, Message, PlanAsk, PlanRun, PreResult, Role, ToolCall, ToolChoice,
 };
+use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use serde_json::{json, Map, Value};
@@ -20,8 +21,77 @@ use serde_json::{json, Map, Value};
 pgrx::extension_sql_file!(
     "../sql/plan_embedding.sql",
     name = "plan_embedding",
-    requires = ["plans", "retrieval"]
+    requires = ["plans", "retrieval", plan_example_similarity]
 );
+
+/// `mcp.plan_example_similarity`: the embedding signal of `mcp.analyze` (see its comment).
+/// The caller needs the interface's access (the check of mcp.chat and mcp.call_tool, on the
+/// calling role: a SECURITY DEFINER function would see only its owner); then the work,
+/// which writes the stored vectors callers cannot, runs as the extension owner in
+/// `mcp.plan_example_similarity_as_owner`, which never waits for another transaction (issue 20).
+#[pg_extern(name = "plan_example_similarity", volatile)]
+fn plan_example_similarity(
+    interface: Option<&str>,
+    question_vector: Option<&str>,
+) -> Result<
+    TableIterator<
+        'static,
+        (
+            name!(plan, String),
+            name!(similarity, f64),
+            name!(example, String),
+        ),
+    >,
+    ErrorReport,
+> {
+    let (Some(interface), Some(question_vector)) = (interface, question_vector) else {
+        return Ok(TableIterator::new(Vec::new()));
+    };
+    let denied = || {
+        ErrorReport::new(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!("permission denied for interface \"{interface}\""),
+            "pg_mcp",
+        )
+    };
+    let access = Spi::connect(|c| {
+        let rows = c.select(
+            "SELECT access_role FROM mcp.interface WHERE name OPERATOR(pg_catalog.=) $1",
+            Some(1),
+            &[interface.into()],
+        )?;
+        Ok::<_, pgrx::spi::SpiError>(rows.into_iter().next().map(|r| r.get::<String>(1)))
+    })
+    .map_err(|e| ErrorReport::from(McpError::Internal(format!("interface lookup: {e}"))))?;
+    let Some(access_role) = access else {
+        // No such interface: no plans, no rows (as before).
+        return Ok(TableIterator::new(Vec::new()));
+    };
+    let access_role =
+        access_role.map_err(|e| ErrorReport::from(McpError::Internal(e.to_string())))?;
+    if !crate::tools::may_use_interface_role(access_role.as_deref()) {
+        return Err(denied());
+    }
+    let rows = crate::pg::as_extension_owner(|| {
+        Spi::connect_mut(|c| {
+            let mut out = Vec::new();
+            for r in c.update(
+                "SELECT plan, similarity, example FROM mcp.plan_example_similarity_as_owner($1, $2)",
+                None,
+                &[interface.into(), question_vector.into()],
+            )? {
+                out.push((
+                    r.get::<String>(1)?.unwrap_or_default(),
+                    r.get::<f64>(2)?.unwrap_or(0.0),
+                    r.get::<String>(3)?.unwrap_or_default(),
+                ));
+            }
+            Ok::<_, pgrx::spi::SpiError>(out)
+        })
+    })
+    .map_err(|e| ErrorReport::from(McpError::Internal(format!("plan example similarity: {e}"))))?;
+    Ok(TableIterator::new(rows))
+}
 
 /// A plan is chosen on its own (without `options.plan`) only from this score up.
 pub const PLAN_MIN_SCORE: f64 = 0.5;

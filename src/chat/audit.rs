@@ -93,6 +93,7 @@ pub fn run_end(
         }
     }
     let mut write_run = true;
+    let mut messages_from = 0;
     if crate::audit_worker::recording() {
         let mut run = json!({"status": out.status.as_str(), "answer": answer, "iterations": out.iterations,
             "prompt_tokens": mcp_audit::clamp_count(out.usage.prompt_tokens),
@@ -101,9 +102,12 @@ pub fn run_end(
         if let Some(p) = plan {
             run["plan"] = p.clone();
         }
-        match crate::audit_worker::run_end(run, json!(messages), json!(message_cuts)) {
+        match crate::audit_worker::run_end(run, messages.clone(), message_cuts.clone()) {
             None => return Ok(()),
-            Some(w) => write_run = w,
+            Some(left) => {
+                write_run = left.run;
+                messages_from = left.messages_from;
+            }
         }
     }
     if let (Some(p), true) = (plan, write_run) {
@@ -132,17 +136,25 @@ pub fn run_end(
                 ],
             )?;
             }
-            // The whole conversation in one statement, not one INSERT per message.
+            if messages_from >= messages.len() {
+                return Ok(());
+            }
+            // The whole conversation (or what the audit worker did not take: from
+            // `messages_from` on) in one statement, not one INSERT per message.
+            let from = messages_from as i32;
+            let cuts = message_cuts.split_off(messages_from);
+            let rest = messages.split_off(messages_from);
             run_kept(
                 "INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
-             SELECT $1, $2, (m.ord - 1)::int, coalesce(m.msg->>'role', ''), m.msg,
+             SELECT $1, $2, (m.ord - 1)::int + $5, coalesce(m.msg->>'role', ''), m.msg,
                     NULLIF($4 -> (m.ord - 1)::int, 'null'::pg_catalog.jsonb)
                FROM pg_catalog.jsonb_array_elements($3) WITH ORDINALITY AS m(msg, ord)",
                 &[
                     session.into(),
                     run_id.into(),
-                    JsonB(Value::Array(messages)).into(),
-                    JsonB(Value::Array(message_cuts)).into(),
+                    JsonB(Value::Array(rest)).into(),
+                    JsonB(Value::Array(cuts)).into(),
+                    from.into(),
                 ],
             )
         },

@@ -5,6 +5,7 @@
 
 use crate::error::{McpError, McpResult};
 use crate::pg::{as_extension_owner, write_kept, PgErrorInfo};
+use mcp_audit::RowCuts;
 use mcp_chat::ToolCallStatus;
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -30,6 +31,28 @@ pub struct CallRecord {
     /// For a call the chat engine answered itself: why it was not run (stored as the error
     /// message, without SQLSTATE).
     pub reason: Option<String>,
+}
+
+/// Largest value (bytes) a row of a denied or invalid call keeps of each caller-supplied value.
+pub const REFUSED_VALUE_BYTES: usize = 256;
+
+/// Refuse, before it runs, a tool call whose audit row could not be written (issue 20): in a
+/// read-only transaction (`SET TRANSACTION READ ONLY`, `default_transaction_read_only`, a
+/// standby) only the durable audit worker can write it. Without the worker the call is refused
+/// with 25006, unless `mcp.audit_read_only_calls = log` lets it run with the server log as its
+/// only record (e.g. tools on a standby).
+pub fn refuse_unrecordable() -> McpResult<()> {
+    if !unsafe { pg_sys::XactReadOnly }
+        || crate::audit_worker::recording()
+        || crate::audit_worker::durable()
+        || crate::audit_worker::log_read_only_calls()
+    {
+        return Ok(());
+    }
+    Err(McpError::ReadOnly(
+        "pg_mcp: a tool call in a read-only transaction cannot be audited: its mcp.tool_call row can only be written by the durable audit worker, which is not in use".into(),
+    )
+    .with_hint("Call the tool outside a read-only transaction, or use the durable audit (shared_preload_libraries = 'pg_mcp', mcp.audit_durable = on); on a standby an administrator can set mcp.audit_read_only_calls = log to run tools recorded in the server log only."))
 }
 
 /// Reserve the call id of the next audit row (so it can tag the backend while the tool runs).
@@ -65,7 +88,10 @@ unsafe extern "C-unwind" {
 /// logged to the server log instead and 0 returned. A write that fails is an ERROR (see the
 /// README's "Audit and the caller's transaction"): no tool result is returned without its row.
 pub fn record(r: &CallRecord) -> McpResult<i64> {
-    if unsafe { pg_sys::XactReadOnly } {
+    let through_worker = crate::audit_worker::recording() || crate::audit_worker::durable();
+    if unsafe { pg_sys::XactReadOnly } && !through_worker {
+        // Only reached when `refuse_unrecordable` let the call run (mcp.audit_read_only_calls
+        // = log): the server log is its record.
         pgrx::log!(
             "pg_mcp: tool call of {} by {} not audited (read-only transaction), status {}",
             super::display_name(&r.tool),
@@ -75,8 +101,14 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
         return Ok(0);
     }
     // Caller- and model-supplied values are cut to mcp.audit_max_value_bytes (size and sha256
-    // of what was cut go to `clipped`): a call with a 48 MB argument must not write 48 MB.
-    let mut cuts = crate::audit::row_cuts();
+    // of what was cut go to `clipped`): a call with a 48 MB argument must not write 48 MB. A
+    // call that was refused or never ran (denied, invalid) keeps far less (issue 20): any role
+    // can make such calls, even on an interface closed to it, so its row is bounded to a few
+    // hundred bytes per value, the rest of each value recorded by its size and SHA-256.
+    let mut cuts = match r.status {
+        ToolCallStatus::Denied | ToolCallStatus::Invalid => RowCuts::new(REFUSED_VALUE_BYTES),
+        _ => crate::audit::row_cuts(),
+    };
     let preview = r.result_text.as_deref().map(|t| {
         let (p, cut) = mcp_tools::clip_chars(t, 500);
         if cut {
@@ -113,7 +145,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
             .or(r.reason.as_deref()),
     );
     let clipped = cuts.into_json();
-    if crate::audit_worker::recording() || crate::audit_worker::durable() {
+    if through_worker {
         // Through the durable audit worker when it is on: a chat run's call, and a
         // call of its own (mcp.call_tool, MCP tools/call); `append` tells them apart.
         let mut row = serde_json::json!({

@@ -166,6 +166,7 @@ impl ToolOutcome {
 /// which becomes that tool's error result) — raise.
 pub fn call(req: &CallRequest<'_>) -> McpResult<(ToolOutcome, i64)> {
     sandbox::refuse_nested("mcp.call_tool")?;
+    audit::refuse_unrecordable()?;
     let started = Instant::now();
     let authorization = match req.authorized {
         Some(row) => Authorization::Allowed(row.clone()),

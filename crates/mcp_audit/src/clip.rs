@@ -492,10 +492,201 @@ pub enum JsonText {
     Clipped(Value),
 }
 
+// ---------------------------------------------------------------------------------------------
+// Whole records fitted to a size (the durable audit queue, issue 20)
+
+/// Bytes one entry of a row's `clipped` object takes at most: `"column":{"bytes":N,"sha256":"…"},`
+/// for a column name of up to 48 bytes.
+const CUT_ENTRY_BYTES: usize = 160;
+
+/// Serialized size of an object of columns, counting stops past `limit`.
+fn row_len(row: &Map<String, Value>, limit: usize) -> usize {
+    let mut n = 2usize;
+    for (k, v) in row {
+        n = n.saturating_add(k.len() + 4 + json_len_capped(v, limit));
+        if n > limit {
+            return limit.saturating_add(1);
+        }
+    }
+    n
+}
+
+/// Cut the columns of one audit row (`column → value`, the row's cut log in its `clipped`
+/// column) until the whole row serializes to at most `limit` bytes. Every column gets a fair
+/// share of the budget (small ones stay whole, the rest is split among the large ones); a larger
+/// one is cut as [`clip_text`] (strings) or [`clip_json`] (other values) does, and its [`Cut`]
+/// goes to `clipped` unless that already describes the column (a cut made before, of the
+/// original value). Returns whether anything was cut.
+pub fn fit_row(row: &mut Map<String, Value>, limit: usize) -> bool {
+    if row_len(row, limit) <= limit {
+        return false;
+    }
+    let mut budget = limit;
+    for _ in 0..8 {
+        let cols: Vec<String> = row.keys().filter(|k| *k != "clipped").cloned().collect();
+        let clipped_len = row.get("clipped").map_or(0, |c| json_len_capped(c, limit));
+        let overhead = 2
+            + cols.iter().map(|k| k.len() + 4).sum::<usize>()
+            + "clipped".len()
+            + 4
+            + clipped_len
+            + CUT_ENTRY_BYTES * cols.len();
+        let values: Vec<&Value> = cols.iter().map(|k| &row[k]).collect();
+        let shares = fair_shares(
+            &values,
+            budget.saturating_sub(overhead).max(cols.len() * 16),
+        );
+        let mut changes = Vec::new();
+        for (k, share) in cols.iter().zip(shares) {
+            let v = &row[k];
+            if json_len_capped(v, share) <= share {
+                continue;
+            }
+            let (nv, cut) = match v {
+                Value::String(s) => {
+                    let (c, cut) = clip_text(s, share.saturating_sub(2).max(16));
+                    (Value::String(c.into_owned()), cut)
+                }
+                other => {
+                    let (c, cut) = clip_json(other, share.max(16));
+                    (c.into_owned(), cut)
+                }
+            };
+            changes.push((k.clone(), nv, cut));
+        }
+        for (k, nv, cut) in changes {
+            row.insert(k.clone(), nv);
+            if let Some(cut) = cut {
+                let log = row
+                    .entry("clipped")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if !log.is_object() {
+                    *log = Value::Object(Map::new());
+                }
+                if let Value::Object(m) = log {
+                    m.entry(k).or_insert_with(|| cut.to_json());
+                }
+            }
+        }
+        if row_len(row, limit) <= limit {
+            return true;
+        }
+        budget = budget.saturating_sub(budget / 4 + 64);
+    }
+    true
+}
+
+/// Consecutive messages of a conversation that together fit a record: `offset` is the index of
+/// the first, `cuts` the parallel cut log (`{"message": Cut}` or null per message).
+#[derive(Debug, PartialEq)]
+pub struct MessageBatch {
+    pub offset: usize,
+    pub messages: Vec<Value>,
+    pub cuts: Vec<Value>,
+}
+
+/// A conversation split into batches of at most `limit` bytes (messages and their cut logs):
+/// every message is first cut to half of `limit` (structure kept, as [`clip_json`] does; its
+/// cut goes to its cut log unless that already holds one, of the original message), then
+/// consecutive messages are grouped. `cuts` is padded with nulls to the length of `messages`.
+pub fn batch_messages(messages: Vec<Value>, cuts: Vec<Value>, limit: usize) -> Vec<MessageBatch> {
+    let per_message = (limit / 2).max(64);
+    let mut cuts = cuts.into_iter();
+    let mut out: Vec<MessageBatch> = Vec::new();
+    let mut size = 0usize;
+    for (i, m) in messages.into_iter().enumerate() {
+        let mut cut_log = cuts.next().unwrap_or(Value::Null);
+        let (m, cut) = clip_json_owned(m, per_message);
+        if let (Some(c), true) = (cut, cut_log.is_null()) {
+            cut_log = serde_json::json!({"message": c.to_json()});
+        }
+        let n = json_len_capped(&m, limit) + json_len_capped(&cut_log, limit) + 2;
+        match out.last_mut() {
+            Some(b) if size + n <= limit => {
+                b.messages.push(m);
+                b.cuts.push(cut_log);
+                size += n;
+            }
+            _ => {
+                out.push(MessageBatch {
+                    offset: i,
+                    messages: vec![m],
+                    cuts: vec![cut_log],
+                });
+                size = n;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_row_is_fitted_with_the_digest_of_each_cut_column() {
+        let big = "x".repeat(3_000_000);
+        let args = json!({"q": "y".repeat(500_000), "n": 1});
+        let mut row = match json!({"run_id": "r1", "status": "ok", "result_preview": big.clone(),
+                              "arguments": args.clone(),
+                              "clipped": {"arguments": {"bytes": 9, "sha256": "earlier"}}})
+        {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        };
+        assert!(fit_row(&mut row, 64 * 1024));
+        let n = serde_json::to_vec(&Value::Object(row.clone()))
+            .unwrap()
+            .len();
+        assert!(n <= 64 * 1024, "{n}");
+        assert_eq!(row["status"], "ok");
+        assert_eq!(row["run_id"], "r1");
+        assert_eq!(row["arguments"]["n"], 1);
+        assert_eq!(
+            row["clipped"]["result_preview"],
+            Cut::of_bytes(big.as_bytes()).to_json()
+        );
+        // an earlier cut (of the original value) is kept
+        assert_eq!(row["clipped"]["arguments"]["sha256"], "earlier");
+        let mut small = match json!({"a": "b"}) {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        };
+        assert!(!fit_row(&mut small, 1024));
+        assert_eq!(Value::Object(small), json!({"a": "b"}));
+    }
+
+    #[test]
+    fn a_conversation_is_split_into_batches_that_fit() {
+        let msgs: Vec<Value> = (0..40)
+            .map(|i| json!({"role": "tool", "tool_call_id": format!("c{i}"), "content": "z".repeat(if i == 7 { 3_000_000 } else { 10_000 })}))
+            .collect();
+        let cuts = vec![Value::Null; 3];
+        let limit = 64 * 1024;
+        let batches = batch_messages(msgs, cuts, limit);
+        let mut next = 0;
+        for b in &batches {
+            assert_eq!(b.offset, next);
+            assert_eq!(b.messages.len(), b.cuts.len());
+            next += b.messages.len();
+            let n = serde_json::to_vec(&b.messages).unwrap().len()
+                + serde_json::to_vec(&b.cuts).unwrap().len();
+            assert!(n <= limit + 16, "{n}");
+        }
+        assert_eq!(next, 40);
+        let all: Vec<&Value> = batches.iter().flat_map(|b| b.messages.iter()).collect();
+        assert_eq!(all[7]["tool_call_id"], "c7");
+        let cut7 = &batches.iter().flat_map(|b| b.cuts.iter()).nth(7).unwrap()["message"];
+        assert!(cut7["bytes"].as_u64().unwrap() > 3_000_000);
+        assert!(batches
+            .iter()
+            .flat_map(|b| b.cuts.iter())
+            .nth(6)
+            .unwrap()
+            .is_null());
+    }
 
     #[test]
     fn counts_are_clamped() {

@@ -12,7 +12,8 @@ mod clip;
 mod scrub;
 
 pub use clip::{
-    canonical_json, clamp_count, clip_chars, clip_json, clip_json_owned, clip_text, json_digest,
-    json_len_capped, sha256_hex, Cut, JsonText, RowCuts, MAX_COUNT,
+    batch_messages, canonical_json, clamp_count, clip_chars, clip_json, clip_json_owned, clip_text,
+    fit_row, json_digest, json_len_capped, sha256_hex, Cut, JsonText, MessageBatch, RowCuts,
+    MAX_COUNT,
 };
 pub use scrub::{is_secret_header, percent_encode, Scrubber, MIN_SECRET_LEN, REDACTED};

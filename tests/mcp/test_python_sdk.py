@@ -102,7 +102,8 @@ async def exercise(session, label: str):
     assert "titel_summary" in [p.name for p in prompts.prompts]
     p = await session.get_prompt("titel_summary", {"id": "7", "lang": "German"})
     dump(p)
-    assert p.messages[0].content.text == "Summarize title 7 in German.", p
+    # values arrive as marked data (mcp.render_prompt, the one renderer)
+    assert p.messages[0].content.text == 'Summarize title <data name="id">7</data> in <data name="lang">German</data>.', p
     try:
         await session.get_prompt("titel_summary", {"id": "7"})
         raise AssertionError("missing prompt argument accepted")

@@ -48,7 +48,8 @@ async function exercise(client) {
   const prompts = keep(await client.listPrompts());
   assert.ok(prompts.prompts.some((p) => p.name === 'titel_summary'));
   const p = keep(await client.getPrompt({ name: 'titel_summary', arguments: { id: '7', lang: 'German' } }));
-  assert.equal(p.messages[0].content.text, 'Summarize title 7 in German.');
+  // values arrive as marked data (mcp.render_prompt, the one renderer)
+  assert.equal(p.messages[0].content.text, 'Summarize title <data name="id">7</data> in <data name="lang">German</data>.');
   await assert.rejects(client.getPrompt({ name: 'titel_summary', arguments: { id: '7' } }),
     (e) => e instanceof McpError && e.code === -32602);
   const c = keep(await client.complete({ ref: { type: 'ref/prompt', name: 'titel_summary' }, argument: { name: 'lang', value: 'Ge' } }));

@@ -786,6 +786,7 @@ impl<'a> Run<'a> {
             repaired: false,
             fixes: Vec::new(),
             error: None,
+            reasoning: None,
         };
         let host = &mut *self.host;
         let deadline = self.deadline;
@@ -854,8 +855,9 @@ impl<'a> Run<'a> {
             return Err(self.failed(ex, pe, None));
         }
 
-        let resp = p.parse_response(&raw);
+        let resp = p.parse_response(&raw, &req.tools);
         ex.finish_reason = Some(resp.finish_reason);
+        ex.reasoning = resp.reasoning.clone();
         let mut fixes = resp.repairs.clone();
         for c in &resp.tool_calls {
             fixes.extend(c.repairs.iter().cloned());

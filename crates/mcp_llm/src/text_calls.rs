@@ -258,10 +258,12 @@ fn check_name(c: &mut ParsedToolCall, cx: &Cx) {
 // ---------------------------------------------------------------------------------------------
 // Reasoning
 
-const THINK: [(&str, &str); 3] = [
+const THINK: [(&str, &str); 4] = [
     ("<think>", "</think>"),
     ("[THINK]", "[/THINK]"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
+    // Gemma 4's thinking channel.
+    ("<|channel>thought", "<channel|>"),
 ];
 
 /// Reasoning at the start of the answer, and the rest. Also the form whose opening tag was in
@@ -312,7 +314,7 @@ const FAMILIES: &[Family] = &[
     },
     Family {
         name: "deepseek_dsml",
-        opens: &["<｜DSML｜function_calls>", "<｜DSML｜invoke"],
+        opens: &["<｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<｜DSML｜invoke"],
         parse: dsml,
     },
     Family {
@@ -350,6 +352,11 @@ const FAMILIES: &[Family] = &[
         parse: cohere,
     },
     Family {
+        name: "cohere_action",
+        opens: &["Action:\n```json", "Action: ```json"],
+        parse: cohere_action,
+    },
+    Family {
         name: "tool_call",
         opens: &["<tool_call>"],
         parse: tool_call_tag,
@@ -379,18 +386,38 @@ const FAMILIES: &[Family] = &[
 /// The family whose opening marker comes first (a marker quoted inside a call's arguments
 /// comes after that call's own opening marker), and where.
 fn earliest_family(s: &str) -> Option<(&'static Family, usize)> {
-    memchr::memchr2(b'<', b'[', s.as_bytes())?;
-    let mut best: Option<(&'static Family, usize)> = None;
-    for f in FAMILIES {
-        for m in f.opens {
-            if let Some(p) = s.find(m) {
-                if best.is_none_or(|(_, b)| p < b) {
-                    best = Some((f, p));
-                }
-            }
-        }
+    let bytes = s.as_bytes();
+    let marked = memchr::memchr2_iter(b'<', b'[', bytes).find_map(|p| {
+        FAMILIES
+            .iter()
+            .find(|f| f.opens.iter().any(|m| bytes[p..].starts_with(m.as_bytes())))
+            .map(|f| (f, p))
+    });
+    // The one family whose marker is not a tag (Command R+'s `Action:` before a JSON fence).
+    let limit = marked.map_or(s.len(), |(_, p)| p);
+    let action = FAMILIES
+        .iter()
+        .find(|f| f.name == "cohere_action")
+        .and_then(|f| f.opens.iter().filter_map(|m| s[..limit].find(m)).min().map(|p| (f, p)));
+    action.or(marked)
+}
+
+/// The first place in `s` where one of `markers` starts, and which: one pass (every marker
+/// passed here starts with `<`, `[` or a backtick). Searching for each marker on its own
+/// would rescan the rest of the text for an absent marker at every call: quadratic.
+fn first_of<'m>(s: &str, markers: &[&'m str]) -> Option<(usize, &'m str)> {
+    let b = s.as_bytes();
+    let hit = |p: usize| {
+        markers
+            .iter()
+            .find(|m| b[p..].starts_with(m.as_bytes()))
+            .map(|m| (p, *m))
+    };
+    if markers.iter().all(|m| m.starts_with('<') || m.starts_with('[')) {
+        memchr::memchr2_iter(b'<', b'[', b).find_map(hit)
+    } else {
+        (0..b.len()).find_map(hit)
     }
-    best
 }
 
 /// Byte length of the JSON value at the start of `s` (after whitespace), found by a
@@ -431,27 +458,53 @@ fn json_extent(s: &str) -> Option<usize> {
     None
 }
 
-/// Split `s` at `close`, looking for it only after a JSON value `s` starts with.
-/// `(body, rest, closed)`.
+/// Split `s` at `close`. When `s` starts with JSON, a `close` inside one of its strings is
+/// not the boundary (string-aware scan). `(body, rest, closed)`.
 fn until_close<'a>(s: &'a str, close: &str) -> (&'a str, &'a str, bool) {
-    let from = json_extent(s).unwrap_or(0);
-    match s[from..].find(close) {
-        Some(p) => (&s[..from + p], &s[from + p + close.len()..], true),
+    until_any(s, &[close])
+}
+
+/// [`until_close`] for the first of several closing markers.
+fn until_any<'a>(s: &'a str, closes: &[&str]) -> (&'a str, &'a str, bool) {
+    let t = s.trim_start();
+    let hit = if t.starts_with('{') || t.starts_with('[') {
+        outside_strings(s, closes)
+    } else {
+        first_of(s, closes)
+    };
+    match hit {
+        Some((p, m)) => (&s[..p], &s[p + m.len()..], true),
         None => (s, "", false),
     }
 }
 
-/// The first of `closes` found in `s` after the JSON value it starts with.
-fn until_any<'a>(s: &'a str, closes: &[&str]) -> (&'a str, &'a str, bool) {
-    let from = json_extent(s).unwrap_or(0);
-    let hit = closes
-        .iter()
-        .filter_map(|c| s[from..].find(c).map(|p| (from + p, c.len())))
-        .min();
-    match hit {
-        Some((p, n)) => (&s[..p], &s[p + n..], true),
-        None => (s, "", false),
+/// The first of `closes` outside a JSON string of `s`: one pass.
+fn outside_strings<'m>(s: &str, closes: &[&'m str]) -> Option<(usize, &'m str)> {
+    let b = s.as_bytes();
+    let (mut in_str, mut esc) = (false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        if c == b'"' {
+            in_str = true;
+            continue;
+        }
+        if let Some(m) = closes
+            .iter()
+            .find(|m| m.as_bytes().first() == Some(&c) && b[i..].starts_with(m.as_bytes()))
+        {
+            return Some((i, m));
+        }
     }
+    None
 }
 
 /// Repeated sections `open body close`: prose between them is content.
@@ -540,6 +593,13 @@ fn qwen_functions(mut s: &str, cx: &Cx, out: &mut Out) {
         };
         let name = after[..gt].trim();
         let body = &after[gt + 1..];
+        if body.trim_start().starts_with('{') {
+            // Functionary v3.1 and Llama 3.1's own custom format: `<function=NAME>{…}</function>`.
+            let (args, rest, closed) = until_close(body, "</function>");
+            out.json_call(name, args, None, closed || json_extent(args).is_some(), cx);
+            s = rest;
+            continue;
+        }
         let (inner, rest, closed) = match body.find("</function>") {
             Some(e) => (&body[..e], &body[e + "</function>".len()..], true),
             None => (body, "", false),
@@ -557,14 +617,11 @@ fn qwen_functions(mut s: &str, cx: &Cx, out: &mut Out) {
             let v = &a[g + 1..];
             // The value ends at its closing tag; a model that drops it ends the value at the
             // next parameter or at the end of the function.
-            let end = v.find("</parameter>");
-            let (val, next) = match end {
-                Some(e) => (&v[..e], &v[e + "</parameter>".len()..]),
-                None if closed => match v.find("<parameter=") {
-                    Some(n) => (&v[..n], &v[n..]),
-                    None => (v, ""),
-                },
-                None => {
+            let (val, next) = match first_of(v, &["</parameter>", "<parameter="]) {
+                Some((e, "</parameter>")) => (&v[..e], &v[e + "</parameter>".len()..]),
+                Some((n, _)) if closed => (&v[..n], &v[n..]),
+                None if closed => (v, ""),
+                _ => {
                     ok = false;
                     break;
                 }
@@ -680,7 +737,12 @@ fn deepseek(s: &str, cx: &Cx, out: &mut Out) {
     while let Some(p) = s.find("<｜tool▁call▁begin｜>") {
         out.content.push_str(&s[..p].replace("<｜tool▁calls▁end｜>", ""));
         let a = &s[p + "<｜tool▁call▁begin｜>".len()..];
-        let Some(sep) = a.find("<｜tool▁sep｜>") else {
+        let sep = match first_of(a, &["<｜tool▁sep｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"])
+        {
+            Some((p, "<｜tool▁sep｜>")) => Some(p),
+            _ => None,
+        };
+        let Some(sep) = sep else {
             let (body, rest, _) = until_close(a, "<｜tool▁call▁end｜>");
             out.malformed("", body, "tool call without a separator between name and arguments");
             s = rest;
@@ -696,9 +758,10 @@ fn deepseek(s: &str, cx: &Cx, out: &mut Out) {
             let (args, rest, closed) = match fenced {
                 Some(f) => {
                     let (args, after, fence_closed) = until_close(f, "```");
-                    let (_, rest, end) = match after.find("<｜tool▁call▁end｜>") {
-                        Some(e) => ("", &after[e + "<｜tool▁call▁end｜>".len()..], true),
-                        None => ("", after, false),
+                    let (_, rest, end) = match first_of(after, &["<｜tool▁call▁end｜>", "<｜tool▁call▁begin｜>"])
+                    {
+                        Some((e, "<｜tool▁call▁end｜>")) => ("", &after[e + "<｜tool▁call▁end｜>".len()..], true),
+                        _ => ("", after, false),
                     };
                     (args, rest, fence_closed && (end || !cx.cut))
                 }
@@ -715,13 +778,18 @@ fn deepseek(s: &str, cx: &Cx, out: &mut Out) {
     out.content.push_str(&s.replace("<｜tool▁calls▁end｜>", ""));
 }
 
-/// DeepSeek V3.2: `<｜DSML｜function_calls><｜DSML｜invoke name="N"><｜DSML｜parameter name="P"
+/// DeepSeek V3.2 (V4: `<｜DSML｜tool_calls>` around the same invokes): `<｜DSML｜function_calls><｜DSML｜invoke name="N"><｜DSML｜parameter name="P"
 /// string="true|false">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`.
 fn dsml(s: &str, cx: &Cx, out: &mut Out) {
     invokes(s, "<｜DSML｜", "</｜DSML｜", cx, out);
     strip_all(
         &mut out.content,
-        &["<｜DSML｜function_calls>", "</｜DSML｜function_calls>"],
+        &[
+            "<｜DSML｜function_calls>",
+            "</｜DSML｜function_calls>",
+            "<｜DSML｜tool_calls>",
+            "</｜DSML｜tool_calls>",
+        ],
     );
 }
 
@@ -797,17 +865,36 @@ fn invokes(mut s: &str, o: &str, c: &str, cx: &Cx, out: &mut Out) {
         };
         let name = attr(&a[..gt], "name").unwrap_or_default();
         let body = &a[gt + 1..];
-        let (inner, rest, closed) = match body.find(&inv_end) {
-            Some(e) => (&body[..e], &body[e + inv_end.len()..], true),
-            None => (body, "", false),
-        };
+        // Parameters are read one after the other, so a closing invoke tag inside a value does
+        // not end the call (a closing parameter tag inside a value cannot be told apart: the
+        // format has no escaping).
         let mut args = Map::new();
-        let mut q = inner;
+        let mut q = body;
         let mut ok = true;
-        while let Some(pp) = q.find(&par) {
-            let pa = &q[pp + par.len()..];
+        let mut closed = false;
+        loop {
+            let t = q.trim_start();
+            if let Some(r) = t.strip_prefix(inv_end.as_str()) {
+                q = r;
+                closed = true;
+                break;
+            }
+            let Some(pa) = t.strip_prefix(par.as_str()) else {
+                // Stray text inside the invoke: skip to the next tag of ours.
+                match first_of(t, &[par.as_str(), inv_end.as_str()]) {
+                    Some((n, _)) if n > 0 => {
+                        q = &t[n..];
+                        continue;
+                    }
+                    _ => {
+                        q = "";
+                        break;
+                    }
+                }
+            };
             let Some(g) = pa.find('>') else {
                 ok = false;
+                q = "";
                 break;
             };
             let head = &pa[..g];
@@ -815,6 +902,7 @@ fn invokes(mut s: &str, o: &str, c: &str, cx: &Cx, out: &mut Out) {
             let v = &pa[g + 1..];
             let Some(e) = v.find(&par_end) else {
                 ok = false;
+                q = "";
                 break;
             };
             let val = &v[..e];
@@ -826,6 +914,8 @@ fn invokes(mut s: &str, o: &str, c: &str, cx: &Cx, out: &mut Out) {
             args.insert(pname, value);
             q = &v[e + par_end.len()..];
         }
+        let inner = &body[..body.len() - q.len()];
+        let rest = q;
         out.object_call(&name, args, inner, closed && ok, cx);
         s = rest;
     }
@@ -873,7 +963,11 @@ fn kimi(s: &str, cx: &Cx, out: &mut Out) {
     while let Some(p) = s.find(BEGIN) {
         out.content.push_str(&s[..p]);
         let a = &s[p + BEGIN.len()..];
-        let Some(ap) = a.find(ARG) else {
+        let ap = match first_of(a, &[ARG, BEGIN]) {
+            Some((p, m)) if m == ARG => Some(p),
+            _ => None,
+        };
+        let Some(ap) = ap else {
             let (body, rest, _) = until_close(a, END);
             out.malformed("", body, "tool call without arguments");
             s = rest;
@@ -1078,6 +1172,19 @@ fn cohere(s: &str, cx: &Cx, out: &mut Out) {
     out.content.push_str(&c);
 }
 
+/// Command R / R+: `Action:\n```json\n[{"tool_name": "N", "parameters": {…}}]\n```` — the
+/// pseudo tool `directly-answer` means "no tool" and is dropped.
+fn cohere_action(s: &str, cx: &Cx, out: &mut Out) {
+    let p = s.find("```json").map_or(0, |p| p + "```json".len());
+    let (body, rest, closed) = until_close(&s[p..], "```");
+    let mut tmp = Out::default();
+    json_payload(body, closed, cx, &mut tmp);
+    tmp.calls
+        .retain(|c| !matches!(c.name.as_str(), "directly-answer" | "directly_answer"));
+    out.calls.append(&mut tmp.calls);
+    out.content.push_str(rest);
+}
+
 // ---- Mistral -----------------------------------------------------------------------------------
 
 /// v3: `[TOOL_CALLS] [{"name": …, "arguments": {…}, "id": …}]`; v11: `[TOOL_CALLS]NAME[ARGS]{…}`
@@ -1101,10 +1208,8 @@ fn mistral(s: &str, cx: &Cx, out: &mut Out) {
             s = rest;
             continue;
         }
-        let args_at = t.find("[ARGS]");
-        let next_call = t.find("[TOOL_CALLS]");
-        match args_at {
-            Some(a) if next_call.is_none_or(|n| a < n) => {
+        match first_of(t, &["[ARGS]", "[TOOL_CALLS]"]) {
+            Some((a, "[ARGS]")) => {
                 let head = &t[..a];
                 let (name, id) = match head.split_once("[CALL_ID]") {
                     Some((n, id)) => (n, Some(id.trim().to_string()).filter(|i| !i.is_empty())),
@@ -1495,11 +1600,10 @@ fn harmony(s: &str, cx: &Cx, out: &mut Out) {
         let (body, rest, closed) = if recipient.is_some() {
             until_any(body_all, &ENDS)
         } else {
-            let hit = ENDS
-                .iter()
-                .chain(["<|start|>", "<|channel|>"].iter())
-                .filter_map(|e| body_all.find(e).map(|p| (p, *e)))
-                .min();
+            let hit = first_of(
+                body_all,
+                &["<|end|>", "<|call|>", "<|return|>", "<|start|>", "<|channel|>"],
+            );
             match hit {
                 Some((p, e)) if e.starts_with("<|start|>") || e == "<|channel|>" => {
                     (&body_all[..p], &body_all[p..], true)

@@ -61,6 +61,11 @@ fn case(
     }
 }
 
+/// An answer without calls or reasoning: its text comes back as it is.
+fn untouched(family: &'static str, variant: &'static str, text: &'static str) -> Case {
+    case(family, variant, text, vec![], 0, Some(text), None)
+}
+
 fn cut(mut c: Case) -> Case {
     c.finish = "length";
     c
@@ -134,7 +139,7 @@ pub fn qwen3_coder() -> Vec<Case> {
         case(f, "parallel",
             "I will look both up.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n<parameter=tz>\nCET\n</parameter>\n</function>\n</tool_call>",
             vec![("get_weather", paris()), ("get_time", json!({"tz": "CET"}))], 0, Some("I will look both up."), None),
-        case(f, "no call", "Paris is sunny today.", vec![], 0, None, None),
+        untouched(f, "no call", "Paris is sunny today."),
         case(f, "nested unicode, object and boolean parsed",
             "<tool_call>\n<function=search>\n<parameter=query>\nÜberstunden 残業 🚀\n</parameter>\n<parameter=filters>\n{\"region\": \"Bayern\", \"tags\": [\"Tarif\", \"Metall\"]}\n</parameter>\n<parameter=limit>\n5\n</parameter>\n<parameter=exact>\nTrue\n</parameter>\n</function>\n</tool_call>",
             vec![("search", nested())], 0, None, None),
@@ -206,6 +211,12 @@ pub fn deepseek() -> Vec<Case> {
         case(f, "v3.2 dsml parallel nested",
             "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"search\">\n<｜DSML｜parameter name=\"query\" string=\"true\">Überstunden 残業 🚀</｜DSML｜parameter>\n<｜DSML｜parameter name=\"filters\" string=\"false\">{\"region\": \"Bayern\", \"tags\": [\"Tarif\", \"Metall\"]}</｜DSML｜parameter>\n<｜DSML｜parameter name=\"limit\" string=\"false\">5</｜DSML｜parameter>\n<｜DSML｜parameter name=\"exact\" string=\"false\">true</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"noop\">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
             vec![("search", nested()), ("noop", json!({}))], 0, None, None),
+        case(f, "v4 dsml tool_calls wrapper, think",
+            "<think>weather</think>\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+            vec![("get_weather", paris())], 0, None, Some("weather")),
+        case(f, "v3.2 dsml marker inside a string value",
+            "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"search\">\n<｜DSML｜parameter name=\"query\" string=\"true\">what is </｜DSML｜invoke></｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+            vec![("search", json!({"query": "what is </｜DSML｜invoke>"}))], 0, None, None),
         cut(case(f, "v3.2 dsml cut off", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Par", vec![], 1, None, None)),
     ]
 }
@@ -273,11 +284,15 @@ pub fn gemma() -> Vec<Case> {
         case(f, "single", "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>", vec![("get_weather", json!({"city": "Paris", "days": 3}))], 0, None, None),
         case(f, "parallel, prose before", "Checking.<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|><|tool_call>call:get_time{tz:<|\"|>CET<|\"|>}<tool_call|>",
             vec![("get_weather", paris()), ("get_time", json!({"tz": "CET"}))], 0, Some("Checking."), None),
-        case(f, "no call", "It is sunny in Paris.", vec![], 0, None, None),
+        untouched(f, "no call", "It is sunny in Paris."),
         case(f, "nested unicode",
             "<|tool_call>call:search{query:<|\"|>Überstunden 残業 🚀<|\"|>,filters:{region:<|\"|>Bayern<|\"|>,tags:[<|\"|>Tarif<|\"|>,<|\"|>Metall<|\"|>]},limit:5,exact:true}<tool_call|>",
             vec![("search", nested())], 0, None, None),
         case(f, "empty arguments", "<|tool_call>call:noop{}<tool_call|>", vec![("noop", json!({}))], 0, None, None),
+        case(f, "thinking channel then call", "<|channel>thought\nThe weather tool.\n<channel|><|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}<tool_call|>",
+            vec![("get_weather", paris())], 0, None, Some("The weather tool.")),
+        case(f, "nested keys quoted", "<|tool_call>call:search{filters:{<|\"|>region<|\"|>:<|\"|>Bayern<|\"|>}}<tool_call|>",
+            vec![("search", json!({"filters": {"region": "Bayern"}}))], 0, None, None),
         case(f, "marker inside an argument string", "<|tool_call>call:search{query:<|\"|>a <tool_call|> b, c:d}<|\"|>}<tool_call|>",
             vec![("search", json!({"query": "a <tool_call|> b, c:d}"}))], 0, None, None),
         case(f, "marker inside reasoning", "<think><|tool_call>call:noop{}<tool_call|></think>No.", vec![], 0, Some("No."), Some("<|tool_call>call:noop{}<tool_call|>")),
@@ -293,19 +308,20 @@ pub fn llama() -> Vec<Case> {
         case(f, "3.1 python_tag json", "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}<|eom_id|>", vec![("get_weather", paris())], 0, None, None),
         case(f, "3.1 python_tag parallel (;)", "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}; {\"name\": \"get_time\", \"parameters\": {\"tz\": \"CET\"}}",
             vec![("get_weather", paris()), ("get_time", json!({"tz": "CET"}))], 0, None, None),
+        case(f, "3.1 custom <function=NAME> (functionary v3.1)", "<function=get_weather>{\"city\": \"Paris\"}</function>", vec![("get_weather", paris())], 0, None, None),
         case(f, "3.1 built-in call, tool not offered", "<|python_tag|>brave_search.call(query=\"weather Paris\")<|eom_id|>", vec![], 1, None, None),
         case(f, "3 bare json", "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}", vec![("get_weather", paris())], 0, None, None),
         case(f, "3 bare json nested unicode", format!("{{\"name\": \"search\", \"parameters\": {}}}", nested()), vec![("search", nested())], 0, None, None),
         case(f, "3 bare json empty arguments", "{\"name\": \"noop\", \"parameters\": {}}", vec![("noop", json!({}))], 0, None, None),
         case(f, "3 bare json, unknown name: an answer", "{\"name\": \"Paris\", \"parameters\": {\"population\": 2100000}}", vec![], 0, Some("{\"name\": \"Paris\", \"parameters\": {\"population\": 2100000}}"), None),
-        case(f, "3 json inside prose: an answer", "Use {\"name\": \"get_weather\", \"parameters\": {}} to call it.", vec![], 0, None, None),
+        untouched(f, "3 json inside prose: an answer", "Use {\"name\": \"get_weather\", \"parameters\": {}} to call it."),
         case(f, "4 pythonic parallel", "[get_weather(city=\"Paris\"), get_time(tz='CET')]", vec![("get_weather", paris()), ("get_time", json!({"tz": "CET"}))], 0, None, None),
         case(f, "4 pythonic nested unicode", "[search(query=\"Überstunden 残業 🚀\", filters={\"region\": \"Bayern\", \"tags\": [\"Tarif\", \"Metall\"]}, limit=5, exact=True)]", vec![("search", nested())], 0, None, None),
         case(f, "4 pythonic empty arguments", "[noop()]", vec![("noop", json!({}))], 0, None, None),
         case(f, "4 pythonic marker inside a string", "[search(query=\"[get_weather(city='x')]\")]", vec![("search", json!({"query": "[get_weather(city='x')]"}))], 0, None, None),
         case(f, "4 python_start wrapper", "<|python_start|>[get_weather(city=\"Paris\")]<|python_end|>", vec![("get_weather", paris())], 0, None, None),
         case(f, "4 pythonic unknown name: an answer", "[see_also(page=\"x\")]", vec![], 0, Some("[see_also(page=\"x\")]"), None),
-        case(f, "markdown link is not a call", "[get_weather](https://example.com)", vec![], 0, None, None),
+        untouched(f, "markdown link is not a call", "[get_weather](https://example.com)"),
         cut(case(f, "python_tag cut off", "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Pa", vec![], 1, None, None)),
         case(f, "python_tag malformed", "<|python_tag|>get weather for Paris", vec![], 1, None, None),
     ]
@@ -350,6 +366,9 @@ pub fn cohere() -> Vec<Case> {
         case(f, "marker inside an argument string", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"search\", \"parameters\": {\"query\": \"<|END_ACTION|>\"}}]<|END_ACTION|>",
             vec![("search", json!({"query": "<|END_ACTION|>"}))], 0, None, None),
         case(f, "marker inside reasoning", "<|START_THINKING|><|START_ACTION|>[]<|END_ACTION|><|END_THINKING|><|START_RESPONSE|>No.<|END_RESPONSE|>", vec![], 0, Some("No."), Some("<|START_ACTION|>[]<|END_ACTION|>")),
+        case(f, "command r+ Action fence", "I will search.\nAction:\n```json\n[\n    {\n        \"tool_name\": \"get_weather\",\n        \"parameters\": {\"city\": \"Paris\"}\n    }\n]\n```",
+            vec![("get_weather", paris())], 0, Some("I will search."), None),
+        case(f, "command r+ directly-answer is no call", "Action:\n```json\n[\n    {\n        \"tool_name\": \"directly-answer\",\n        \"parameters\": {}\n    }\n]\n```", vec![], 0, None, None),
         cut(case(f, "cut off", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Pa", vec![], 1, None, None)),
     ]
 }
@@ -393,24 +412,12 @@ pub fn step3() -> Vec<Case> {
 pub fn plain() -> Vec<Case> {
     let f = "plain";
     vec![
-        case(
-            f,
-            "prose",
-            "Bayern hat drei Tarifverträge für die Metallindustrie.",
-            vec![],
-            0,
-            None,
-            None,
-        ),
-        case(
+        untouched(f, "prose", "Bayern hat drei Tarifverträge für die Metallindustrie."),
+        untouched(
             f,
             "prose with brackets and tags",
             "Use `<b>` for bold [1] and a list [a, b].",
-            vec![],
-            0,
-            None,
-            None,
         ),
-        case(f, "a JSON answer", "{\"answer\": 42}", vec![], 0, None, None),
+        untouched(f, "a JSON answer", "{\"answer\": 42}"),
     ]
 }

@@ -50,8 +50,7 @@ fn check(c: &Case, tools: &[ToolDef]) -> Vec<String> {
             bad.push(format!("incomplete call with arguments or without a reason: {ic:?}"));
         }
     }
-    let untouched = c.calls.is_empty() && c.incomplete == 0 && c.reasoning.is_none() && c.content.is_none();
-    let want_content = if untouched { Some(c.text.as_str()) } else { c.content };
+    let want_content = c.content;
     if r.content.as_deref() != want_content {
         bad.push(format!("content {:?}, want {want_content:?}", r.content));
     }
@@ -467,4 +466,43 @@ fn extract_text_calls_reports_the_family() {
         assert!(found.calls[0].complete, "{text}");
     }
     assert!(extract_text_calls("Just an answer.", Some(&t), false).is_none());
+}
+
+/// Inputs of about 1 MB built to make a per-call rescan of the rest quadratic (many calls each
+/// missing an optional end marker, many unclosed values): each parses in linear time. Found by
+/// the fuzz target (a Kimi K2 section of 12,000 calls without a section end took minutes).
+#[test]
+fn adversarial_megabyte_inputs_parse_in_linear_time() {
+    let t = tools();
+    let inputs = [
+        "<|tool_call_begin|>functions.noop:0<|tool_call_argument_begin|>{}<|tool_call_end|>".repeat(12_000),
+        "<|tool_call_begin|>functions.noop:0".repeat(30_000),
+        "<|start|>assistant<|channel|>analysis<|message|>x<|end|>".repeat(18_000),
+        "<|channel|>commentary to=functions.noop <|message|>{}".repeat(18_000),
+        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>noop\n```json\n{}\n```".repeat(15_000),
+        "<｜tool▁call▁begin｜>noop".repeat(40_000),
+        "[TOOL_CALLS]noop".repeat(60_000),
+        "<tool_call>{</tool_call>".repeat(40_000),
+        format!(
+            "<tool_call><function=search>{}</function></tool_call>",
+            "<parameter=q>v".repeat(70_000)
+        ),
+        format!(
+            "<minimax:tool_call><invoke name=\"search\">{}</invoke>",
+            "x<parameter name=\"q\">v</parameter>".repeat(25_000)
+        ),
+        "<tool_call>noop<arg_key>a</arg_key>".repeat(30_000),
+        "<".repeat(1_000_000),
+    ];
+    for text in inputs {
+        let t0 = std::time::Instant::now();
+        let r = parse_chat_response_with_tools(&body(&text, "stop"), Some(&t));
+        let took = t0.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(20),
+            "{:?}… took {took:?}",
+            &text[..40]
+        );
+        let _ = r.to_json();
+    }
 }

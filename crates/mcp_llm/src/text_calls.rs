@@ -280,12 +280,12 @@ fn split_reasoning(text: &str) -> (Option<String>, &str) {
             };
         }
     }
-    for (_, close) in THINK {
-        if let Some(e) = t.find(close) {
-            let before = &t[..e];
-            if earliest_family(before).is_none() {
-                return (Some(before.trim().to_string()), &t[e + close.len()..]);
-            }
+    // One pass for the four closing tags (they all start with `<` or `[`).
+    let closes: Vec<&str> = THINK.iter().map(|(_, c)| *c).collect();
+    if let Some((e, close)) = first_of(t, &closes) {
+        let before = &t[..e];
+        if earliest_family(before).is_none() {
+            return (Some(before.trim().to_string()), &t[e + close.len()..]);
         }
     }
     (None, text)
@@ -387,7 +387,12 @@ const FAMILIES: &[Family] = &[
 /// comes after that call's own opening marker), and where.
 fn earliest_family(s: &str) -> Option<(&'static Family, usize)> {
     let bytes = s.as_bytes();
+    let second = second_bytes();
     let marked = memchr::memchr2_iter(b'<', b'[', bytes).find_map(|p| {
+        // Most `<` and `[` of an answer open no marker: one table lookup rules them out.
+        if !bytes.get(p + 1).is_some_and(|&b| second[b as usize]) {
+            return None;
+        }
         FAMILIES
             .iter()
             .find(|f| f.opens.iter().any(|m| bytes[p..].starts_with(m.as_bytes())))
@@ -395,11 +400,30 @@ fn earliest_family(s: &str) -> Option<(&'static Family, usize)> {
     });
     // The one family whose marker is not a tag (Command R+'s `Action:` before a JSON fence).
     let limit = marked.map_or(s.len(), |(_, p)| p);
-    let action = FAMILIES
-        .iter()
-        .find(|f| f.name == "cohere_action")
-        .and_then(|f| f.opens.iter().filter_map(|m| s[..limit].find(m)).min().map(|p| (f, p)));
+    let action = FAMILIES.iter().find(|f| f.name == "cohere_action").and_then(|f| {
+        f.opens
+            .iter()
+            .filter_map(|m| memchr::memmem::find(&bytes[..limit], m.as_bytes()))
+            .min()
+            .map(|p| (f, p))
+    });
     action.or(marked)
+}
+
+/// The bytes that follow the first byte of some family's opening marker.
+fn second_bytes() -> &'static [bool; 256] {
+    static TABLE: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [false; 256];
+        for f in FAMILIES {
+            for m in f.opens {
+                if let Some(&b) = m.as_bytes().get(1) {
+                    t[b as usize] = true;
+                }
+            }
+        }
+        t
+    })
 }
 
 /// The first place in `s` where one of `markers` starts, and which: one pass (every marker

@@ -253,7 +253,9 @@ COMMENT ON FUNCTION mcp.repair_json(text) IS
 COMMENT ON FUNCTION mcp.repair_json_report(text) IS
   'Like repair_json but returns {value, repaired, fixes[]} and never raises: unrepairable input gives {value: null, error}.';
 COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
-  'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete.';
+  'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, reasoning, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete; tool calls open models wrote as text are read from the content (see the two-argument form for checking them against the offered tools).';
+COMMENT ON FUNCTION mcp.parse_llm_response(text, jsonb) IS
+  'mcp.parse_llm_response knowing the tools the request offered (an OpenAI, Anthropic or MCP tools array, or an object with a "tools" array): tool calls written as text by open models (Hermes/Qwen, Qwen3-Coder, GLM, DeepSeek, Kimi K2, gpt-oss Harmony, Gemma 4, Llama, Mistral, Cohere, MiniMax, Step-3) are checked against them (a tool not offered gives an incomplete call) and their XML parameter values typed by the tool''s schema; reasoning (<think>, [THINK], Harmony analysis) is returned in "reasoning". The parse the chat loop runs. NULL tools = the one-argument form; NULL raw gives NULL.';
 COMMENT ON FUNCTION mcp.audit_digest(jsonb) IS
   'Hex SHA-256 of a jsonb value''s canonical text (object keys sorted bytewise, no whitespace): the digest an audit row''s clipped column records for a cut jsonb value, so an operator can check a payload against it.';
 COMMENT ON FUNCTION mcp.audit_digest(text) IS

@@ -2365,3 +2365,14 @@ COMMENT ON COLUMN mcp.interface.embedding_model IS
   'The model context_retrieve embeds queries with; it searches only collections with purpose ''rag'' whose fingerprint and dimension equal this model''s. NULL: context_retrieve refuses. mcp.analyze ranks the interface''s plans also by the similarity of the question to their example questions with this model (NULL: no embedding signal).';
 
 GRANT SELECT ON mcp.plan_example_embedding TO PUBLIC;
+------------------------------------------------------------------------------------------------
+-- Tool calls written as text: mcp.parse_llm_response with the offered tools
+------------------------------------------------------------------------------------------------
+CREATE FUNCTION mcp.parse_llm_response(raw text, tools jsonb) RETURNS jsonb
+IMMUTABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'parse_llm_response_with_tools_wrapper';
+COMMENT ON FUNCTION mcp.parse_llm_response(text, jsonb) IS
+  'mcp.parse_llm_response knowing the tools the request offered (an OpenAI, Anthropic or MCP tools array, or an object with a "tools" array): tool calls written as text by open models (Hermes/Qwen, Qwen3-Coder, GLM, DeepSeek, Kimi K2, gpt-oss Harmony, Gemma 4, Llama, Mistral, Cohere, MiniMax, Step-3) are checked against them (a tool not offered gives an incomplete call) and their XML parameter values typed by the tool''s schema; reasoning (<think>, [THINK], Harmony analysis) is returned in "reasoning". The parse the chat loop runs. NULL tools = the one-argument form; NULL raw gives NULL.';
+COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
+  'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, reasoning, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete; tool calls open models wrote as text are read from the content (see the two-argument form for checking them against the offered tools).';

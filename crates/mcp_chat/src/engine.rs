@@ -826,6 +826,7 @@ impl<'a> Run<'a> {
             repaired: false,
             fixes: Vec::new(),
             error: None,
+            reasoning: None,
         };
         if too_large {
             // Not sent: the audit row keeps the (bounded) body, the run stops with the limit.
@@ -916,8 +917,9 @@ impl<'a> Run<'a> {
             return Err(self.failed(ex, pe, None));
         }
 
-        let resp = p.parse_response(&raw);
+        let resp = p.parse_response(&raw, &req.tools);
         ex.finish_reason = Some(resp.finish_reason);
+        ex.reasoning = resp.reasoning.clone();
         let mut fixes = resp.repairs.clone();
         for c in &resp.tool_calls {
             fixes.extend(c.repairs.iter().cloned());

@@ -215,6 +215,9 @@ pub struct LlmExchange {
     pub fixes: Vec<Fix>,
     /// Normalized provider error (non-2xx, transport failure, error body, unusable answer).
     pub error: Option<ProviderError>,
+    /// The reasoning split off the answer (`<think>…</think>`, `[THINK]`, Harmony's analysis
+    /// channel, `reasoning_content`): never part of the conversation, kept for the audit.
+    pub reasoning: Option<String>,
 }
 
 impl LlmExchange {

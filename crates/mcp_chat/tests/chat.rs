@@ -1472,4 +1472,93 @@ fn oversize_request_is_not_sent() {
     assert_eq!(m.requests(Some("big")).len(), 1, "the second request was not sent");
     let last = h.exchanges.last().unwrap();
     assert!(last.error.is_some());
+
+// Tool calls written as text (open models behind a server without a tool parser)
+
+fn text_answer(content: &str, finish: &str) -> String {
+    json!({"id": "c", "object": "chat.completion", "model": "open-model",
+           "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}]})
+    .to_string()
+}
+
+fn replay_run(bodies: Vec<String>) -> (ChatOutcome, TestHost) {
+    let cfg = ChatConfig::new(ProviderConfig::replay("open-model", bodies));
+    let mut h = TestHost::new();
+    let o = run(&cfg, &mut h, "Tarif?");
+    (o, h)
+}
+
+#[test]
+fn text_tool_call_completes_a_chat_and_reasoning_stays_out_of_the_conversation() {
+    let kimi = "<think>Bayern, Metall: the tool knows.</think><|tool_calls_section_begin|><|tool_call_begin|>functions.getTarifVertrag:0<|tool_call_argument_begin|>{\"tarifgebiet\": \"Bayern\", \"fachbereich\": \"Metall\"}<|tool_call_end|><|tool_calls_section_end|>";
+    let (o, h) = replay_run(vec![
+        text_answer(kimi, "stop"),
+        text_answer("<think>done</think>Zwei Tarifverträge.", "stop"),
+    ]);
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+    assert_eq!(o.answer.as_deref(), Some("Zwei Tarifverträge."));
+    assert_eq!(h.executed.len(), 1);
+    assert_eq!(h.executed[0].name, "getTarifVertrag");
+    assert_eq!(
+        h.executed[0].arguments,
+        json!({"tarifgebiet": "Bayern", "fachbereich": "Metall"})
+    );
+    assert_eq!(
+        h.exchanges[0].reasoning.as_deref(),
+        Some("Bayern, Metall: the tool knows.")
+    );
+    assert_eq!(h.exchanges[1].reasoning.as_deref(), Some("done"));
+    for m in &o.messages {
+        assert!(
+            !m.text().contains("the tool knows") && !m.text().contains("<think>"),
+            "{m:?}"
+        );
+    }
+    assert_no_orphans(&o.messages);
+}
+
+#[test]
+fn text_tool_calls_that_must_not_run_go_back_as_corrections() {
+    let bad = [
+        // not offered
+        "<tool_call>{\"name\": \"drop_everything\", \"arguments\": {}}</tool_call>",
+        // the example: no JSON at all
+        "[TOOL_CALLS] not json at all",
+        // arguments not an object
+        "<|channel|>commentary to=functions.getTarifVertrag <|constrain|>json<|message|>\"Bayern\"<|call|>",
+    ];
+    for text in bad {
+        let (o, h) = replay_run(vec![
+            text_answer(text, "stop"),
+            text_answer("Ich frage nach.", "stop"),
+        ]);
+        assert_eq!(o.status, ChatStatus::Completed, "{text}: {:?}", o.error);
+        assert!(h.executed.is_empty(), "{text}: {:?}", h.executed);
+        assert_eq!(h.records.len(), 1, "{text}");
+        assert!(!h.records[0].executed, "{text}");
+        let tool_msg = o
+            .messages
+            .iter()
+            .find(|m| m.role == Role::Tool)
+            .expect("a tool answer");
+        assert!(
+            tool_msg.text().starts_with("Tool call failed"),
+            "{text}: {}",
+            tool_msg.text()
+        );
+        assert_no_orphans(&o.messages);
+    }
+}
+
+#[test]
+fn text_tool_call_cut_off_is_not_executed() {
+    let cut = "<tool_call>\n<function=getTarifVertrag>\n<parameter=tarifgebiet>\nBayern\n</parameter>\n<parameter=fachbereich>\nMet";
+    let (o, h) = replay_run(vec![
+        text_answer(cut, "length"),
+        text_answer("Abgebrochen.", "stop"),
+    ]);
+    assert!(h.executed.is_empty());
+    assert_eq!(h.records.len(), 1);
+    assert!(!h.records[0].executed);
+    assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
 }

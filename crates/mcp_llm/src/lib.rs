@@ -7,6 +7,7 @@ mod error;
 pub mod provider;
 mod response;
 mod streams;
+mod text_calls;
 mod types;
 
 pub use budget::*;
@@ -16,6 +17,8 @@ pub use provider::anthropic::{anthropic_body, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTH
 pub use provider::openai::{openai_body, retry_after_from_headers, DEFAULT_AZURE_API_VERSION};
 pub use provider::{Dialect, ProviderConfig, ProviderKind};
 pub use response::{
-    parse_chat_response, parse_llm_response, parse_llm_value, FinishReason, LlmResponse, ParsedToolCall,
+    parse_chat_response, parse_chat_response_with_tools, parse_llm_response, parse_llm_response_with_tools,
+    parse_llm_value, FinishReason, LlmResponse, ParsedToolCall,
 };
+pub use text_calls::{extract_text_calls, TextCalls};
 pub use types::{ChatRequest, Message, Role, ToolCall, ToolChoice, ToolDef, Usage};

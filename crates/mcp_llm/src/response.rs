@@ -11,7 +11,8 @@
 use crate::error::{error_from_value, looks_like_error, normalize_error, ErrorKind, ProviderError};
 use crate::provider::{anthropic, openai};
 use crate::streams;
-use crate::types::{Message, ToolCall, Usage};
+use crate::text_calls::{extract_text_calls, split_reasoning_only};
+use crate::types::{Message, ToolCall, ToolDef, Usage};
 use mcp_audit::clip_chars;
 use mcp_repair::{repair, Fix};
 use serde::{Deserialize, Serialize};
@@ -101,6 +102,10 @@ impl ParsedToolCall {
 pub struct LlmResponse {
     pub finish_reason: FinishReason,
     pub content: Option<String>,
+    /// What the model thought before answering (`<think>…</think>`, `[THINK]…[/THINK]`,
+    /// Harmony's analysis channel, a provider's `reasoning_content`): not the answer, never
+    /// searched for tool calls, kept for the audit.
+    pub reasoning: Option<String>,
     pub tool_calls: Vec<ParsedToolCall>,
     pub usage: Option<Usage>,
     pub error: Option<ProviderError>,
@@ -115,6 +120,7 @@ impl LlmResponse {
         LlmResponse {
             finish_reason: FinishReason::Unknown,
             content: None,
+            reasoning: None,
             tool_calls: Vec::new(),
             usage: None,
             error: None,
@@ -165,12 +171,14 @@ impl LlmResponse {
         Message::assistant_tool_calls(self.content.clone(), self.complete_tool_calls())
     }
 
-    /// `{finish_reason, content, tool_calls:[{id,name,arguments,arguments_raw,complete,error,
-    /// repairs}], usage, error, repairs}` — what SQL `mcp.parse_llm_response` returns.
+    /// `{finish_reason, content, reasoning, tool_calls:[{id,name,arguments,arguments_raw,
+    /// complete,error,repairs}], usage, error, repairs}` — what SQL `mcp.parse_llm_response`
+    /// returns.
     pub fn to_json(&self) -> Value {
         json!({
             "finish_reason": self.finish_reason,
             "content": self.content,
+            "reasoning": self.reasoning,
             "tool_calls": self.tool_calls.iter().map(ParsedToolCall::to_json).collect::<Vec<_>>(),
             "usage": self.usage,
             "error": self.error.as_ref().map(ProviderError::to_json),
@@ -186,12 +194,12 @@ pub(crate) fn fix(kind: &'static str, position: usize) -> Fix {
     Fix { kind, position }
 }
 
-struct Args {
-    value: Option<Value>,
-    raw: String,
-    complete: bool,
-    error: Option<String>,
-    fixes: Vec<Fix>,
+pub(crate) struct Args {
+    pub(crate) value: Option<Value>,
+    pub(crate) raw: String,
+    pub(crate) complete: bool,
+    pub(crate) error: Option<String>,
+    pub(crate) fixes: Vec<Fix>,
 }
 
 fn args_object(v: Value, raw: String, fixes: Vec<Fix>) -> Args {
@@ -235,7 +243,7 @@ fn type_name(v: &Value) -> &'static str {
 }
 
 /// Decode the text of an arguments string: strict, then double-encoded, then repaired.
-fn decode_args_text(s: &str) -> Args {
+pub(crate) fn decode_args_text(s: &str) -> Args {
     decode_args_text_depth(s, 0)
 }
 
@@ -514,98 +522,9 @@ pub(crate) fn usage_from(v: Option<&Value>) -> Option<Usage> {
 // ---------------------------------------------------------------------------------------------
 // Content-embedded tool calls
 
-/// Pull `<tool_call>{…}</tool_call>` (Hermes/Qwen), `[TOOL_CALLS][{…}]` / `[TOOL_CALLS]name[ARGS]{…}`
-/// (Mistral) and `<|python_tag|>{…}` (Llama 3.1) out of the text. Returns the remaining text and
-/// the calls; `None` when there are none.
-fn extract_embedded(content: &str, first_index: usize) -> Option<(Option<String>, Vec<ParsedToolCall>)> {
-    let mut calls = Vec::new();
-    let mut rest = String::new();
-    let push_item = |text: &str, cut: bool, calls: &mut Vec<ParsedToolCall>| {
-        let items = parse_items(text);
-        let n = items.len();
-        for (k, (v, truncated)) in items.into_iter().enumerate() {
-            let mut c = call_from_value(&v, first_index + calls.len());
-            if (cut || truncated) && k + 1 == n {
-                mark_incomplete(&mut c, "tool call in the text was cut off; not executed");
-            }
-            calls.push(c);
-        }
-        if n == 0 && !text.trim().is_empty() {
-            calls.push(ParsedToolCall {
-                id: format!("call_{}", first_index + calls.len()),
-                name: String::new(),
-                arguments: None,
-                arguments_raw: clip_chars(text.trim(), 2000).0,
-                complete: false,
-                error: Some("tool call in the text is not valid JSON".into()),
-                repairs: Vec::new(),
-            });
-        }
-    };
-    if content.contains("<tool_call>") {
-        let mut s = content;
-        while let Some(start) = s.find("<tool_call>") {
-            rest.push_str(&s[..start]);
-            let after = &s[start + "<tool_call>".len()..];
-            match after.find("</tool_call>") {
-                Some(end) => {
-                    push_item(&after[..end], false, &mut calls);
-                    s = &after[end + "</tool_call>".len()..];
-                }
-                None => {
-                    push_item(after, true, &mut calls);
-                    s = "";
-                }
-            }
-        }
-        rest.push_str(s);
-    } else if let Some(start) = content.find("[TOOL_CALLS]") {
-        rest.push_str(&content[..start]);
-        let after = content[start + "[TOOL_CALLS]".len()..].trim_start();
-        if after.starts_with('[') || after.starts_with('{') {
-            push_item(after, false, &mut calls);
-        } else {
-            // Newer Mistral template: [TOOL_CALLS]name[ARGS]{…}[TOOL_CALLS]name2[ARGS]{…}
-            for part in after.split("[TOOL_CALLS]") {
-                let (name, args) = part.split_once("[ARGS]").unwrap_or((part, ""));
-                let name = name.trim();
-                let args = args.trim();
-                let a = decode_args_text(args);
-                let mut c = ParsedToolCall {
-                    id: format!("call_{}", first_index + calls.len()),
-                    name: name.to_string(),
-                    arguments: a.value,
-                    arguments_raw: a.raw,
-                    complete: a.complete,
-                    error: a.error,
-                    repairs: a.fixes,
-                };
-                if name.is_empty() {
-                    mark_incomplete(&mut c, "tool call without a function name");
-                }
-                calls.push(c);
-            }
-        }
-    } else if let Some(start) = content.find("<|python_tag|>") {
-        rest.push_str(&content[..start]);
-        let after = content[start + "<|python_tag|>".len()..]
-            .trim()
-            .trim_end_matches("<|eom_id|>")
-            .trim_end_matches("<|eot_id|>");
-        push_item(after, false, &mut calls);
-    } else {
-        return None;
-    }
-    if calls.is_empty() {
-        return None;
-    }
-    let rest = rest.trim();
-    Some(((!rest.is_empty()).then(|| rest.to_string()), calls))
-}
-
 /// Parse an embedded tool-call payload: one object or an array of them (with repair).
 /// Each item comes with "was cut off".
-fn parse_items(text: &str) -> Vec<(Value, bool)> {
+pub(crate) fn parse_items_text(text: &str) -> Vec<(Value, bool)> {
     let t = text.trim();
     if t.is_empty() {
         return Vec::new();
@@ -655,7 +574,15 @@ pub(crate) enum Formats {
 /// into an [`LlmResponse`] — the SQL function `mcp.parse_llm_response`. Never panics; garbage
 /// gives `finish_reason = error` with an `invalid_response` error.
 pub fn parse_llm_response(raw: &str) -> LlmResponse {
+    parse_llm_response_with_tools(raw, None)
+}
+
+/// [`parse_llm_response`] knowing the tools offered in the request (`mcp.parse_llm_response(raw,
+/// tools)`): tool calls written as text are checked against them and typed by their schemas
+/// ([`crate::extract_text_calls`]).
+pub fn parse_llm_response_with_tools(raw: &str, tools: Option<&[ToolDef]>) -> LlmResponse {
     let mut r = parse_body(raw, Formats::Any);
+    text_calls(&mut r, tools);
     replace_nul(&mut r, raw);
     r
 }
@@ -663,9 +590,52 @@ pub fn parse_llm_response(raw: &str) -> LlmResponse {
 /// Parse the JSON answer of a chat request (what a provider dialect returns without streaming;
 /// see [`crate::ProviderConfig::parse_response`]). Strict parse first, then repair.
 pub fn parse_chat_response(raw: &str) -> LlmResponse {
+    parse_chat_response_with_tools(raw, None)
+}
+
+/// [`parse_chat_response`] knowing the tools offered in the request: what the chat loop uses.
+pub fn parse_chat_response_with_tools(raw: &str, tools: Option<&[ToolDef]>) -> LlmResponse {
     let mut r = parse_body(raw, Formats::Chat);
+    text_calls(&mut r, tools);
     replace_nul(&mut r, raw);
     r
+}
+
+/// Tool calls and reasoning written into the answer's text (the one path for SQL and chat).
+/// Native `tool_calls` win: then only reasoning is split off the text.
+fn text_calls(r: &mut LlmResponse, tools: Option<&[ToolDef]>) {
+    if r.error.is_some() {
+        return;
+    }
+    let Some(content) = r.content.as_deref() else {
+        return;
+    };
+    let cut = r.truncated || r.finish_reason == FinishReason::Length;
+    let native = !r.tool_calls.is_empty();
+    let found = if native {
+        split_reasoning_only(content)
+    } else {
+        extract_text_calls(content, tools, cut)
+    };
+    let Some(found) = found else {
+        return;
+    };
+    if let Some(t) = found.reasoning {
+        r.reasoning = Some(match r.reasoning.take() {
+            Some(prev) => format!("{prev}\n{t}"),
+            None => t,
+        });
+    }
+    r.content = found.content;
+    if !native {
+        r.tool_calls = found.calls;
+        if r.tool_calls.iter().any(|c| c.complete)
+            && matches!(r.finish_reason, FinishReason::Stop | FinishReason::Unknown)
+        {
+            r.finish_reason = FinishReason::ToolCalls;
+        }
+        unique_ids(r);
+    }
 }
 
 fn parse_body(raw: &str, formats: Formats) -> LlmResponse {
@@ -721,6 +691,7 @@ fn parse_body(raw: &str, formats: Formats) -> LlmResponse {
 /// Normalize an already-parsed body (no repair involved).
 pub fn parse_llm_value(v: &Value) -> LlmResponse {
     let mut r = from_value(v, "", false, Formats::Any);
+    text_calls(&mut r, None);
     replace_nul(&mut r, "");
     r
 }
@@ -736,6 +707,9 @@ fn replace_nul(r: &mut LlmResponse, raw: &str) {
     use mcp_repair::replace_nul_str as nul;
     let mut n = 0;
     if let Some(c) = &mut r.content {
+        n += nul(c);
+    }
+    if let Some(c) = &mut r.reasoning {
         n += nul(c);
     }
     for c in &mut r.tool_calls {
@@ -802,14 +776,6 @@ pub(crate) fn finish(r: &mut LlmResponse) {
         }
         return;
     }
-    if r.tool_calls.is_empty() {
-        if let Some(content) = r.content.clone() {
-            if let Some((rest, calls)) = extract_embedded(&content, 0) {
-                r.content = rest;
-                r.tool_calls = calls;
-            }
-        }
-    }
     if r.truncated && r.finish_reason == FinishReason::Unknown {
         r.finish_reason = FinishReason::Length;
     }
@@ -817,7 +783,11 @@ pub(crate) fn finish(r: &mut LlmResponse) {
     {
         r.finish_reason = FinishReason::ToolCalls;
     }
-    // Deterministic, unique ids.
+    unique_ids(r);
+}
+
+/// Deterministic, unique ids.
+fn unique_ids(r: &mut LlmResponse) {
     let mut seen = HashSet::new();
     for (i, c) in r.tool_calls.iter_mut().enumerate() {
         if c.id.is_empty() || !seen.insert(c.id.clone()) {
@@ -846,6 +816,8 @@ pub(crate) fn content_text(v: Option<&Value>) -> Option<String> {
 pub(crate) fn message(m: &Value, raw: &str, truncated: bool) -> LlmResponse {
     let mut r = LlmResponse::empty();
     r.content = content_text(m.get("content")).filter(|c| !c.is_empty());
+    // DeepSeek, vLLM and llama.cpp return the reasoning they split off themselves.
+    r.reasoning = str_field(m, &["reasoning_content", "reasoning"]).map(String::from);
     let mut calls: Vec<ParsedToolCall> = match m.get("tool_calls") {
         Some(Value::Array(a)) => a.iter().enumerate().map(|(i, c)| call_from_value(c, i)).collect(),
         _ => Vec::new(),

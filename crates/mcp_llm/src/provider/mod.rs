@@ -17,8 +17,8 @@ pub mod openai;
 pub mod replay;
 
 use crate::error::ProviderError;
-use crate::response::{parse_chat_response, LlmResponse};
-use crate::types::ChatRequest;
+use crate::response::{parse_chat_response_with_tools, LlmResponse};
+use crate::types::{ChatRequest, ToolDef};
 use mcp_audit::Scrubber;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -237,9 +237,11 @@ impl ProviderConfig {
         }
     }
 
-    /// The answer to a chat request (2xx, or a replayed body).
-    pub fn parse_response(&self, raw: &str) -> LlmResponse {
-        parse_chat_response(raw)
+    /// The answer to a chat request (2xx, or a replayed body). `tools`: the tools the request
+    /// offered; tool calls the model wrote as text are checked against them
+    /// ([`crate::extract_text_calls`]), the same path as `mcp.parse_llm_response(raw, tools)`.
+    pub fn parse_response(&self, raw: &str, tools: &[ToolDef]) -> LlmResponse {
+        parse_chat_response_with_tools(raw, Some(tools))
     }
 
     /// A non-2xx answer as one [`ProviderError`].

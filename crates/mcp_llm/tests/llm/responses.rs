@@ -438,7 +438,15 @@ fn to_json_shape() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        ["finish_reason", "content", "tool_calls", "usage", "error", "repairs"]
+        [
+            "finish_reason",
+            "content",
+            "reasoning",
+            "tool_calls",
+            "usage",
+            "error",
+            "repairs"
+        ]
     );
     assert_eq!(v["finish_reason"], "tool_calls");
     assert_eq!(v["content"], Value::Null);

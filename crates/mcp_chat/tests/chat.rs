@@ -1472,7 +1472,9 @@ fn oversize_request_is_not_sent() {
     assert_eq!(m.requests(Some("big")).len(), 1, "the second request was not sent");
     let last = h.exchanges.last().unwrap();
     assert!(last.error.is_some());
+}
 
+// ---------------------------------------------------------------------------------------------
 // Tool calls written as text (open models behind a server without a tool parser)
 
 fn text_answer(content: &str, finish: &str) -> String {

@@ -2209,6 +2209,42 @@ REVOKE EXECUTE ON FUNCTION mcp.local_model_fingerprint(text) FROM PUBLIC;
 COMMENT ON FUNCTION mcp.ingest(text, text, text, text, jsonb, text) IS
   'Chunk, embed (in batches of the model''s batch_size) and store a document, as the caller: returns {document_id, status: inserted | replaced | unchanged, chunks}. The same content under the same URI does nothing; changed content replaces the document''s chunks. Everything is computed before the first write: an unknown collection (42704), a model mismatch (55000), an embedding server that is down (08006) or answers another dimension (22000) leave nothing written. mime_type text/markdown chunks along Markdown structure.';
 
+-- Every request to an embedding provider is a row (operator-only): the key is spent, and text
+-- the role could read is sent out. The texts themselves are not kept, only their number, size
+-- and digest.
+CREATE TABLE mcp.embedding_request (
+    request_id   bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    model        text NOT NULL,
+    provider     text,
+    role_name    name NOT NULL DEFAULT current_user,
+    url          text,
+    texts        integer NOT NULL CONSTRAINT embedding_request_texts_not_negative CHECK (texts >= 0),
+    input_bytes  bigint NOT NULL CONSTRAINT embedding_request_input_bytes_not_negative CHECK (input_bytes >= 0),
+    input_sha256 text,
+    http_status  integer,
+    latency_ms   double precision,
+    error        text,
+    created_at   timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX embedding_request_created_idx ON mcp.embedding_request (created_at);
+COMMENT ON TABLE mcp.embedding_request IS
+  'Every HTTP request to an embedding provider (openai-kind models: mcp.embed, mcp.ingest, mcp.search, mcp.analyze, context_retrieve), operator-only. Written through the durable audit worker when it is on (so it outlasts a ROLLBACK and a read-only transaction), else in the caller''s transaction; in a read-only transaction without the worker only the server log records it. The local model sends nothing and writes no row.';
+COMMENT ON COLUMN mcp.embedding_request.request_id IS 'Identifier.';
+COMMENT ON COLUMN mcp.embedding_request.model IS 'The embedding model (mcp.embedding_model.name).';
+COMMENT ON COLUMN mcp.embedding_request.provider IS 'The provider whose key was spent.';
+COMMENT ON COLUMN mcp.embedding_request.role_name IS 'The role whose call sent the request.';
+COMMENT ON COLUMN mcp.embedding_request.url IS 'The endpoint (no user info, no query string).';
+COMMENT ON COLUMN mcp.embedding_request.texts IS 'Number of texts in the request.';
+COMMENT ON COLUMN mcp.embedding_request.input_bytes IS 'Bytes of the texts sent.';
+COMMENT ON COLUMN mcp.embedding_request.input_sha256 IS 'Hex SHA-256 of the texts, each followed by a NUL byte (to check a claim of what was sent; the texts are not kept).';
+COMMENT ON COLUMN mcp.embedding_request.http_status IS 'HTTP status of the answer; NULL when none arrived.';
+COMMENT ON COLUMN mcp.embedding_request.latency_ms IS 'Time of the request, retries included.';
+COMMENT ON COLUMN mcp.embedding_request.error IS 'Why the request failed (scrubbed, clipped); NULL on success.';
+COMMENT ON COLUMN mcp.embedding_request.created_at IS 'When the request ended.';
+REVOKE ALL ON mcp.embedding_request FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('mcp.embedding_request', '');
+SELECT pg_catalog.pg_extension_config_dump('mcp.embedding_request_request_id_seq', '');
+
 GRANT SELECT ON mcp.embedding_model, mcp.collection TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('mcp.embedding_model', '');
 SELECT pg_catalog.pg_extension_config_dump('mcp.collection', '');

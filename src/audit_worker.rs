@@ -772,7 +772,7 @@ pub fn recording() -> bool {
     OPEN_RUN.with(|o| o.borrow().is_some())
 }
 
-/// An audit record for `table` (`llm_request` or `tool_call`, its columns in `row`) through the
+/// An audit record for `table` (`llm_request`, `tool_call` or `embedding_request`, its columns in `row`) through the
 /// worker. A record of a run (its `run_id` set) goes to the queue while this backend has the run
 /// open through the worker. A record of its own (no `run_id`: `mcp.call_tool`, MCP
 /// `tools/call`) goes there whenever the durable audit is on, so that it outlasts the caller's
@@ -1249,7 +1249,7 @@ fn store_value(v: &Value) -> Result<(), pgrx::spi::SpiError> {
             &[JsonB(v.clone()).into()],
         ),
         Some("insert") => match v["table"].as_str() {
-            Some(t @ ("llm_request" | "tool_call")) => insert_row(t, &v["row"]),
+            Some(t @ ("llm_request" | "tool_call" | "embedding_request")) => insert_row(t, &v["row"]),
             _ => Ok(()),
         },
         Some("run_end") => {

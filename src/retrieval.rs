@@ -261,31 +261,124 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
         ),
         ..Options::default()
     };
+    let audit_url = mcp_http::redact_url(&req.url);
     let result = CLIENT.with(|c| c.post_json(&req, &opts, &mut interrupt_pending));
+    let mut record = EmbeddingRequest {
+        model: &m.name,
+        provider,
+        url: audit_url,
+        texts,
+        http_status: None,
+        latency_ms: 0.0,
+        error: None,
+    };
     let response = match result {
         Ok(r) => r,
         Err(e) => {
+            record.latency_ms = e.latency.as_secs_f64() * 1000.0;
+            record.error = Some(e.to_string());
+            record_embedding_request(&record)?;
             if e.kind() == mcp_http::HttpErrorKind::Interrupted {
                 pg_sys::check_for_interrupts!();
             }
             return Err(embed_error(&m.name, EmbedError::Server(e.to_string())));
         }
     };
+    record.http_status = Some(response.status as i32);
+    record.latency_ms = response.latency.as_secs_f64() * 1000.0;
     let text = response.text();
-    if !response.is_success() {
+    let parsed = if !response.is_success() {
         let why = mcp_embed::openai::parse_response(&text, texts.len(), m.dimension)
             .err()
             .map_or_else(String::new, |e| format!(": {e}"));
-        return Err(embed_error(
+        Err(embed_error(
             &m.name,
             EmbedError::Server(format!(
                 "the embedding server answered HTTP {}{why}",
                 response.status
             )),
-        ));
+        ))
+    } else {
+        mcp_embed::openai::parse_response(&text, texts.len(), m.dimension)
+            .map_err(|e| embed_error(&m.name, e))
+    };
+    if let Err(e) = &parsed {
+        record.error = Some(e.message().to_string());
     }
-    mcp_embed::openai::parse_response(&text, texts.len(), m.dimension)
-        .map_err(|e| embed_error(&m.name, e))
+    record_embedding_request(&record)?;
+    parsed
+}
+
+/// One request to an embedding provider, for its audit row (`mcp.embedding_request`).
+struct EmbeddingRequest<'a> {
+    model: &'a str,
+    provider: &'a str,
+    url: String,
+    texts: &'a [&'a str],
+    http_status: Option<i32>,
+    latency_ms: f64,
+    error: Option<String>,
+}
+
+/// Write the audit row of an embedding request: through the durable audit worker when it is on
+/// (it outlasts the caller's ROLLBACK and needs no write of the caller, so it works in a
+/// read-only transaction and inside a tool's read-only context), else in the caller's
+/// transaction as the extension owner; in a read-only transaction without the worker only the
+/// server log records it (the request has been sent; refusing now would not unspend it).
+fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
+    let mut bytes = Vec::new();
+    for t in r.texts {
+        bytes.extend_from_slice(t.as_bytes());
+        bytes.push(0);
+    }
+    let input_bytes = r.texts.iter().map(|t| t.len() as i64).sum::<i64>();
+    let digest = mcp_audit::sha256_hex(&bytes);
+    let role = crate::tools::calling_role();
+    let error = r.error.as_deref().map(|e| mcp_audit::clip_chars(e, 2000).0);
+    let row = json!({
+        "model": r.model, "provider": r.provider, "role_name": role, "url": r.url,
+        "texts": r.texts.len(), "input_bytes": input_bytes, "input_sha256": digest,
+        "http_status": r.http_status, "latency_ms": r.latency_ms, "error": error,
+    });
+    if crate::audit_worker::durable() && crate::audit_worker::append("embedding_request", row) {
+        return Ok(());
+    }
+    if unsafe { pg_sys::XactReadOnly } {
+        pgrx::log!(
+            "pg_mcp: embedding request of model {} by {} not audited (read-only transaction, no audit worker): {} texts, {} bytes, sha256 {}",
+            r.model,
+            role,
+            r.texts.len(),
+            input_bytes,
+            digest
+        );
+        return Ok(());
+    }
+    crate::pg::as_extension_owner(|| {
+        write_kept::<i64>(
+            "INSERT INTO mcp.embedding_request (model, provider, role_name, url, texts, input_bytes,
+                                                input_sha256, http_status, latency_ms, error)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING request_id",
+            &[
+                r.model.into(),
+                r.provider.into(),
+                role.as_str().into(),
+                r.url.as_str().into(),
+                (r.texts.len() as i32).into(),
+                input_bytes.into(),
+                digest.as_str().into(),
+                r.http_status.into(),
+                r.latency_ms.into(),
+                error.into(),
+            ],
+        )
+    })
+    .map_err(|e| {
+        ErrorReport::from(McpError::Internal(format!(
+            "could not write the audit row of an embedding request: {e}"
+        )))
+    })?;
+    Ok(())
 }
 
 /// Vectors of `texts` with model `m`, in batches of its batch_size.

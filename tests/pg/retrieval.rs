@@ -391,6 +391,15 @@ mod tests {
         );
         assert!(reqs.contains("sk-pgtest-SECRET-az1"), "the key is sent");
         assert!(!reqs.contains("Bearer sk-pgtest-SECRET-az1"), "as api-key, not Bearer: {reqs}");
+        // the request is audited: who, which model and provider, how much, never the text
+        let row = q("SELECT to_jsonb(e) FROM mcp.embedding_request e WHERE model = 'az8' ORDER BY request_id DESC LIMIT 1");
+        assert_eq!(row["provider"], "az8_p", "{row}");
+        assert_eq!(row["texts"], 1, "{row}");
+        assert_eq!(row["http_status"], 200, "{row}");
+        assert_eq!(row["input_bytes"], "Urlaub im Kalenderjahr".len(), "{row}");
+        assert!(row["url"].as_str().unwrap().contains("/openai/deployments/emb-deploy/embeddings"), "{row}");
+        assert!(!row.to_string().contains("Kalenderjahr"), "no text in the audit row: {row}");
+        assert!(!row.to_string().contains("sk-pgtest-SECRET-az1"), "no key: {row}");
     }
 
     #[pg_test]

@@ -4,17 +4,17 @@
 # Recipe: see README "How setup works".
 set -euo pipefail
 
-PG_MAJOR="${PG_MAJOR:-15}"
+SYSTEM_PG_MAJOR=15 # Debian 12's PostgreSQL; other versions are built below (2b)
+PG_MAJOR="${PG_MAJOR:-$SYSTEM_PG_MAJOR}" # the version scripts/test.sh is about to test
 PGRX_VERSION="0.18.1"
-SYSTEM_PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
-PG_CONFIG="${PG_MCP_PG_CONFIG:-$SYSTEM_PG_CONFIG}"
+SYSTEM_PG_CONFIG="/usr/lib/postgresql/${SYSTEM_PG_MAJOR}/bin/pg_config"
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # 1. Debian packages -----------------------------------------------------------------------
 need_pkgs=()
-for p in "postgresql-${PG_MAJOR}" "postgresql-server-dev-${PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3; do
+for p in "postgresql-${SYSTEM_PG_MAJOR}" "postgresql-server-dev-${SYSTEM_PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 if [ "${#need_pkgs[@]}" -gt 0 ]; then
@@ -126,9 +126,10 @@ build_pg() { # build_pg MAJOR
     log "pgvector for PostgreSQL $major: built in $((SECONDS - t0)) s"
   fi
 }
-for v in $PG_MCP_VERSIONS; do
-  [ "$v" = "$PG_MAJOR" ] && continue
-  build_pg "$v"
+# every version: the system's, PG_MCP_VERSIONS, and the one about to be tested
+all_versions="$(printf '%s\n' "$SYSTEM_PG_MAJOR" $PG_MCP_VERSIONS "$PG_MAJOR" | awk '!seen[$0]++')"
+for v in $all_versions; do
+  [ "$v" = "$SYSTEM_PG_MAJOR" ] || build_pg "$v"
 done
 
 # 3. Rust toolchain and cargo-pgrx ------------------------------------------------------------
@@ -146,9 +147,13 @@ fi
 # 4. pgrx init against the system PostgreSQL and the versions built above (nothing is
 #    downloaded). One init names them all: `cargo pgrx init` rewrites config.toml.
 PGRX_HOME="${PGRX_HOME:-$HOME/.pgrx}"
-init_args=("--pg${PG_MAJOR}" "$PG_CONFIG")
-for v in $PG_MCP_VERSIONS; do
-  [ "$v" = "$PG_MAJOR" ] || init_args+=("--pg$v" "$PG_CACHE/pg$v/bin/pg_config")
+# (PG_MCP_PG_CONFIG: another installation of PG_MAJOR, e.g. a copy made by scripts/slot.sh)
+init_args=()
+for v in $all_versions; do
+  if [ "$v" = "$PG_MAJOR" ] && [ -n "${PG_MCP_PG_CONFIG:-}" ]; then cfg="$PG_MCP_PG_CONFIG"
+  elif [ "$v" = "$SYSTEM_PG_MAJOR" ]; then cfg="$SYSTEM_PG_CONFIG"
+  else cfg="$PG_CACHE/pg$v/bin/pg_config"; fi
+  init_args+=("--pg$v" "$cfg")
 done
 init_done=1
 for ((i = 0; i < ${#init_args[@]}; i += 2)); do

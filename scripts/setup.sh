@@ -69,11 +69,12 @@ build_pg() { # build_pg MAJOR
     fi
   done
   local t0 work ext="$prefix/share/postgresql/extension" # (configure appends /postgresql)
-  if [ -x "$prefix/bin/pg_config" ] && [ -f "$ext/unaccent.control" ] && [ -f "$ext/pg_trgm.control" ]; then
+  if [ -x "$prefix/bin/pg_config" ] && [ -f "$ext/unaccent.control" ] && [ -f "$ext/pg_trgm.control" ] \
+     && [ -f "$ext/dblink.control" ] && "$prefix/bin/pg_config" --configure | grep -q with-libxml; then
     log "PostgreSQL $major: present ($("$prefix/bin/pg_config" --version), $prefix)"
   else
     local deps=()
-    for p in bison flex libreadline-dev zlib1g-dev; do
+    for p in bison flex libreadline-dev zlib1g-dev libxml2-dev; do
       dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || deps+=("$p")
     done
     if [ "${#deps[@]}" -gt 0 ]; then
@@ -89,14 +90,18 @@ build_pg() { # build_pg MAJOR
       tar xjf postgresql-"$major"_*.orig.tar.bz2
       cd "postgresql-$major".*/
       # No ICU, OpenSSL, LLVM: pg_mcp and its suites use none of them (libc collations, as
-      # initdb picks on 15 by default). Readline and zlib are cheap (psql, pg_dump -Fc).
-      ./configure --prefix="$prefix" --without-icu --without-llvm --with-readline --with-zlib >/dev/null
+      # initdb picks on 15 by default). Readline and zlib are cheap (psql, pg_dump -Fc); libxml
+      # because the sandbox tests call table_to_xml (as Debian's 15 has it). contrib: unaccent
+      # and pg_trgm (pg_mcp requires them), dblink (the sandbox tests refuse it in tools).
+      ./configure --prefix="$prefix" --without-icu --without-llvm --with-readline --with-zlib --with-libxml >/dev/null
       make -s -j"$(nproc)" >/dev/null
       make -s -C contrib/unaccent >/dev/null
       make -s -C contrib/pg_trgm >/dev/null
+      make -s -C contrib/dblink >/dev/null
       as_root make -s install >/dev/null
       as_root make -s -C contrib/unaccent install >/dev/null
       as_root make -s -C contrib/pg_trgm install >/dev/null
+      as_root make -s -C contrib/dblink install >/dev/null
     )
     as_root chmod -R a+rX "$prefix"
     rm -rf "$work"

@@ -1,7 +1,11 @@
 # Shared helpers for demo.sh and test.sh (sourced, not run).
+# PG_MAJOR: the version to use: 15 is Debian 12's (/usr/lib/postgresql/15); scripts/setup.sh
+# builds the others into PG_MCP_PG_CACHE/pg<major>.
 PG_MAJOR="${PG_MAJOR:-15}"
 # PG_MCP_PG_CONFIG: another PostgreSQL installation (scripts/slot.sh makes private copies).
-PG_CONFIG="${PG_MCP_PG_CONFIG:-/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config}"
+if [ -n "${PG_MCP_PG_CONFIG:-}" ]; then PG_CONFIG="$PG_MCP_PG_CONFIG"
+elif [ -x "/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config" ]; then PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
+else PG_CONFIG="${PG_MCP_PG_CACHE:-/var/cache/pg_mcp}/pg${PG_MAJOR}/bin/pg_config"; fi
 PG_BIN="$(dirname "$PG_CONFIG")"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 

@@ -4,17 +4,17 @@
 # Recipe: see README "How setup works".
 set -euo pipefail
 
-PG_MAJOR="${PG_MAJOR:-15}"
+SYSTEM_PG_MAJOR=15 # Debian 12's PostgreSQL; other versions are built below (2b)
+PG_MAJOR="${PG_MAJOR:-$SYSTEM_PG_MAJOR}" # the version scripts/test.sh is about to test
 PGRX_VERSION="0.18.1"
-SYSTEM_PG_CONFIG="/usr/lib/postgresql/${PG_MAJOR}/bin/pg_config"
-PG_CONFIG="${PG_MCP_PG_CONFIG:-$SYSTEM_PG_CONFIG}"
+SYSTEM_PG_CONFIG="/usr/lib/postgresql/${SYSTEM_PG_MAJOR}/bin/pg_config"
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # 1. Debian packages -----------------------------------------------------------------------
 need_pkgs=()
-for p in "postgresql-${PG_MAJOR}" "postgresql-server-dev-${PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3; do
+for p in "postgresql-${SYSTEM_PG_MAJOR}" "postgresql-server-dev-${SYSTEM_PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 if [ "${#need_pkgs[@]}" -gt 0 ]; then
@@ -39,7 +39,7 @@ else
   work="$(mktemp -d)"
   (
     cd "$work"
-    apt-get source --download-only pgvector >/dev/null
+    apt-get source --download-only pgvector/trixie >/dev/null
     tar xzf pgvector_*.orig.tar.gz
     cd "$(find . -maxdepth 1 -type d -name 'pgvector*' | head -n1)"
     make -s PG_CONFIG="$SYSTEM_PG_CONFIG" >/dev/null
@@ -48,6 +48,94 @@ else
   rm -rf "$work"
   log "pgvector: installed"
 fi
+
+# 2b. Other PostgreSQL versions, from Debian's source packages (PG_MCP_VERSIONS, default the
+#     versions CI tests besides the system's 15: "18"; e.g. PG_MCP_VERSIONS="17 18", or "" for none).
+#     Each is built once into PG_MCP_PG_CACHE/pg<major> (outside the work tree, never into the
+#     system PostgreSQL) with the contrib modules pg_mcp requires (unaccent, pg_trgm) and pgvector;
+#     skipped when that installation is complete. Suites: 17 from trixie, 18 from sid.
+PG_MCP_VERSIONS="${PG_MCP_VERSIONS-18}"
+PG_CACHE="${PG_MCP_PG_CACHE:-/var/cache/pg_mcp}"
+suite_of() { case "$1" in 17) echo trixie ;; 18) echo sid ;; *) return 1 ;; esac; }
+build_pg() { # build_pg MAJOR
+  local major="$1" prefix="$PG_CACHE/pg$1" suite
+  suite="$(suite_of "$major")" || { echo "PostgreSQL $major: no Debian source suite known" >&2; return 1; }
+  local src_list
+  for s in "$suite" trixie; do
+    src_list="/etc/apt/sources.list.d/pg_mcp-$s-src.list"
+    if [ ! -f "$src_list" ]; then
+      echo "deb-src http://deb.debian.org/debian $s main" | as_root tee "$src_list" >/dev/null
+      as_root apt-get update -qq
+    fi
+  done
+  local t0 work ext="$prefix/share/postgresql/extension" # (configure appends /postgresql)
+  if [ -x "$prefix/bin/pg_config" ] && [ -f "$ext/unaccent.control" ] && [ -f "$ext/pg_trgm.control" ] \
+     && [ -f "$ext/dblink.control" ] && "$prefix/bin/pg_config" --configure | grep -q with-libxml; then
+    log "PostgreSQL $major: present ($("$prefix/bin/pg_config" --version), $prefix)"
+  else
+    local deps=()
+    for p in bison flex libreadline-dev zlib1g-dev libxml2-dev; do
+      dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || deps+=("$p")
+    done
+    if [ "${#deps[@]}" -gt 0 ]; then
+      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${deps[@]}" >/dev/null
+    fi
+    log "PostgreSQL $major: building from Debian's source package ($suite) into $prefix"
+    t0=$SECONDS; work="$(mktemp -d)"
+    as_root rm -rf "$prefix"
+    as_root mkdir -p "$PG_CACHE"
+    (
+      cd "$work"
+      apt-get source --download-only "postgresql-$major/$suite" >/dev/null 2>&1
+      tar xjf postgresql-"$major"_*.orig.tar.bz2
+      cd "postgresql-$major".*/
+      # No ICU, OpenSSL, LLVM: pg_mcp and its suites use none of them (libc collations, as
+      # initdb picks on 15 by default). Readline and zlib are cheap (psql, pg_dump -Fc); libxml
+      # because the sandbox tests call table_to_xml (as Debian's 15 has it). contrib: unaccent
+      # and pg_trgm (pg_mcp requires them), dblink (the sandbox tests refuse it in tools).
+      ./configure --prefix="$prefix" --without-icu --without-llvm --with-readline --with-zlib --with-libxml >/dev/null
+      make -s -j"$(nproc)" >/dev/null
+      make -s -C contrib/unaccent >/dev/null
+      make -s -C contrib/pg_trgm >/dev/null
+      make -s -C contrib/dblink >/dev/null
+      as_root make -s install >/dev/null
+      as_root make -s -C contrib/unaccent install >/dev/null
+      as_root make -s -C contrib/pg_trgm install >/dev/null
+      as_root make -s -C contrib/dblink install >/dev/null
+    )
+    as_root chmod -R a+rX "$prefix"
+    rm -rf "$work"
+    log "PostgreSQL $major: built in $((SECONDS - t0)) s"
+  fi
+  # pgvector: trixie's 0.8.0, as on 15. It predates 18 (0.8.1 added it; sid lists 0.8.7, but
+  # the mirror serves no file of it), so for 18 the two source changes 18 needs are applied:
+  # vacuum_delay_point() takes is_analyze, and TupleDesc's attrs[] is private (TupleDescAttr).
+  if [ -f "$ext/vector.control" ]; then
+    log "pgvector for PostgreSQL $major: present ($(grep default_version "$ext/vector.control" | cut -d"'" -f2))"
+  else
+    t0=$SECONDS; work="$(mktemp -d)"
+    (
+      cd "$work"
+      apt-get source --download-only pgvector/trixie >/dev/null 2>&1
+      tar xzf pgvector_*.orig.tar.gz
+      cd "$(find . -maxdepth 1 -type d -name 'pgvector*' | head -n1)"
+      if [ "$major" -ge 18 ] && grep -q 'vacuum_delay_point();' src/hnswvacuum.c; then
+        sed -i 's/vacuum_delay_point();/vacuum_delay_point(false);/' src/*.c
+        sed -i 's/buildstate->tupdesc->attrs\[0\]\.atttypid/TupleDescAttr(buildstate->tupdesc, 0)->atttypid/' src/ivfbuild.c
+      fi
+      make -s PG_CONFIG="$prefix/bin/pg_config" >/dev/null
+      as_root make -s install PG_CONFIG="$prefix/bin/pg_config" >/dev/null
+    )
+    as_root chmod -R a+rX "$prefix"
+    rm -rf "$work"
+    log "pgvector for PostgreSQL $major: built in $((SECONDS - t0)) s"
+  fi
+}
+# every version: the system's, PG_MCP_VERSIONS, and the one about to be tested
+all_versions="$(printf '%s\n' "$SYSTEM_PG_MAJOR" $PG_MCP_VERSIONS "$PG_MAJOR" | awk '!seen[$0]++')"
+for v in $all_versions; do
+  [ "$v" = "$SYSTEM_PG_MAJOR" ] || build_pg "$v"
+done
 
 # 3. Rust toolchain and cargo-pgrx ------------------------------------------------------------
 if ! command -v cargo >/dev/null 2>&1; then
@@ -61,14 +149,27 @@ else
   cargo install cargo-pgrx --version "${PGRX_VERSION}" --locked --quiet
 fi
 
-# 4. pgrx init against the system PostgreSQL (nothing is downloaded) --------------------------
+# 4. pgrx init against the system PostgreSQL and the versions built above (nothing is
+#    downloaded). One init names them all: `cargo pgrx init` rewrites config.toml.
 PGRX_HOME="${PGRX_HOME:-$HOME/.pgrx}"
-if grep -qs "pg${PG_MAJOR} = \"${PG_CONFIG}\"" "$PGRX_HOME/config.toml" \
-   || grep -qs "pg${PG_MAJOR}=\"${PG_CONFIG}\"" "$PGRX_HOME/config.toml"; then
+# (PG_MCP_PG_CONFIG: another installation of PG_MAJOR, e.g. a copy made by scripts/slot.sh)
+init_args=()
+for v in $all_versions; do
+  if [ "$v" = "$PG_MAJOR" ] && [ -n "${PG_MCP_PG_CONFIG:-}" ]; then cfg="$PG_MCP_PG_CONFIG"
+  elif [ "$v" = "$SYSTEM_PG_MAJOR" ]; then cfg="$SYSTEM_PG_CONFIG"
+  else cfg="$PG_CACHE/pg$v/bin/pg_config"; fi
+  init_args+=("--pg$v" "$cfg")
+done
+init_done=1
+for ((i = 0; i < ${#init_args[@]}; i += 2)); do
+  flag="${init_args[i]#--}" cfg="${init_args[i + 1]}"
+  grep -qsE "^${flag} ?= ?\"${cfg}\"" "$PGRX_HOME/config.toml" || init_done=0
+done
+if [ "$init_done" = 1 ]; then
   log "cargo pgrx init: done already"
 else
-  log "cargo pgrx init --pg${PG_MAJOR} ${PG_CONFIG}"
-  cargo pgrx init "--pg${PG_MAJOR}" "$PG_CONFIG" >/dev/null
+  log "cargo pgrx init ${init_args[*]}"
+  cargo pgrx init "${init_args[@]}" >/dev/null
 fi
 
 # 5. The official MCP SDK clients of tests/mcp, at the versions pinned there (requirements.txt,

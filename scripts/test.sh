@@ -30,7 +30,7 @@ step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
 
 # 2. In-database tests. PostgreSQL refuses to run as root: pgrx runs it as 'postgres'.
 as_root mkdir -p "$PGRX_TEST_DIR"; as_root chown postgres: "$PGRX_TEST_DIR"
-step "cargo pgrx test (#[pg_test])" cargo pgrx test pg15 --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
+step "cargo pgrx test (#[pg_test])" cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
 
 # 3. pg_regress golden files for the SQL surface, against a private cluster.
 run_regress() {

@@ -28,11 +28,26 @@ unsafe extern "C-unwind" {
     fn disable_timeout(id: std::ffi::c_int, keep_indicator: bool);
 }
 
-/// `CLIENT_CONNECTION_CHECK_TIMEOUT` of utils/timeout.h's `TimeoutId` (PostgreSQL 15 and 16).
+/// `CLIENT_CONNECTION_CHECK_TIMEOUT` of utils/timeout.h's `TimeoutId` (pgrx does not bind the
+/// enum). Its position moved: 15 added `IDLE_STATS_UPDATE_TIMEOUT` before it, 17
+/// `TRANSACTION_TIMEOUT`. A new major version must be checked against its timeout.h.
+#[cfg(feature = "pg14")]
+const CLIENT_CONNECTION_CHECK_TIMEOUT: std::ffi::c_int = 9;
 #[cfg(any(feature = "pg15", feature = "pg16"))]
 const CLIENT_CONNECTION_CHECK_TIMEOUT: std::ffi::c_int = 10;
-#[cfg(feature = "pg17")]
+#[cfg(any(feature = "pg17", feature = "pg18"))]
 const CLIENT_CONNECTION_CHECK_TIMEOUT: std::ffi::c_int = 11;
+#[cfg(not(any(
+    feature = "pg14",
+    feature = "pg15",
+    feature = "pg16",
+    feature = "pg17",
+    feature = "pg18"
+)))]
+compile_error!(
+    "pg_mcp supports PostgreSQL 14 to 18 (pq_check_connection is 14+); for a new version, check \
+     CLIENT_CONNECTION_CHECK_TIMEOUT in its utils/timeout.h"
+);
 
 /// How often the socket is polled when `client_connection_check_interval` is 0.
 const DEFAULT_CHECK_INTERVAL: Duration = Duration::from_secs(1);
@@ -96,7 +111,6 @@ pub fn client_gone() -> bool {
         // commits the run's audit rows. The verdict is taken: the run stops and is recorded,
         // and the session ends when sending its result fails.
         // Its timer is stopped too, or it could fire between here and the commit.
-        #[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17"))]
         unsafe {
             pg_sys::ffi::pg_guard_ffi_boundary(|| {
                 disable_timeout(CLIENT_CONNECTION_CHECK_TIMEOUT, false)

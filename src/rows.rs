@@ -361,10 +361,10 @@ unsafe fn column_info(tupdesc: pg_sys::TupleDesc) -> Vec<(String, pg_sys::Oid, i
     if tupdesc.is_null() {
         return Vec::new();
     }
-    let natts = (*tupdesc).natts.max(0) as usize;
-    let attrs = (*tupdesc).attrs.as_slice(natts);
-    attrs
-        .iter()
+    // PgTupleDesc reads the attributes the way each version lays them out (18 moved them
+    // behind TupleDescAttr); from_pg_unchecked neither releases nor frees SPI's descriptor.
+    let desc = pgrx::PgTupleDesc::from_pg_unchecked(tupdesc);
+    desc.iter()
         .map(|a| {
             let name = CStr::from_ptr(a.attname.data.as_ptr())
                 .to_string_lossy()

@@ -15,8 +15,8 @@ use crate::registry::function_signature;
 use crate::{gucs, sql_tool, tools};
 use mcp_protocol::{codes, Incoming, RpcError};
 use pgrx::prelude::*;
-use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::JsonB;
+use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
 use serde_json::{json, Map, Value};
 use std::ffi::CString;
 
@@ -627,7 +627,10 @@ fn prompts_get(params: &Map<String, Value>) -> Result<Value, RpcError> {
         Ok(Ok(t)) => t.flatten().unwrap_or_default(),
         Ok(Err(e)) => return Err(from_spi(e)),
         Err(info) if info.sqlstate == "22023" || info.sqlstate == "42704" => {
-            return Err(RpcError::invalid_params(format!("Invalid params: {}", info.message)))
+            return Err(RpcError::invalid_params(format!(
+                "Invalid params: {}",
+                info.message
+            )))
         }
         Err(info) => {
             pgrx::log!(

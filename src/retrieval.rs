@@ -230,9 +230,8 @@ fn openai_embed(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
     // The provider's dialect decides the URL and the key header (Azure: the deployment URL
     // with api-version and an api-key header; OpenAI-compatible: {base}/embeddings, Bearer).
     let model = m.model.as_deref().unwrap_or_default();
-    let kind = mcp_llm::ProviderKind::parse(&kind).map_err(|e| {
-        fail(PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, e)
-    })?;
+    let kind = mcp_llm::ProviderKind::parse(&kind)
+        .map_err(|e| fail(PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, e))?;
     let mut cfg = mcp_llm::ProviderConfig::new(kind, base_url, model);
     cfg.api_version = api_version;
     if let Some(key) = crate::keys::api_key(provider)? {
@@ -805,27 +804,29 @@ pub fn run_search_tool(
         .map(|k| k.clamp(1, 1000) as i32);
     let filter = args.get("filter").cloned().unwrap_or_else(|| json!({}));
     // mcp.search embeds the query with the collection's model: pg_mcp's own provider call
-    let result = crate::sandbox::with_provider_calls(|| caught(|| {
-        let collection = first_row(
-            "SELECT collection FROM mcp.tool WHERE name = $1",
-            &[tool.into()],
-            |t| t.get::<String>(1),
-        )
-        .map_err(|e| ErrorReport::from(McpError::from(e)))?
-        .flatten()
-        .unwrap_or_default();
-        search_rows(
-            "SELECT chunk_id, title, uri, score, text FROM mcp.search($1, $2, $3, $4, $5)",
-            vec![
-                collection.as_str().into(),
-                query.as_str().into(),
-                k.into(),
-                mode.into(),
-                JsonB(filter.clone()).into(),
-            ],
-            &collection,
-        )
-    }));
+    let result = crate::sandbox::with_provider_calls(|| {
+        caught(|| {
+            let collection = first_row(
+                "SELECT collection FROM mcp.tool WHERE name = $1",
+                &[tool.into()],
+                |t| t.get::<String>(1),
+            )
+            .map_err(|e| ErrorReport::from(McpError::from(e)))?
+            .flatten()
+            .unwrap_or_default();
+            search_rows(
+                "SELECT chunk_id, title, uri, score, text FROM mcp.search($1, $2, $3, $4, $5)",
+                vec![
+                    collection.as_str().into(),
+                    query.as_str().into(),
+                    k.into(),
+                    mode.into(),
+                    JsonB(filter.clone()).into(),
+                ],
+                &collection,
+            )
+        })
+    });
     match result {
         Ok(hits) if hits.is_empty() => {
             ToolOutcome::ok(("No matching passages.".into(), Some(json!({"results": []}))))

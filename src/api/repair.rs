@@ -72,7 +72,8 @@ fn offered_tools(v: Value) -> Result<Vec<mcp_llm::ToolDef>, McpError> {
             Some(Value::Array(a)) => a,
             _ => {
                 return Err(McpError::InvalidParameter(
-                    "tools must be a JSON array of tools or an object with a \"tools\" array".into(),
+                    "tools must be a JSON array of tools or an object with a \"tools\" array"
+                        .into(),
                 ))
             }
         },
@@ -82,5 +83,8 @@ fn offered_tools(v: Value) -> Result<Vec<mcp_llm::ToolDef>, McpError> {
             ))
         }
     };
-    Ok(items.iter().filter_map(mcp_llm::ToolDef::from_value).collect())
+    Ok(items
+        .iter()
+        .filter_map(mcp_llm::ToolDef::from_value)
+        .collect())
 }

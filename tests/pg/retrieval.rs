@@ -382,24 +382,42 @@ mod tests {
         .unwrap();
         run("UPDATE mcp.embedding_model SET model = 'emb-deploy' WHERE name = 'az8'");
         run("SELECT mcp.set_api_key('az8_p', 'sk-pgtest-SECRET-az1')");
-        let n = r_i64("SELECT cardinality(mcp.embed(ARRAY['Urlaub im Kalenderjahr'], 'az8'))::int8");
+        let n =
+            r_i64("SELECT cardinality(mcp.embed(ARRAY['Urlaub im Kalenderjahr'], 'az8'))::int8");
         assert_eq!(n, 1);
         let reqs = r_mock_http("GET /_mock/requests?scenario=r_embed_az HTTP/1.1\r\n", "");
         assert!(
-            reqs.contains("/s/r_embed_az/openai/deployments/emb-deploy/embeddings?api-version=2024-10-21"),
+            reqs.contains(
+                "/s/r_embed_az/openai/deployments/emb-deploy/embeddings?api-version=2024-10-21"
+            ),
             "{reqs}"
         );
         assert!(reqs.contains("sk-pgtest-SECRET-az1"), "the key is sent");
-        assert!(!reqs.contains("Bearer sk-pgtest-SECRET-az1"), "as api-key, not Bearer: {reqs}");
+        assert!(
+            !reqs.contains("Bearer sk-pgtest-SECRET-az1"),
+            "as api-key, not Bearer: {reqs}"
+        );
         // the request is audited: who, which model and provider, how much, never the text
         let row = q("SELECT to_jsonb(e) FROM mcp.embedding_request e WHERE model = 'az8' ORDER BY request_id DESC LIMIT 1");
         assert_eq!(row["provider"], "az8_p", "{row}");
         assert_eq!(row["texts"], 1, "{row}");
         assert_eq!(row["http_status"], 200, "{row}");
         assert_eq!(row["input_bytes"], "Urlaub im Kalenderjahr".len(), "{row}");
-        assert!(row["url"].as_str().unwrap().contains("/openai/deployments/emb-deploy/embeddings"), "{row}");
-        assert!(!row.to_string().contains("Kalenderjahr"), "no text in the audit row: {row}");
-        assert!(!row.to_string().contains("sk-pgtest-SECRET-az1"), "no key: {row}");
+        assert!(
+            row["url"]
+                .as_str()
+                .unwrap()
+                .contains("/openai/deployments/emb-deploy/embeddings"),
+            "{row}"
+        );
+        assert!(
+            !row.to_string().contains("Kalenderjahr"),
+            "no text in the audit row: {row}"
+        );
+        assert!(
+            !row.to_string().contains("sk-pgtest-SECRET-az1"),
+            "no key: {row}"
+        );
     }
 
     #[pg_test]
@@ -590,13 +608,19 @@ mod tests {
             r_text("SELECT body FROM mcp.document WHERE uri = 'hr/secret' AND owner = 'r_owner_a'"),
             "Gehälter der Geschäftsführung"
         );
-        assert_eq!(r_i64("SELECT count(*) FROM mcp.document WHERE uri = 'hr/secret'"), 2);
+        assert_eq!(
+            r_i64("SELECT count(*) FROM mcp.document WHERE uri = 'hr/secret'"),
+            2
+        );
         // and B's re-ingest replaces B's own document only
         run("SET LOCAL ROLE r_other_b");
         let again = q("SELECT mcp.ingest('kb', 'hr/secret', 'Mein', 'Mein neuer Text')");
         run("RESET ROLE");
         assert_eq!(again["status"], "replaced", "{again}");
-        assert_eq!(r_i64("SELECT count(*) FROM mcp.document WHERE uri = 'hr/secret'"), 2);
+        assert_eq!(
+            r_i64("SELECT count(*) FROM mcp.document WHERE uri = 'hr/secret'"),
+            2
+        );
     }
 
     /// An interface 'rag' with context_retrieve, the local model, and three collections: kb (rag,

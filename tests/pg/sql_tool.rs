@@ -1277,7 +1277,8 @@ mod tests {
             let text = r["content"][0]["text"].as_str().unwrap();
             let (status, _, _) = last_call();
             assert!(
-                (status == "denied" && text.contains(&format!("The function {function} is not allowed")))
+                (status == "denied"
+                    && text.contains(&format!("The function {function} is not allowed")))
                     || status == "error",
                 "{tool}: {status} {r}"
             );
@@ -1285,12 +1286,17 @@ mod tests {
         }
         // the denied classes themselves, in a read-only function tool that does not write
         run("CREATE FUNCTION public.lock_reader() RETURNS int LANGUAGE sql AS 'SELECT pg_try_advisory_lock(4711)::int'");
-        run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
-               ('lock_reader_ro', 'x', '{"type":"object","properties":{}}', 'public.lock_reader()')"#);
+        run(
+            r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+               ('lock_reader_ro', 'x', '{"type":"object","properties":{}}', 'public.lock_reader()')"#,
+        );
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'lock_reader_ro')");
         let r = q("SELECT mcp.call_tool('lock_reader_ro')");
         assert!(
-            r["content"][0]["text"].as_str().unwrap().contains("The function pg_try_advisory_lock is not allowed"),
+            r["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("The function pg_try_advisory_lock is not allowed"),
             "{r}"
         );
         assert_eq!(last_call().0, "denied");

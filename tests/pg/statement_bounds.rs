@@ -28,7 +28,10 @@ mod tests {
                        "arguments": {"tarifgebiet": format!("Gebiet {i}"), "fachbereich": "Metall"}})
             })
             .collect();
-        mock_scenario("sb_many", &json!({"steps": [{"call": calls}, {"say": "fertig"}]}));
+        mock_scenario(
+            "sb_many",
+            &json!({"steps": [{"call": calls}, {"say": "fertig"}]}),
+        );
         scenario_provider("openai", "sb_many", "mock-model");
         run("SET LOCAL mcp.max_tool_calls_per_answer = 8");
         let r = chat_with("Alle Gebiete?", json!({}));
@@ -68,15 +71,26 @@ mod tests {
         run("SET LOCAL mcp.protocol_version = '2025-11-25'");
         let r = q(&format!("SELECT mcp.handle('[{ping},{ping}]')"));
         assert_eq!(r["error"]["code"], -32600, "{r}");
-        assert!(r["error"]["message"].as_str().unwrap().contains("no JSON-RPC batching"));
+        assert!(r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no JSON-RPC batching"));
         // 2025-03-26 had batching, up to mcp.max_batch_items
         run("SET LOCAL mcp.protocol_version = '2025-03-26'");
         let r = q(&format!("SELECT mcp.handle('[{ping},{ping}]')"));
         assert_eq!(r.as_array().map(Vec::len), Some(2), "{r}");
         run("SET LOCAL mcp.max_batch_items = 3");
-        let r = q(&format!("SELECT mcp.handle('[{ping},{ping},{ping},{ping}]')"));
+        let r = q(&format!(
+            "SELECT mcp.handle('[{ping},{ping},{ping},{ping}]')"
+        ));
         assert_eq!(r["error"]["code"], -32600, "{r}");
-        assert!(r["error"]["message"].as_str().unwrap().contains("limit of 3"), "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("limit of 3"),
+            "{r}"
+        );
     }
 
     #[pg_test]
@@ -120,9 +134,11 @@ mod tests {
         run("CREATE TABLE public.sb_written (v text)");
         run("CREATE FUNCTION public.sb_writer(v text) RETURNS text LANGUAGE plpgsql AS $$
              BEGIN INSERT INTO public.sb_written VALUES (v); NOTIFY sb_channel; RETURN 'written'; END $$");
-        run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+        run(
+            r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
                ('sbWriter', 'writes', '{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}',
-                'public.sb_writer(text)')"#);
+                'public.sb_writer(text)')"#,
+        );
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sbWriter')");
         // read_only (the default, advertised as readOnlyHint): PostgreSQL refuses the write
         let r = q(r#"SELECT mcp.call_tool('sbWriter', '{"v": "a"}')"#);
@@ -153,7 +169,10 @@ mod tests {
             ("select txid_current()", "txid_current"),
             ("select pg_current_xact_id()", "pg_current_xact_id"),
             ("select mcp.embed(array['x'], 'none')", "mcp.embed"),
-            ("select * from mcp.search('c', 'x', 1, 'text', '{}')", "mcp.search"),
+            (
+                "select * from mcp.search('c', 'x', 1, 'text', '{}')",
+                "mcp.search",
+            ),
             ("select mcp.analyze('Urlaub in Bayern')", "mcp.analyze"),
             (
                 "select query_to_xml('select mcp.analyze(''Urlaub'')', true, false, '')",
@@ -166,7 +185,9 @@ mod tests {
             ));
             let text = text_of(&r);
             assert!(
-                text.contains(&format!("The function {function} is not allowed in this tool")),
+                text.contains(&format!(
+                    "The function {function} is not allowed in this tool"
+                )),
                 "{query}: {text}"
             );
         }
@@ -188,11 +209,14 @@ mod tests {
         let r = q("SELECT mcp.analyze('Geheimprojekt in Bayern')");
         run("RESET ROLE");
         assert_eq!(r["skipped_sources"][0]["kind"], "geheim", "{r}");
-        assert!(r["entities"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e["kind"] == "land"), "{r}");
+        assert!(
+            r["entities"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["kind"] == "land"),
+            "{r}"
+        );
     }
 
     #[pg_test]
@@ -201,9 +225,17 @@ mod tests {
         run("UPDATE mcp.interface SET access_role = 'public' WHERE name = 'chatbot'");
         run("INSERT INTO mcp.resource (uri, name, query) VALUES
              ('x://locker', 'locker', $$SELECT query_to_xml('select pg_advisory_lock(4711)', true, false, '')::text$$)");
-        let r = q(r#"SELECT mcp.handle('{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://locker"}}')"#);
+        let r = q(
+            r#"SELECT mcp.handle('{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://locker"}}')"#,
+        );
         assert!(r.get("error").is_some(), "{r}");
-        assert!(r["error"]["message"].as_str().unwrap_or_default().contains("not allowed"), "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("not allowed"),
+            "{r}"
+        );
         assert_eq!(
             count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"),
             0

@@ -445,7 +445,9 @@ mod tests {
             "x [redacted] y [redacted] z [redacted]zz"
         );
         // many secrets: still every occurrence of each
-        let keys: Vec<String> = (0..40).map(|i| format!("sk-test-{i:04}-secretvalue")).collect();
+        let keys: Vec<String> = (0..40)
+            .map(|i| format!("sk-test-{i:04}-secretvalue"))
+            .collect();
         let s = Scrubber::for_secrets(keys.iter().map(String::as_str));
         let text: String = keys.iter().map(|k| format!("<{k}>")).collect();
         let out = s.scrub(&text);

@@ -483,10 +483,13 @@ impl<'a> Run<'a> {
                         c.name.clone(),
                         canonical(c.arguments.as_ref().unwrap_or(&Value::Null)),
                     );
-                    if let Some((_, _, first)) =
-                        in_answer.iter().find(|(n, a, _)| *n == key.0 && *a == key.1)
+                    if let Some((_, _, first)) = in_answer
+                        .iter()
+                        .find(|(n, a, _)| *n == key.0 && *a == key.1)
                     {
-                        let why = format!("it repeats call {first} of the same answer, whose result is above");
+                        let why = format!(
+                            "it repeats call {first} of the same answer, whose result is above"
+                        );
                         self.skip(iteration, c, &clip(&why, 200));
                         continue;
                     }

@@ -71,8 +71,9 @@ mod plan;
 pub mod transport;
 
 pub use config::{
-    ChatConfig, ProviderConfig, ProviderKind, ANTHROPIC_VERSION, DEFAULT_AZURE_API_VERSION,
-    DEFAULT_COMPLETION_RESERVE, DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_HARD_CAP, RunLimits,
+    ChatConfig, ProviderConfig, ProviderKind, RunLimits, ANTHROPIC_VERSION,
+    DEFAULT_AZURE_API_VERSION, DEFAULT_COMPLETION_RESERVE, DEFAULT_MAX_ITERATIONS,
+    MAX_ITERATIONS_HARD_CAP,
 };
 pub use engine::{
     canonical, question_for_user, run_chat, SUMMARY_INSTRUCTION, SUMMARY_SYSTEM_PROMPT,

@@ -1447,10 +1447,11 @@ fn tool_result_bytes_per_run_are_capped() {
     assert_eq!(h.executed.len(), 3, "100 kB each: the third crosses 250 kB");
     let b = &m.requests(Some("bytes"))[1];
     assert!(b.body.len() < 400_000, "request of {} bytes", b.body.len());
-    assert!(h
-        .records
-        .iter()
-        .any(|r| r.reason.as_deref().unwrap_or("").contains("budget of 250000 bytes")));
+    assert!(h.records.iter().any(|r| r
+        .reason
+        .as_deref()
+        .unwrap_or("")
+        .contains("budget of 250000 bytes")));
 }
 
 /// A request body over the per-request limit is not sent: the run stops and says why.
@@ -1469,7 +1470,11 @@ fn oversize_request_is_not_sent() {
     let e = o.error.expect("error");
     assert_eq!(e.kind, "request_too_large");
     assert!(e.message.contains("limit of 50000 bytes"), "{}", e.message);
-    assert_eq!(m.requests(Some("big")).len(), 1, "the second request was not sent");
+    assert_eq!(
+        m.requests(Some("big")).len(),
+        1,
+        "the second request was not sent"
+    );
     let last = h.exchanges.last().unwrap();
     assert!(last.error.is_some());
 }

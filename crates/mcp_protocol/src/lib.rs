@@ -298,7 +298,10 @@ pub fn paginate<'a, T>(
 /// given, as a string, and no other (-32602 otherwise, naming the argument). The rendering itself
 /// is `mcp.render_prompt` in the database — one renderer for MCP clients and plan steps, which
 /// inserts each value as marked, escaped data.
-pub fn check_prompt_arguments(declared: &[String], args: &Map<String, Value>) -> Result<(), RpcError> {
+pub fn check_prompt_arguments(
+    declared: &[String],
+    args: &Map<String, Value>,
+) -> Result<(), RpcError> {
     for (k, v) in args {
         if !declared.iter().any(|d| d == k) {
             return Err(RpcError::invalid_params(format!(
@@ -697,12 +700,19 @@ mod tests {
     #[test]
     fn prompt_arguments_are_checked() {
         let declared = vec!["region".to_string(), "topic".to_string()];
-        assert!(check_prompt_arguments(&declared, &obj(json!({"region":"Bayern","topic":"{{region}}"}))).is_ok());
+        assert!(check_prompt_arguments(
+            &declared,
+            &obj(json!({"region":"Bayern","topic":"{{region}}"}))
+        )
+        .is_ok());
         let e = check_prompt_arguments(&declared, &obj(json!({"region":"B"}))).unwrap_err();
         assert_eq!(e.code, codes::INVALID_PARAMS);
         assert!(e.message.contains("topic"));
-        let e = check_prompt_arguments(&declared, &obj(json!({"region":"B","topic":"t","evil":"1"})))
-            .unwrap_err();
+        let e = check_prompt_arguments(
+            &declared,
+            &obj(json!({"region":"B","topic":"t","evil":"1"})),
+        )
+        .unwrap_err();
         assert!(e.message.contains("evil"));
         assert!(check_prompt_arguments(&declared, &obj(json!({"region":1,"topic":"t"}))).is_err());
         assert!(check_prompt_arguments(&[], &Map::new()).is_ok());

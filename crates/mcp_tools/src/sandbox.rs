@@ -217,7 +217,11 @@ pub fn extension_denied(extension: &str, function: &str) -> Option<DeniedClass> 
         "adminpack" => Some(DeniedClass::ServerFiles),
         "pg_mcp" => match function {
             "call_tool" | "chat" | "handle" => Some(DeniedClass::Nesting),
-            "embed" | "embed_literals" | "search" | "analyze" | "plan_example_similarity"
+            "embed"
+            | "embed_literals"
+            | "search"
+            | "analyze"
+            | "plan_example_similarity"
             | "ingest" => Some(DeniedClass::ProviderCall),
             _ => None,
         },
@@ -326,7 +330,10 @@ mod tests {
             );
         }
         assert_eq!(built_in_denied("setseed"), Some(DeniedClass::SessionState));
-        assert_eq!(built_in_denied("txid_current"), Some(DeniedClass::ServerState));
+        assert_eq!(
+            built_in_denied("txid_current"),
+            Some(DeniedClass::ServerState)
+        );
         assert_eq!(
             built_in_denied("pg_current_xact_id"),
             Some(DeniedClass::ServerState)

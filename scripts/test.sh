@@ -87,6 +87,9 @@ step "install under a running server (tests/install/run.sh)" bash "$ROOT/tests/i
 
 # 9. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
 step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
+# 9b. The official MCP conformance suite against the bridge (and the reference server beside it);
+#     pg_mcp's failures must be exactly those of tests/conformance/baseline.yml.
+step "MCP conformance suite (tests/conformance/run.sh)" bash "$ROOT/tests/conformance/run.sh"
 # 10. The bridge under hostile clients (issue 20): hang-ups, session floods, one role saturating,
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
 step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"

@@ -75,7 +75,10 @@ impl Pool {
 
 struct Inner {
     cfg: Config,
-    key: jwt::JwtKey,
+    /// None only with an anonymous role and no key configured: every JWT is refused.
+    key: Option<jwt::JwtKey>,
+    /// The role of a request without an Authorization header (`--anonymous-role`).
+    anonymous: Option<String>,
     expected: jwt::Expected,
     limits: Limits,
     /// Connections for requests: `limits.max_connections`.
@@ -120,13 +123,20 @@ fn allowed_hosts(listen: &std::net::SocketAddr, opts: &Opts) -> Vec<String> {
 }
 
 pub async fn run(cfg: Config, opts: Opts) -> u8 {
-    let key = match crate::jwt_key(&opts) {
-        Ok(k) => k,
-        Err(e) => {
+    let key = match (crate::jwt_key(&opts), &opts.anonymous_role) {
+        (Ok(k), _) => Some(k),
+        (Err(_), Some(_)) if opts.jwt_secret_file.is_none() => None,
+        (Err(e), _) => {
             eprintln!("pg_mcp_bridge: {e}");
             return 2;
         }
     };
+    if let Some(anon) = &opts.anonymous_role {
+        if let Err(e) = anonymous_allowed(&opts.listen, anon) {
+            eprintln!("pg_mcp_bridge: --anonymous-role: {e}");
+            return 2;
+        }
+    }
     // Check the authenticator once at start.
     let first = match db::connect(&cfg).await {
         Ok((c, _)) => c,
@@ -176,6 +186,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     let inner = Arc::new(Inner {
         cfg: cfg.clone(),
         key,
+        anonymous: opts.anonymous_role.clone(),
         expected: opts.jwt_expected.clone(),
         requests,
         auth: Pool::new(limits.auth_connections),
@@ -370,9 +381,15 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
         );
         r
     };
+    if let (None, Some(anon)) = (headers.get(header::AUTHORIZATION), &s.anonymous) {
+        return Ok(anon.clone());
+    }
     let token = bearer(headers).ok_or_else(|| unauthorized("a bearer token is required"))?;
     let role = if jwt::looks_like_jwt(token) {
-        jwt::verify_with(token, &s.key, crate::now_secs(), &s.expected)
+        let Some(key) = &s.key else {
+            return Err(unauthorized("no JWT key is configured"));
+        };
+        jwt::verify_with(token, key, crate::now_secs(), &s.expected)
             .map(|c| c.role)
             .map_err(|e| unauthorized(e.0))?
     } else {
@@ -394,6 +411,23 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
         ));
     }
     Ok(role)
+}
+
+/// An anonymous role only on a loopback listener (anyone who can reach the port gets the
+/// role, so it must not leave the machine) and only with a role name.
+fn anonymous_allowed(listen: &str, role: &str) -> Result<(), String> {
+    if role.is_empty() || role.chars().any(char::is_control) {
+        return Err("not a role name".into());
+    }
+    let addr: std::net::SocketAddr = listen
+        .parse()
+        .map_err(|_| format!("--listen {listen} is not an IP address and port"))?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "only on a loopback address (127.0.0.1, ::1), not {listen}"
+        ));
+    }
+    Ok(())
 }
 
 /// The role of an opaque token (by its SHA-256 in mcp.bridge_token, as the authenticator).
@@ -1032,6 +1066,16 @@ async fn delete_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn anonymous_role_only_on_loopback() {
+        assert!(super::anonymous_allowed("127.0.0.1:0", "anon").is_ok());
+        assert!(super::anonymous_allowed("[::1]:8765", "anon").is_ok());
+        assert!(super::anonymous_allowed("0.0.0.0:8765", "anon").is_err());
+        assert!(super::anonymous_allowed("192.0.2.1:8765", "anon").is_err());
+        assert!(super::anonymous_allowed("localhost:8765", "anon").is_err());
+        assert!(super::anonymous_allowed("127.0.0.1:0", "").is_err());
+    }
 
     #[test]
     fn the_bearer_scheme_is_case_insensitive() {

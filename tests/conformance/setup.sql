@@ -35,6 +35,34 @@ BEGIN
   RAISE NOTICE 'Tool execution completed';
   RETURN 'Tool with logging executed successfully';
 END $$;
+-- content beyond one text item: the function returns jsonb, an MCP content array
+-- (mcp.tool.returns_content), with the bytes of a bytea as base64
+CREATE FUNCTION conformance.image_content() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_array(jsonb_build_object('type', 'image', 'mimeType', 'image/png',
+                                              'data', translate(encode(conformance.png(), 'base64'), E'\n', ''))) $$;
+CREATE FUNCTION conformance.audio_content() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_array(jsonb_build_object('type', 'audio', 'mimeType', 'audio/wav',
+                                              'data', translate(encode(conformance.wav(), 'base64'), E'\n', ''))) $$;
+CREATE FUNCTION conformance.embedded_resource() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT '[{"type": "resource", "resource": {"uri": "test://embedded-resource", "mimeType": "text/plain",
+            "text": "This is an embedded resource content."}}]'::jsonb $$;
+CREATE FUNCTION conformance.multiple_content_types() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_array(
+    jsonb_build_object('type', 'text', 'text', 'Multiple content types test:'),
+    conformance.image_content() -> 0,
+    jsonb_build_object('type', 'resource', 'resource', jsonb_build_object(
+      'uri', 'test://mixed-content-resource', 'mimeType', 'application/json',
+      'text', jsonb_build_object('test', 'data', 'value', 123)::text))) $$;
+-- progress reported through mcp.report_progress (notifications/progress)
+CREATE FUNCTION conformance.with_progress() RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM mcp.report_progress(0, 100);
+  PERFORM pg_sleep(0.05);
+  PERFORM mcp.report_progress(50, 100);
+  PERFORM pg_sleep(0.05);
+  PERFORM mcp.report_progress(100, 100);
+  RETURN 'Progress tool executed successfully';
+END $$;
 CREATE FUNCTION conformance.json_schema_tool(name text DEFAULT NULL, address jsonb DEFAULT NULL)
   RETURNS jsonb LANGUAGE sql STABLE AS $$ SELECT jsonb_build_object('name', name, 'address', address) $$;
 
@@ -46,7 +74,13 @@ INSERT INTO mcp.tool (name, description, parameters, function) VALUES
   ('test_tool_with_logging', 'Sends three log messages while it runs', '{"type":"object","properties":{}}', 'conformance.with_logging()'),
   ('json_schema_2020_12_tool', 'Tool with JSON Schema 2020-12 features',
    '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}',
-   'conformance.json_schema_tool(text, jsonb)');
+   'conformance.json_schema_tool(text, jsonb)'),
+  ('test_tool_with_progress', 'Reports progress while it runs', '{"type":"object","properties":{}}', 'conformance.with_progress()');
+INSERT INTO mcp.tool (name, description, parameters, function, returns_content) VALUES
+  ('test_image_content', 'Returns image content', '{"type":"object","properties":{}}', 'conformance.image_content()', true),
+  ('test_audio_content', 'Returns audio content', '{"type":"object","properties":{}}', 'conformance.audio_content()', true),
+  ('test_embedded_resource', 'Returns an embedded resource', '{"type":"object","properties":{}}', 'conformance.embedded_resource()', true),
+  ('test_multiple_content_types', 'Returns text, an image and a resource', '{"type":"object","properties":{}}', 'conformance.multiple_content_types()', true);
 INSERT INTO mcp.interface_tool (interface, tool)
   SELECT 'conformance', name FROM mcp.tool WHERE name LIKE 'test\_%' OR name = 'json_schema_2020_12_tool';
 
@@ -61,6 +95,17 @@ INSERT INTO mcp.resource (uri, name, description, mime_type, query) VALUES
    'SELECT ''Watched resource content''');
 
 -- Prompts -------------------------------------------------------------------------------------
+-- several messages with an embedded resource or an image (mcp.prompt.messages)
+INSERT INTO mcp.prompt (name, role, template, variables, description, messages) VALUES
+  ('test_prompt_with_embedded_resource', 'user', 'Please process the embedded resource {{resourceUri}}.', '{resourceUri}',
+   'A prompt with an embedded resource',
+   '[{"role": "user", "content": {"type": "resource", "resource": {"uri": "{{resourceUri}}", "mimeType": "text/plain", "text": "Embedded resource content for testing."}}},
+     {"role": "user", "content": {"type": "text", "text": "Please process the embedded resource above."}}]'),
+  ('test_prompt_with_image', 'user', 'Please analyze the image.', '{}', 'A prompt with an image',
+   jsonb_build_array(
+     jsonb_build_object('role', 'user', 'content', jsonb_build_object('type', 'image', 'mimeType', 'image/png',
+                        'data', translate(encode(conformance.png(), 'base64'), E'\n', ''))),
+     '{"role": "user", "content": {"type": "text", "text": "Please analyze the image above."}}'::jsonb));
 INSERT INTO mcp.prompt (name, role, template, variables, description, completions) VALUES
   ('test_simple_prompt', 'user', 'This is a simple prompt for testing.', '{}', 'A simple prompt without arguments', NULL),
   ('test_prompt_with_arguments', 'user', 'Prompt with arguments: arg1=''{{arg1}}'', arg2=''{{arg2}}''',

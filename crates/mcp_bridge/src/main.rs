@@ -14,6 +14,7 @@ mod db;
 mod http;
 mod jwt;
 mod limits;
+mod notices;
 mod pgconn;
 mod stdio;
 

@@ -2436,8 +2436,9 @@ CREATE FUNCTION mcp.report_progress(progress double precision, total double prec
                                     message text DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    IF progress IS NULL OR progress <> progress OR (total IS NOT NULL AND total <> total) THEN
-        RAISE EXCEPTION 'progress must be a number' USING ERRCODE = '22023';
+    PERFORM mcp.arg_not_null(progress, 'progress', 'mcp.report_progress');
+    IF progress = 'NaN'::float8 OR total = 'NaN'::float8 THEN
+        RAISE EXCEPTION 'mcp.report_progress: progress and total must be numbers, not NaN' USING ERRCODE = '22023';
     END IF;
     -- a NOTICE with pg_mcp's own SQLSTATE: the bridge turns it into notifications/progress
     RAISE NOTICE USING MESSAGE = coalesce(report_progress.message, 'progress'), ERRCODE = 'PM001',

@@ -11,7 +11,6 @@ use pgrx::prelude::*;
 
 mod api;
 mod audit;
-mod audit_worker;
 mod bind;
 mod chat;
 mod client_check;
@@ -41,7 +40,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 pub extern "C-unwind" fn _PG_init() {
     // First: its settings may come from postgresql.conf (shared_preload_libraries), and
     // gucs::init reserves the prefix, which drops placeholders not defined by then.
-    audit_worker::init();
+    audit::init();
     mcp_server::init_gucs();
     gucs::init();
     sandbox::init();

@@ -148,14 +148,16 @@ pub mod pg_test {
                 server_key_file().display().to_string().replace('\'', "''")
             )
         });
-        // Durable audit is loaded but off by default here: most tests read their
-        // audit rows inside the test's own transaction; tests/audit/run.sh tests it on, against
-        // real sessions.
+        // Durable audit on, the production default with the preload: the worker commits the
+        // audit rows in its own transactions (synchronous mode: before mcp.chat or
+        // mcp.call_tool returns), so they outlast the test's rollback; tests read them by their
+        // run or call id (see tests/pg/mod.rs, `audit_visible`). tests/audit/run.sh covers the
+        // cases that need several real sessions.
         vec![
             conf.as_str(),
             key.as_str(),
             "shared_preload_libraries = 'pg_mcp'",
-            "mcp.audit_durable = off",
+            "mcp.audit_durable = on",
         ]
     }
 }

@@ -6,6 +6,7 @@
 
 mod access;
 mod audit_bounds;
+mod audit_rows;
 mod chat;
 mod chat_providers;
 mod lifecycle;

@@ -144,8 +144,11 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
             .map(|e| e.message.as_str())
             .or(r.reason.as_deref()),
     );
+    // The row's id is taken here (unless the tool reserved it while it ran), so it is known
+    // whichever sink stores the row; in a read-only transaction the worker takes it.
+    let call_id = r.call_id.or_else(reserve_call_id);
     let row = ToolCallRow {
-        call_id: r.call_id,
+        call_id,
         run_id: r.run_id.map(|u| u.to_string()),
         tool_call_id,
         tool,
@@ -167,7 +170,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
     // own: mcp.call_tool, MCP tools/call), else in the caller's transaction.
     let rec = Record::ToolCall(row);
     if crate::audit::through_worker(&rec) {
-        return Ok(r.call_id.unwrap_or(0));
+        return Ok(call_id.unwrap_or(0));
     }
     crate::audit::in_transaction(&rec)?
         .ok_or_else(|| McpError::Internal("the audit row of a tool call returned no call_id".into()))

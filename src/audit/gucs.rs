@@ -98,7 +98,6 @@ pub fn init() {
     }
 }
 
-
 /// `mcp.audit_wait_ms` as a duration.
 pub fn wait_budget() -> std::time::Duration {
     std::time::Duration::from_millis(WAIT_MS.get().max(0) as u64)

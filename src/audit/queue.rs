@@ -336,7 +336,10 @@ pub fn enqueue(rec: &Record, wait: Duration, start_worker: bool) -> Result<(usiz
             }
         };
         if Instant::now() >= deadline {
-            return Err(format!("{why} for {} ms (mcp.audit_wait_ms)", wait.as_millis()));
+            return Err(format!(
+                "{why} for {} ms (mcp.audit_wait_ms)",
+                wait.as_millis()
+            ));
         }
         unsafe { pg_sys::pg_usleep(1000) };
     }

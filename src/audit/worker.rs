@@ -21,7 +21,6 @@ const WORKER_IDLE_EXIT: Duration = Duration::from_secs(1);
 /// How often the worker looks for runs of backends that are gone.
 const SWEEP_EVERY: Duration = Duration::from_millis(500);
 
-
 #[pg_guard]
 unsafe extern "C-unwind" fn on_worker_exit(_code: std::ffi::c_int, arg: pg_sys::Datum) {
     let i = arg.value();
@@ -214,7 +213,6 @@ pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
     }
 }
 
-
 /// Store one batch of queued records in one transaction; the queue's tail moves after the
 /// commit. Returns the number of records taken; `None` when the queue passed to another
 /// database (another `generation`): its records are not this worker's. (A queue passes only
@@ -293,4 +291,3 @@ fn sweep() -> i64 {
         }
     }
 }
-

@@ -3,8 +3,8 @@
 //! `status` is [`ToolCallStatus`], pg_mcp's one status vocabulary for tool calls (defined in
 //! `mcp_chat`, stored as is; the table's CHECK constraint lists the same five values).
 
-use crate::error::{McpError, McpResult};
 use crate::audit::Record;
+use crate::error::{McpError, McpResult};
 use crate::pg::PgErrorInfo;
 use mcp_audit::rows::ToolCallRow;
 use mcp_audit::RowCuts;
@@ -172,6 +172,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
     if crate::audit::through_worker(&rec) {
         return Ok(call_id.unwrap_or(0));
     }
-    crate::audit::in_transaction(&rec)?
-        .ok_or_else(|| McpError::Internal("the audit row of a tool call returned no call_id".into()))
+    crate::audit::in_transaction(&rec)?.ok_or_else(|| {
+        McpError::Internal("the audit row of a tool call returned no call_id".into())
+    })
 }

@@ -186,7 +186,10 @@ pub fn claim(qs: &mut [QueueState], db: u32, hint: Option<usize>, now: i64) -> (
         .or_else(|| qs.iter().position(|q| q.idle(now)))
         .or_else(|| {
             qs.iter().position(|q| {
-                q.wanted_by == db && q.wanted(now) && q.head == q.tail && now - q.claimed_ms >= QUANTUM_MS
+                q.wanted_by == db
+                    && q.wanted(now)
+                    && q.head == q.tail
+                    && now - q.claimed_ms >= QUANTUM_MS
             })
         });
     // This database's wants elsewhere end: renewed below, or satisfied (they would make an
@@ -325,7 +328,11 @@ mod tests {
         let mut qs = [QueueState::default(); 2];
         assert_eq!(claim(&mut qs, 10, None, 0).0, Claim::Queue(0));
         assert_eq!(claim(&mut qs, 11, None, 0).0, Claim::Queue(1));
-        assert_eq!(claim(&mut qs, 10, Some(1), 1).0, Claim::Queue(0), "a wrong hint");
+        assert_eq!(
+            claim(&mut qs, 10, Some(1), 1).0,
+            Claim::Queue(0),
+            "a wrong hint"
+        );
         // Both in use with a worker: a third database waits (its want on the oldest).
         qs[0].worker_pid = 100;
         qs[1].worker_pid = 101;
@@ -354,7 +361,10 @@ mod tests {
         assert_eq!(claim(&mut qs, 1, Some(0), 150).0, Claim::Queue(0));
         // Past the quantum, with the want renewed: the owner yields.
         assert_eq!(claim(&mut qs, 2, None, QUANTUM_MS).0, Claim::Waiting);
-        assert_eq!(claim(&mut qs, 1, Some(0), QUANTUM_MS + 1).0, Claim::Yielding(0));
+        assert_eq!(
+            claim(&mut qs, 1, Some(0), QUANTUM_MS + 1).0,
+            Claim::Yielding(0)
+        );
         // Not drained yet: the waiter still waits.
         assert_eq!(claim(&mut qs, 2, None, QUANTUM_MS + 2).0, Claim::Waiting);
         // The worker commits; the waiter takes the drained queue (the worker is told to end).
@@ -363,7 +373,10 @@ mod tests {
         let g = qs[0].generation;
         let (c, d) = claim(&mut qs, 2, None, QUANTUM_MS + 3);
         assert_eq!((c, d.took_over), (Claim::Queue(0), Some(0)));
-        assert_eq!((qs[0].db, qs[0].worker_pid, qs[0].generation), (2, 0, g + 1));
+        assert_eq!(
+            (qs[0].db, qs[0].worker_pid, qs[0].generation),
+            (2, 0, g + 1)
+        );
         // Sequence numbers continue across owners.
         assert_eq!(qs[0].append(&mut ring, b"y"), Ok(2));
         // The first database now waits like any other.
@@ -377,7 +390,10 @@ mod tests {
         qs[0].worker_pid = 7;
         assert_eq!(claim(&mut qs, 2, None, 1_000).0, Claim::Waiting);
         // The waiter stopped polling: after WANT_TTL_MS its want no longer counts.
-        assert_eq!(claim(&mut qs, 1, Some(0), 1_000 + WANT_TTL_MS).0, Claim::Queue(0));
+        assert_eq!(
+            claim(&mut qs, 1, Some(0), 1_000 + WANT_TTL_MS).0,
+            Claim::Queue(0)
+        );
     }
 
     #[test]
@@ -427,9 +443,15 @@ mod tests {
         let mut b = stored.clone();
         a.sort();
         b.sort();
-        assert_eq!(a, b, "every record stored once, by its own database's worker");
+        assert_eq!(
+            a, b,
+            "every record stored once, by its own database's worker"
+        );
         for db in 1..=3 {
-            assert!(sent.iter().filter(|(d, _)| *d == db).count() > 50, "db {db} had turns");
+            assert!(
+                sent.iter().filter(|(d, _)| *d == db).count() > 50,
+                "db {db} had turns"
+            );
             let order: Vec<_> = stored.iter().filter(|(d, _)| *d == db).collect();
             let sent_order: Vec<_> = sent.iter().filter(|(d, _)| *d == db).collect();
             assert_eq!(order, sent_order, "in order");

@@ -44,6 +44,10 @@ run_regress() {
     [ -f "pg_test/expected/$t.out" ] || { log "pg_test/sql/$t.sql has no expected output"; return 1; }
   done
   local rc=0
+  # With durable audit on (the production default with the preload; the cluster's own default
+  # stays off for tests/cancel/run.sh): the audit rows are the worker's, committed before each
+  # chat or call returns.
+  PGOPTIONS="${PGOPTIONS:-} -c mcp.audit_durable=on" \
   "$(${PG_CONFIG} --pkglibdir)/pgxs/src/test/regress/pg_regress" \
       --inputdir=pg_test --outputdir="$out" --use-existing --host=127.0.0.1 --port="$REGRESS_PORT" \
       --user=postgres --dbname=pg_mcp_regress $tests || rc=$?

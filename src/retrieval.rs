@@ -334,13 +334,21 @@ fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
     let digest = mcp_audit::sha256_hex(&bytes);
     let role = crate::tools::calling_role();
     let error = r.error.as_deref().map(|e| mcp_audit::clip_chars(e, 2000).0);
-    let row = json!({
-        "model": r.model, "provider": r.provider, "role_name": role, "url": r.url,
-        "texts": r.texts.len(), "input_bytes": input_bytes, "input_sha256": digest,
-        "http_status": r.http_status, "latency_ms": r.latency_ms, "error": error,
+    let rec = crate::audit::Record::EmbeddingRequest(mcp_audit::rows::EmbeddingRequestRow {
+        model: r.model.into(),
+        provider: r.provider.into(),
+        role_name: role.clone(),
+        url: r.url.clone(),
+        texts: r.texts.len() as i32,
+        input_bytes,
+        input_sha256: digest.clone(),
+        http_status: r.http_status,
+        latency_ms: r.latency_ms,
+        error,
+        created_at: mcp_audit::rows::now(),
     });
-    // `append` takes a record of its own (no run_id) only when the durable audit is on
-    if crate::audit_worker::append("embedding_request", row) {
+    // The worker takes a record of its own (no run_id) only when the durable audit is on
+    if crate::audit::through_worker(&rec) {
         return Ok(());
     }
     if unsafe { pg_sys::XactReadOnly } {
@@ -354,30 +362,7 @@ fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
         );
         return Ok(());
     }
-    crate::pg::as_extension_owner(|| {
-        write_kept::<i64>(
-            "INSERT INTO mcp.embedding_request (model, provider, role_name, url, texts, input_bytes,
-                                                input_sha256, http_status, latency_ms, error)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING request_id",
-            &[
-                r.model.into(),
-                r.provider.into(),
-                role.as_str().into(),
-                r.url.as_str().into(),
-                (r.texts.len() as i32).into(),
-                input_bytes.into(),
-                digest.as_str().into(),
-                r.http_status.into(),
-                r.latency_ms.into(),
-                error.into(),
-            ],
-        )
-    })
-    .map_err(|e| {
-        ErrorReport::from(McpError::Internal(format!(
-            "could not write the audit row of an embedding request: {e}"
-        )))
-    })?;
+    crate::audit::in_transaction(&rec).map_err(ErrorReport::from)?;
     Ok(())
 }
 

@@ -388,7 +388,7 @@ pub fn chat(
     let mut host = SqlHost::new(interface, run_id);
     let plan = crate::plans::apply(chosen, &mut cfg, &mut host);
     crate::client_check::reset();
-    let mut outcome = crate::audit_worker::guard_run(|| {
+    let mut outcome = crate::audit::guard_run(|| {
         CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client))
     });
     if let Some(e) = host.failure {

@@ -256,7 +256,7 @@ mod tests {
         );
         assert!(!listed(), "a tool whose function is gone is not offered");
         let (state, unresolved) = Spi::get_two::<String, String>(
-        "SELECT (SELECT error_sqlstate FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1),
+        "SELECT (SELECT error_sqlstate FROM mcp.tool_call WHERE call_id = currval('mcp.tool_call_call_id_seq'::regclass)),
                 (SELECT string_agg(registry || ' ' || name || ' ' || function, ', ') FROM mcp.unresolved_functions)",
     )
     .unwrap();

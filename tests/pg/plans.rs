@@ -91,7 +91,10 @@ mod tests {
             json!("p12_tarif")
         );
         assert_eq!(
-            Spi::get_one::<i64>("SELECT count(*) FROM mcp.llm_request").unwrap(),
+            Spi::get_one::<i64>(&format!(
+                "SELECT count(*) FROM mcp.llm_request WHERE run_id IN {MY_RUNS}"
+            ))
+            .unwrap(),
             Some(0)
         );
 

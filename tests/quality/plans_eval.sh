@@ -7,7 +7,10 @@
 # is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE (src/plans.rs),
 # else none ('-'); a question is right when that is its expected plan.
 #
-#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV]
+#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it] [--reuse]
+#
+# --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
+# again without reloading (and keeps them)
 #
 # --baseline REV ranks with mcp.analyze as it was at git revision REV (its definition from that
 # revision's sql/plans.sql replaces the installed one in the scratch databases), so that the
@@ -21,17 +24,20 @@ LOG_TAG=plans-eval
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; baseline=""
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
     --keep) keep=1 ;;
+    --reuse) reuse=1; keep=1 ;;
     --baseline) baseline="${2:?--baseline needs a git revision}"; shift ;;
+    --with) with="${2:?--with needs a file}"; shift ;;
+    --only) only="${2:?--only needs a list such as dev,tarif}"; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift
 done
-MIN_SCORE="$(sed -n 's/^pub const PLAN_MIN_SCORE: f64 = \([0-9.]*\);/\1/p' "$ROOT/src/plans.rs")"
+MIN_SCORE="${PLAN_MIN_SCORE:-}"; [ -n "$MIN_SCORE" ] || MIN_SCORE="$(sed -n 's/^pub const PLAN_MIN_SCORE: f64 = \([0-9.]*\);/\1/p' "$ROOT/src/plans.rs")"
 [ -n "$MIN_SCORE" ] || { echo "PLAN_MIN_SCORE not found in src/plans.rs" >&2; exit 1; }
 start_cluster "$DIR" "$PORT"
 
@@ -52,9 +58,10 @@ INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getTarifVertrag'), ('chatbot'
 SQL
 }
 load_thesaurus() {
-  psql_at "$PORT" "$1" -v doc="$(cat "$2")" -c "SELECT mcp.load_thesaurus(:'doc'::jsonb) IS NOT NULL AS loaded" >/dev/null
+  echo "SELECT mcp.load_thesaurus(:'doc'::jsonb) IS NOT NULL AS loaded;" | psql_at "$PORT" "$1" -v doc="$(cat "$2")" >/dev/null
 }
 
+if [ "$reuse" = 0 ]; then
 fresh_db "$PORT" quality_dev >/dev/null
 setup_chatbot quality_dev
 psql_at "$PORT" quality_dev -f "$ROOT/demo/plans.sql" >/dev/null
@@ -67,6 +74,7 @@ load_thesaurus quality_blind "$ROOT/demo/thesaurus.json"
 psql_at "$PORT" quality_blind -f "$Q/tarif_plans.sql" >/dev/null
 load_thesaurus quality_blind "$Q/itsupport/thesaurus.json"
 psql_at "$PORT" quality_blind -f "$Q/itsupport/plans.sql" >/dev/null
+fi
 
 if [ -n "$baseline" ]; then
   # the analyze function of that revision (the objects it reads are the same tables)
@@ -77,10 +85,15 @@ if [ -n "$baseline" ]; then
   for db in quality_dev quality_blind; do printf '%s\n' "$def" | psql_at "$PORT" "$db" >/dev/null; done
   log "ranking with mcp.analyze of $baseline"
 fi
+if [ -n "$with" ]; then
+  # SQL run in both scratch databases before the questions (e.g. a ranking being tried)
+  for db in quality_dev quality_blind; do psql_at "$PORT" "$db" -f "$with" >/dev/null; done
+fi
 out="$(mktemp)"; trap 'rm -f "$out"' EXIT
 run() { # db label iface file column
+  case ",$only," in *",$2,"*) ;; *) return 0 ;; esac
   psql_at "$PORT" "$1" -v label="$2" -v iface="$3" -v qfile="$4" -v col="$5" -v min_score="$MIN_SCORE" \
-      -v show_misses="$show" -f "$Q/plans_eval.sql" | tee -a "$out"
+      -v show_misses="$show" -f "$Q/plans_eval.sql" <"$4" | tee -a "$out"
 }
 run quality_dev dev chatbot "$ROOT/demo/questions.tsv" 3
 run quality_blind tarif chatbot "$Q/questions/tarif_plans.tsv" 2

@@ -1,12 +1,12 @@
 -- Plan accuracy of mcp.analyze on one labelled question file (run by tests/quality/plans_eval.sh).
--- Variables: iface (the interface), qfile (TSV: question, then the expected plan in column
+-- Variables: iface (the interface), the questions on stdin (TSV: question, then the expected plan in column
 -- :col; '-' = no plan), col, min_score (the chat's threshold, src/plans.rs PLAN_MIN_SCORE),
 -- label (the name printed). The chosen plan is what mcp.chat would take: the first plan of
 -- analyze's ranking when it scores at least min_score, else none.
 \set QUIET on
 CREATE TEMP TABLE IF NOT EXISTS qline (line text);
 TRUNCATE qline;
-\copy qline FROM :'qfile' WITH (FORMAT text, DELIMITER E'\x01')
+\copy qline FROM pstdin WITH (FORMAT text, DELIMITER E'\x01')
 CREATE TEMP TABLE IF NOT EXISTS result (domain text, question text, expected text, got text, score numeric,
                                         second text, second_score numeric);
 DELETE FROM result WHERE domain = :'label';

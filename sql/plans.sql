@@ -879,6 +879,7 @@ DECLARE
     v_kinds text[] := COALESCE(kinds, '{}');
     v_out jsonb;
 BEGIN
+    PERFORM mcp.arg_not_null(interface, 'interface', 'mcp.rank_plans');
     WITH p AS (
         SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
           FROM mcp.plan pl
@@ -961,7 +962,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
-  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan, optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity. Ties: more required kinds found, then priority, then name. weights overrides the defaults (for calibration, tests/quality/plans_eval.sh). Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example]}}], plans scoring 0 left out.';
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan, optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity. Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example]}}], plans scoring 0 left out.';
 
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$

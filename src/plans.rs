@@ -93,7 +93,8 @@ fn plan_example_similarity(
     Ok(TableIterator::new(rows))
 }
 
-/// A plan is chosen on its own (without `options.plan`) only from this score up.
+/// A plan is chosen on its own (without `options.plan`) only from this score up (calibrated with
+/// the ranking's weights in `mcp.rank_plans` on the sets of `tests/quality/plans_eval.sh`).
 pub const PLAN_MIN_SCORE: f64 = 0.5;
 
 /// The analysis and the plan chosen for one turn.

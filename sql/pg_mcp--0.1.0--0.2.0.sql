@@ -219,6 +219,18 @@ ALTER FUNCTION mcp.has_api_key(text) CALLED ON NULL INPUT;
 -- HINT (configure mcp.server_key_file, reload, update again) — a key is never dropped silently.
 ALTER TABLE mcp.provider_secret RENAME TO provider_secret_0_1_0;
 ALTER INDEX mcp.provider_secret_pkey RENAME TO provider_secret_0_1_0_pkey;
+-- PostgreSQL 18 and later record NOT NULL as constraints named <table>_<column>_not_null, unique
+-- in the schema: the old table's would make the new table's <...>_not_null1 (a fresh install has
+-- <...>_not_null). They go with the old table's name (before 18 there are none to rename).
+DO $$
+DECLARE c record;
+BEGIN
+  FOR c IN SELECT conname FROM pg_catalog.pg_constraint
+            WHERE conrelid = 'mcp.provider_secret_0_1_0'::regclass AND contype = 'n' LOOP
+    EXECUTE format('ALTER TABLE mcp.provider_secret_0_1_0 RENAME CONSTRAINT %I TO %I',
+                   c.conname, 'provider_secret_0_1_0' || substr(c.conname, length('provider_secret') + 1));
+  END LOOP;
+END $$;
 CREATE TABLE mcp.provider_secret (
     -- The key is sealed to the provider's name (associated data): renaming a provider that has a
     -- key is refused instead of leaving a key that no longer opens.

@@ -31,6 +31,7 @@ pub struct Shared {
 
 static SHARED: AtomicPtr<Shared> = AtomicPtr::new(null_mut());
 static PRELOADED: AtomicBool = AtomicBool::new(false);
+#[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17", feature = "pg18"))]
 static mut PREV_SHMEM_REQUEST: pg_sys::shmem_request_hook_type = None;
 static mut PREV_SHMEM_STARTUP: pg_sys::shmem_startup_hook_type = None;
 
@@ -63,8 +64,7 @@ fn shmem_size() -> usize {
 /// From `_PG_init` while `shared_preload_libraries` is processed (single-threaded).
 pub unsafe fn install_shmem_hooks() {
     PRELOADED.store(true, Ordering::SeqCst);
-    PREV_SHMEM_REQUEST = pg_sys::shmem_request_hook;
-    pg_sys::shmem_request_hook = Some(shmem_request);
+    request_shmem();
     PREV_SHMEM_STARTUP = pg_sys::shmem_startup_hook;
     pg_sys::shmem_startup_hook = Some(shmem_startup);
 }
@@ -74,21 +74,51 @@ pub fn preloaded() -> bool {
     PRELOADED.load(Ordering::SeqCst)
 }
 
+/// Shared memory and the lock tranche are requested in `shmem_request_hook` (15 and later: the
+/// only place they may be requested) ...
+#[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17", feature = "pg18"))]
+unsafe fn request_shmem() {
+    PREV_SHMEM_REQUEST = pg_sys::shmem_request_hook;
+    pg_sys::shmem_request_hook = Some(shmem_request);
+}
+
+/// ... or, on 14, which has no such hook, directly while the library is preloaded.
+#[cfg(feature = "pg14")]
+unsafe fn request_shmem() {
+    request_shmem_now();
+}
+
+#[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17", feature = "pg18"))]
 #[pg_guard]
 unsafe extern "C-unwind" fn shmem_request() {
     if let Some(prev) = PREV_SHMEM_REQUEST {
         prev();
     }
+    request_shmem_now();
+}
+
+unsafe fn request_shmem_now() {
     pg_sys::RequestAddinShmemSpace(shmem_size());
     pg_sys::RequestNamedLWLockTranche(TRANCHE.as_ptr(), 1);
 }
+
+/// Index of `AddinShmemInitLock` in `MainLWLockArray` (storage/lwlocknames.h; pgrx does not bind
+/// the macro). 21 in 14 to 18; a new version must be looked up before it compiles.
+#[cfg(any(
+    feature = "pg14",
+    feature = "pg15",
+    feature = "pg16",
+    feature = "pg17",
+    feature = "pg18"
+))]
+const ADDIN_SHMEM_INIT_LOCK: usize = 21;
 
 #[pg_guard]
 unsafe extern "C-unwind" fn shmem_startup() {
     if let Some(prev) = PREV_SHMEM_STARTUP {
         prev();
     }
-    let init_lock = &raw mut (*pg_sys::MainLWLockArray.add(21)).lock; // AddinShmemInitLock
+    let init_lock = &raw mut (*pg_sys::MainLWLockArray.add(ADDIN_SHMEM_INIT_LOCK)).lock;
     pg_sys::LWLockAcquire(init_lock, pg_sys::LWLockMode::LW_EXCLUSIVE);
     let mut found = false;
     let p =

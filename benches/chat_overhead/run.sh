@@ -7,7 +7,8 @@
 # The chat: 2 LLM requests and 1 tool call (the model calls get_item once, then answers)
 # against the zero-latency mock_llm on loopback. Its overhead is the chat's latency minus two
 # raw HTTP round trips to the same mock (the chat's own two request bodies, posted over one
-# keep-alive connection by a std-only Rust client: crates/mcp_chat/examples/raw_roundtrip.rs).
+# keep-alive connection by a std-only Rust client: crates/mock_llm/examples/raw_roundtrip.rs,
+# compiled here with plain rustc -O).
 #
 # 1. builds the tree in release (`cargo pgrx package`), mock_llm and the raw client; with
 #    LABEL=PACKAGE_DIR arguments it measures those packages instead (a `cargo pgrx package`
@@ -46,10 +47,11 @@ else
   for a in "$@"; do LABELS+=("${a%%=*}"); PKGS+=("${a#*=}"); done
 fi
 log "building mock_llm and the raw client (release)"
-(cd "$ROOT" && cargo build -q --release -p mock_llm --bin mock_llm && cargo build -q --release -p mcp_chat --example raw_roundtrip)
+(cd "$ROOT" && cargo build -q --release -p mock_llm --bin mock_llm)
 
 work="$(mktemp -d)"
 chmod 755 "$work"
+rustc -O --edition 2021 -o "$work/raw_roundtrip" "$ROOT/crates/mock_llm/examples/raw_roundtrip.rs"
 "$TARGET/release/mock_llm" --listen 127.0.0.1:0 --scenarios "$HERE/scenarios" --port-file "$work/port" \
     --max-recorded 0 >"$work/mock.out" 2>&1 &
 mock_pid=$!
@@ -107,7 +109,7 @@ for round in $(seq "$ROUNDS"); do
     RES[$label,$round,off]="$(bench "$OFF" chat.sql)"
     log "  SELECT 1 ${RES[$label,$round,select1]} ms, chat audit on ${RES[$label,$round,on]} ms, off ${RES[$label,$round,off]} ms"
   done
-  RES[raw,$round]="$("$TARGET/release/examples/raw_roundtrip" "$MOCK/s/one_call/v1/chat/completions" \
+  RES[raw,$round]="$("$work/raw_roundtrip" "$MOCK/s/one_call/v1/chat/completions" \
                       "$work/body1.json" "$work/body2.json" --pairs 3000)"
   RES[py,$round]="$("$VENV/bin/python" "$HERE/python_loop.py" "$MOCK/s/one_call/v1" \
                      "host=127.0.0.1 port=$PORT user=postgres dbname=$DB" "$SECONDS_EACH")"

@@ -300,7 +300,9 @@ fn new_uuid() -> McpResult<Uuid> {
     let mut b = [0u8; 16];
     // SAFETY: writes exactly b.len() bytes into b.
     if !unsafe { pg_sys::pg_strong_random(b.as_mut_ptr().cast(), b.len()) } {
-        return Err(McpError::Internal("could not generate random bytes for a UUID".into()));
+        return Err(McpError::Internal(
+            "could not generate random bytes for a UUID".into(),
+        ));
     }
     b[6] = (b[6] & 0x0f) | 0x40; // version 4
     b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant

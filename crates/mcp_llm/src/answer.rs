@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
-
 /// Why the model stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -545,7 +544,6 @@ pub(crate) fn parse_items_text(text: &str) -> Vec<(Value, bool)> {
     }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Reading a body
 
@@ -635,7 +633,6 @@ pub(crate) fn shaped(mut r: LlmResponse, truncated: bool) -> LlmResponse {
     r
 }
 
-
 /// Characters of a raw body scanned between two interrupt polls.
 const POLL_CHARS: usize = 1 << 16;
 
@@ -674,7 +671,6 @@ pub(crate) fn replace_nul(r: &mut LlmResponse, raw: &str) {
         r.repairs.push(fix("nul_character", mcp_repair::nul_position(raw)));
     }
 }
-
 
 /// Common post-processing: embedded tool calls, finish reason consistency.
 pub(crate) fn finish(r: &mut LlmResponse) {

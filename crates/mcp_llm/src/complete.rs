@@ -50,7 +50,6 @@ pub(crate) fn complete(r: &mut LlmResponse, raw: &str, tools: Option<&[ToolDef]>
     replace_nul(r, raw);
 }
 
-
 /// Tool calls and reasoning written into the answer's text (the one path for SQL and chat).
 /// Native `tool_calls` win: then only reasoning is split off the text.
 fn text_calls(r: &mut LlmResponse, tools: Option<&[ToolDef]>) {
@@ -87,4 +86,3 @@ fn text_calls(r: &mut LlmResponse, tools: Option<&[ToolDef]>) {
         unique_ids(r);
     }
 }
-

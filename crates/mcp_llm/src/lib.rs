@@ -18,12 +18,14 @@ mod streams;
 mod text_calls;
 mod types;
 
-pub use budget::*;
 pub use answer::{FinishReason, LlmResponse, ParsedToolCall};
+pub use budget::*;
 pub use error::{normalize_error, ErrorKind, ProviderError, MAX_MESSAGE_CHARS};
 pub use mcp_repair::{guard, Fix};
 pub use provider::anthropic::{anthropic_body, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION};
-pub use provider::openai::{normalize_error_with_headers, openai_body, retry_after_from_headers, DEFAULT_AZURE_API_VERSION};
+pub use provider::openai::{
+    normalize_error_with_headers, openai_body, retry_after_from_headers, DEFAULT_AZURE_API_VERSION,
+};
 pub use provider::{Dialect, ProviderConfig, ProviderKind};
 pub use response::{
     parse_chat_response, parse_chat_response_with_tools, parse_llm_response, parse_llm_response_with_tools,

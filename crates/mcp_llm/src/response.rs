@@ -7,8 +7,7 @@
 //! provider's dialect ([`crate::provider::Dialect::parse`]) and never guesses.
 
 use crate::answer::{
-    bare_message, empty_body, error_answer, is_bare_message, repair_json, shaped, trimmed, unrecognized,
-    LlmResponse,
+    bare_message, empty_body, error_answer, is_bare_message, repair_json, shaped, trimmed, unrecognized, LlmResponse,
 };
 use crate::complete::complete;
 use crate::error::looks_like_error;

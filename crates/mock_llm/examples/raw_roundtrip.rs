@@ -14,10 +14,16 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut pairs = 2000usize;
     if let Some(i) = args.iter().position(|a| a == "--pairs") {
-        pairs = args.get(i + 1).and_then(|n| n.parse().ok()).expect("--pairs N");
+        pairs = args
+            .get(i + 1)
+            .and_then(|n| n.parse().ok())
+            .expect("--pairs N");
         args.drain(i..i + 2);
     }
-    let url = args.first().expect("usage: raw_roundtrip URL BODY_FILE...").clone();
+    let url = args
+        .first()
+        .expect("usage: raw_roundtrip URL BODY_FILE...")
+        .clone();
     let bodies: Vec<String> = args[1..]
         .iter()
         .map(|f| std::fs::read_to_string(f).expect("body file"))

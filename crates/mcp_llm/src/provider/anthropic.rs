@@ -3,8 +3,7 @@
 
 use super::dialect::{merge_extra, Dialect, ProviderConfig};
 use crate::answer::{
-    array_cut, call_from_value, error_answer, mark_incomplete, unrecognized, usage_from, Cut, FinishReason,
-    LlmResponse,
+    array_cut, call_from_value, error_answer, mark_incomplete, unrecognized, usage_from, Cut, FinishReason, LlmResponse,
 };
 use crate::complete::{parse_json_answer, Shaped};
 use crate::error::{looks_like_error, ErrorKind, ProviderError};

@@ -97,4 +97,3 @@ impl ProviderConfig {
         self.kind.dialect().normalize_error(self.label(), status, body, &hdrs)
     }
 }
-

@@ -3,7 +3,9 @@
 //! `api-version`) and the key header (`api-key`).
 
 use super::dialect::{merge_extra, Dialect, ProviderConfig};
-use crate::answer::{bare_message, error_answer, is_bare_message, message, unrecognized, usage_from, FinishReason, LlmResponse};
+use crate::answer::{
+    bare_message, error_answer, is_bare_message, message, unrecognized, usage_from, FinishReason, LlmResponse,
+};
 use crate::complete::{parse_json_answer, Shaped};
 use crate::error::{error_from_value, looks_like_error, normalize_error_with_retry, ErrorKind, ProviderError};
 use crate::types::{ChatRequest, Message, Role, ToolDef};

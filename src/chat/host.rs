@@ -66,7 +66,9 @@ fn execution(outcome: ToolOutcome) -> ToolExecution {
 
 impl Host for SqlHost {
     fn tools(&mut self) -> Vec<ToolDef> {
-        let rows = match tools::visible_tools(&self.interface) {
+        // `mcp.chat` checked the interface (exists, enabled, usable by the role) before the run
+        // started: its row is not read again here.
+        let rows = match tools::runnable_tools(&self.interface) {
             Ok(rows) => rows,
             Err(e) => {
                 self.fail(e);

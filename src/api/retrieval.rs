@@ -10,11 +10,18 @@ use pgrx::JsonB;
 use serde_json::json;
 
 pgrx::extension_sql_file!(
+    "../../sql/text_search.sql",
+    name = "text_search",
+    requires = ["bootstrap"]
+);
+
+pgrx::extension_sql_file!(
     "../../sql/retrieval.sql",
     name = "retrieval",
     requires = [
         "bootstrap",
         "mcp_server",
+        "text_search",
         chunk_text,
         embed_literals,
         local_model_fingerprint,

@@ -16,11 +16,15 @@ pub struct CollectionRow {
     chunk_tokens: i32,
     chunk_overlap: i32,
     model: String,
+    /// chunk_header: embed and index each chunk with the document's title and header_keys
+    chunk_header: bool,
+    header_keys: Vec<String>,
 }
 
 pub fn collection_row(name: &str) -> R<CollectionRow> {
     first_row(
-        "SELECT collection_id, dimension, fingerprint, text_config, chunk_tokens, chunk_overlap, embedding_model
+        "SELECT collection_id, dimension, fingerprint, text_config, chunk_tokens, chunk_overlap, embedding_model,
+                chunk_header, header_keys
            FROM mcp.collection WHERE name = $1",
         &[name.into()],
         |t| {
@@ -32,6 +36,8 @@ pub fn collection_row(name: &str) -> R<CollectionRow> {
                 chunk_tokens: t.get::<i32>(5)?.unwrap_or(200),
                 chunk_overlap: t.get::<i32>(6)?.unwrap_or(0),
                 model: t.get::<String>(7)?.unwrap_or_default(),
+                chunk_header: t.get::<bool>(8)?.unwrap_or(false),
+                header_keys: t.get::<Vec<String>>(9)?.unwrap_or_default(),
             })
         },
     )
@@ -105,6 +111,23 @@ pub fn ingest(
     let m = model_row(&c.model)?;
     check_same_model(collection, &c, &m)?;
 
+    // the contextual header of every chunk (part of the content hash: changing the collection's
+    // header settings re-embeds a document when it is ingested again)
+    let header = if c.chunk_header {
+        let values: Vec<String> = c
+            .header_keys
+            .iter()
+            .filter_map(|k| match metadata.get(k) {
+                Some(Value::String(v)) => Some(v.clone()),
+                Some(Value::Null) | None => None,
+                Some(other) => Some(other.to_string()),
+            })
+            .collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        mcp_retrieval::chunk_header(title, &values)
+    } else {
+        None
+    };
     let hash_args = vec![
         title.into(),
         mime_type.into(),
@@ -113,9 +136,10 @@ pub fn ingest(
         c.chunk_tokens.into(),
         c.chunk_overlap.into(),
         c.fingerprint.as_str().into(),
+        header.as_deref().into(),
     ];
     let hash: Vec<u8> = first_row(
-        "SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.jsonb_build_array($1::text, $2::text, $3::text, $4::jsonb, $5::int4, $6::int4, $7::text)::text, 'UTF8'))",
+        "SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.jsonb_build_array($1::text, $2::text, $3::text, $4::jsonb, $5::int4, $6::int4, $7::text, $8::text)::text, 'UTF8'))",
         &hash_args,
         |t| t.get::<Vec<u8>>(1),
     )
@@ -149,7 +173,12 @@ pub fn ingest(
         format,
     )
     .map_err(|e| fail(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))?;
-    let texts: Vec<&str> = chunks.iter().map(|ch| ch.text.as_str()).collect();
+    // what is embedded and indexed: header + chunk (the stored text stays the chunk's own)
+    let indexed: Vec<String> = chunks
+        .iter()
+        .map(|ch| mcp_retrieval::with_header(header.as_deref(), &ch.text))
+        .collect();
+    let texts: Vec<&str> = indexed.iter().map(String::as_str).collect();
     let vectors = embed_with(&m, &texts)?;
     if vectors.len() != texts.len() {
         return Err(fail(
@@ -218,9 +247,10 @@ pub fn ingest(
         let literals: Vec<String> = vectors.iter().map(|v| vector_literal(v)).collect();
         let sql = format!(
             "INSERT INTO mcp.chunk (document_id, collection_id, position, text, token_count, embedding, tsv)
-             SELECT $1, $2, u.p, u.t, u.n, u.e::{vs}.vector, pg_catalog.to_tsvector($7::regconfig, u.t)
+             SELECT $1, $2, u.p, u.t, u.n, u.e::{vs}.vector, pg_catalog.to_tsvector($7::regconfig, u.x)
                FROM ROWS FROM (pg_catalog.unnest($3::int4[]), pg_catalog.unnest($4::text[]),
-                              pg_catalog.unnest($5::int4[]), pg_catalog.unnest($6::text[])) AS u(p, t, n, e)",
+                              pg_catalog.unnest($5::int4[]), pg_catalog.unnest($6::text[]),
+                              pg_catalog.unnest($8::text[])) AS u(p, t, n, e, x)",
             vs = vector_schema()?
         );
         write_kept::<i64>(
@@ -233,6 +263,7 @@ pub fn ingest(
                 tokens.into(),
                 literals.into(),
                 c.text_config.as_str().into(),
+                indexed.clone().into(),
             ],
         )
         .map_err(sql_err)?;

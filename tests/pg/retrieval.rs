@@ -918,10 +918,6 @@ mod tests {
             }
         }
 
-        fn r_top(sql: &str) -> String {
-            r_uris(sql).into_iter().next().unwrap_or_default()
-        }
-
         /// The question's entities (from the thesaurus) boost or filter the documents whose metadata
         /// match them, in every mode; a search tool gets the same; without entity_keys, or without
         /// entities in the question, the ranking is the plain one.

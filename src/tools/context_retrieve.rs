@@ -65,59 +65,64 @@ fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> ToolOu
             format!("Tool '{CONTEXT_RETRIEVE}' is not configured: interface '{interface}' has no embedding model."),
         );
     };
-    let result = caught(|| {
-        let m = model_row(&model)?;
-        let eligible: Vec<(String, i32, f32)> = select_kept(
-            "SELECT name, top_k, min_score FROM mcp.collection
+    // the search may analyze the query for its entities (mcp.analyze through
+    // mcp.search_by_vector, with no interface: no plan ranking, no provider call); like the
+    // embedding below it is pg_mcp's own work, not the tool's
+    let result = crate::sandbox::with_provider_calls(|| {
+        caught(|| {
+            let m = model_row(&model)?;
+            let eligible: Vec<(String, i32, f32)> = select_kept(
+                "SELECT name, top_k, min_score FROM mcp.collection
               WHERE purpose = 'rag' AND fingerprint = $1 AND dimension = $2 ORDER BY name",
-            &[m.fingerprint.as_str().into(), (m.dimension as i32).into()],
-            |t| {
-                let mut v = Vec::new();
-                for row in t {
-                    v.push((
-                        row.get::<String>(1)?.unwrap_or_default(),
-                        row.get::<i32>(2)?.unwrap_or(7),
-                        row.get::<f32>(3)?.unwrap_or(0.7),
-                    ));
-                }
-                Ok(v)
-            },
-        )
-        .map_err(|e| ErrorReport::from(McpError::from(e)))?;
-        if eligible.is_empty() {
-            return Ok((Vec::new(), Vec::new()));
-        }
-        let qv = vector_literal(&embed_with(&m, &[query.as_str()])?.remove(0));
-        let sql = format!(
+                &[m.fingerprint.as_str().into(), (m.dimension as i32).into()],
+                |t| {
+                    let mut v = Vec::new();
+                    for row in t {
+                        v.push((
+                            row.get::<String>(1)?.unwrap_or_default(),
+                            row.get::<i32>(2)?.unwrap_or(7),
+                            row.get::<f32>(3)?.unwrap_or(0.7),
+                        ));
+                    }
+                    Ok(v)
+                },
+            )
+            .map_err(|e| ErrorReport::from(McpError::from(e)))?;
+            if eligible.is_empty() {
+                return Ok((Vec::new(), Vec::new()));
+            }
+            let qv = vector_literal(&embed_with(&m, &[query.as_str()])?.remove(0));
+            let sql = format!(
             "SELECT chunk_id, title, uri, score, text
                FROM mcp.search_by_vector($1, $2, $3::{}.vector, $4, 'vector', '{{}}') WHERE score >= $5",
             vector_schema()?
         );
-        let mut hits = Vec::new();
-        let mut matched = Vec::new();
-        let mut limit = 0;
-        for (name, top_k, min_score) in &eligible {
-            matched.push(name.clone());
-            limit = limit.max(*top_k as usize);
-            hits.extend(search_rows(
-                &sql,
-                vec![
-                    name.as_str().into(),
-                    query.as_str().into(),
-                    qv.as_str().into(),
-                    (*top_k).into(),
-                    (*min_score as f64).into(),
-                ],
-                name,
-            )?);
-        }
-        hits.sort_by(|a, b| {
-            b.score
-                .partial_cmp(&a.score)
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        hits.truncate(limit);
-        Ok((matched, hits))
+            let mut hits = Vec::new();
+            let mut matched = Vec::new();
+            let mut limit = 0;
+            for (name, top_k, min_score) in &eligible {
+                matched.push(name.clone());
+                limit = limit.max(*top_k as usize);
+                hits.extend(search_rows(
+                    &sql,
+                    vec![
+                        name.as_str().into(),
+                        query.as_str().into(),
+                        qv.as_str().into(),
+                        (*top_k).into(),
+                        (*min_score as f64).into(),
+                    ],
+                    name,
+                )?);
+            }
+            hits.sort_by(|a, b| {
+                b.score
+                    .partial_cmp(&a.score)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            hits.truncate(limit);
+            Ok((matched, hits))
+        })
     });
     match result {
         Ok((matched, hits)) => {

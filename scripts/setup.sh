@@ -329,6 +329,39 @@ else
   log "embedding model: installed"
 fi
 
+# 5c. A German dictionary with compound splitting for text search (configuration
+#     mcp.german_compound, sql/text_search.sql): the word list of Debian's hunspell-de-de
+#     (igerman98, GPL-2/3), written by scripts/german_compound.py as PostgreSQL ispell files
+#     german_compound.dict / .affix into the tsearch_data directory of every PostgreSQL
+#     installation used here (the system's, the versions built above, and PG_MCP_PG_CONFIG's,
+#     e.g. a slot's copy). Without the files mcp.german_compound is plain german (see
+#     docs/retrieval.md, "German text").
+if ! dpkg-query -W -f='${Status}' hunspell-de-de 2>/dev/null | grep -q "install ok installed"; then
+  log "installing Debian package hunspell-de-de"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq hunspell-de-de >/dev/null
+fi
+ts_configs=("$SYSTEM_PG_CONFIG")
+for v in $all_versions; do
+  [ "$v" = "$SYSTEM_PG_MAJOR" ] || ts_configs+=("$PG_CACHE/pg$v/bin/pg_config")
+done
+[ -n "${PG_MCP_PG_CONFIG:-}" ] && ts_configs+=("$PG_MCP_PG_CONFIG")
+GC_SCRIPT="$(cd "$(dirname "$0")" && pwd)/german_compound.py"
+for cfg in "${ts_configs[@]}"; do
+  [ -x "$cfg" ] || continue
+  ts="$("$cfg" --sharedir)/tsearch_data"
+  if [ -s "$ts/german_compound.dict" ] && [ -s "$ts/german_compound.affix" ] \
+     && [ "$ts/german_compound.dict" -nt "$GC_SCRIPT" ]; then
+    log "German compound dictionary: present ($ts)"
+    continue
+  fi
+  tmp="$(mktemp -d)"
+  python3 "$GC_SCRIPT" /usr/share/hunspell/de_DE.dic "$tmp/german_compound"
+  as_root install -m 644 "$tmp/german_compound.dict" "$tmp/german_compound.affix" "$ts/"
+  rm -rf "$tmp"
+  log "German compound dictionary: installed into $ts"
+done
+
 # 6. PostgreSQL refuses to run as root: the test and demo clusters run as 'postgres', which
 #    must be able to read the build tree (pgrx runs initdb/postgres through sudo -u postgres).
 id postgres >/dev/null 2>&1 || { echo "user 'postgres' missing (postgresql package?)" >&2; exit 1; }

@@ -13,7 +13,6 @@ use crate::tools::{self, CallRequest, ToolOutcome, ToolRow};
 use mcp_chat::{
     Host, LlmExchange, ToolCall, ToolCallRecord, ToolCallStatus, ToolDef, ToolExecution,
 };
-use pgrx::prelude::*;
 use pgrx::Uuid;
 use std::collections::HashMap;
 
@@ -39,14 +38,6 @@ impl SqlHost {
 
     fn fail(&mut self, e: McpError) {
         self.failure.get_or_insert(e);
-    }
-}
-
-/// A query cancel, statement timeout or shutdown is pending.
-pub fn interrupt_pending() -> bool {
-    unsafe {
-        pg_sys::InterruptPending != 0
-            && (pg_sys::QueryCancelPending != 0 || pg_sys::ProcDiePending != 0)
     }
 }
 
@@ -111,7 +102,9 @@ impl Host for SqlHost {
 
     fn interrupted(&mut self) -> bool {
         // cancel / terminate, and a client that went away
-        self.failure.is_some() || interrupt_pending() || crate::client_check::client_gone()
+        self.failure.is_some()
+            || crate::pg::http::interrupt_pending()
+            || crate::client_check::client_gone()
     }
 
     fn on_llm_exchange(&mut self, x: &LlmExchange) {

@@ -9,21 +9,15 @@ mod host;
 use crate::error::{McpError, McpResult};
 use crate::gucs;
 use crate::jsonb::JsonbStored;
+use crate::pg::http::interrupt_pending;
 use crate::pg::{as_extension_owner, first_row};
 use crate::tools::calling_role;
-use host::{interrupt_pending, SqlHost};
-use mcp_chat::{
-    ChatConfig, HttpClient, Message, ProviderConfig, ProviderKind, RetryPolicy, ToolChoice,
-};
+use host::SqlHost;
+use mcp_chat::{ChatConfig, Message, ProviderConfig, ProviderKind, RetryPolicy, ToolChoice};
 use pgrx::prelude::*;
 use pgrx::Uuid;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-thread_local! {
-    /// One HTTP client (connection pool) per backend.
-    static CLIENT: HttpClient = HttpClient::new();
-}
 
 struct InterfaceRow {
     provider: Option<String>,
@@ -396,7 +390,9 @@ pub fn chat(
     let plan = crate::plans::apply(chosen, &mut cfg, &mut host);
     crate::client_check::reset();
     let mut outcome = crate::audit::guard_run(|| {
-        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client))
+        crate::pg::http::with_client(|client| {
+            mcp_chat::run_chat(&cfg, history, question, &mut host, client)
+        })
     });
     if let Some(e) = host.failure {
         // An audit row could not be written (or the tool pipeline failed): the statement fails

@@ -2,6 +2,7 @@
 
 pub mod guc;
 pub mod hooks;
+pub mod http;
 pub mod owner;
 pub mod spi;
 pub mod subxact;

@@ -208,7 +208,9 @@ fn parse_answer(raw: &str, tools: &[ToolDef]) -> LlmResponse {
             Shaped::Answer(from_choices(v, choices, raw, truncated))
         } else if looks_like_error(v) {
             Shaped::Final(error_answer(v))
-        } else if is_bare_message(v) {
+        } else if is_bare_message(v) && v.get("type").and_then(Value::as_str) != Some("message") {
+            // A bare chat message (some gateways); an Anthropic Messages answer
+            // (`"type": "message"`, typed content blocks) is another dialect's, not guessed.
             Shaped::Answer(bare_message(v, raw, truncated))
         } else {
             Shaped::Answer(unrecognized(v))

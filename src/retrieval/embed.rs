@@ -5,13 +5,12 @@
 
 use super::{fail, vector_literal, R};
 use crate::error::McpError;
-use crate::pg::{first_row, write_kept};
+use crate::pg::first_row;
 use mcp_embed::{EmbedError, LocalModel};
 use mcp_http::{Options, Request};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
-use serde_json::json;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;

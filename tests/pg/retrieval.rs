@@ -972,13 +972,19 @@ mod tests {
             q("SELECT mcp.search_entities('{\"tarifgebiet\": \"region\"}', 'Urlaub in Sachsen', '{\"region\": \"Bayern\"}')"),
             json!([])
         );
-        for mode in ["vector", "text", "hybrid"] {
+        for (i, mode) in ["vector", "text", "hybrid"].into_iter().enumerate() {
             // boost (default): the Saxon metal agreement first, the others still listed
             let got = r_uris(&format!(
                 "SELECT uri FROM mcp.search('tv', '{question}', 3, '{mode}')"
             ));
             assert_eq!(got[0], "tv://metall/sn", "{mode}: {got:?}");
             assert_eq!(got.len(), 3, "{mode}: {got:?}");
+            // the boost reorders and adds, it never drops a hit of the plain search
+            assert!(
+                plain[i].iter().all(|u| got.contains(u)),
+                "{mode}: plain {:?}, boosted {got:?}",
+                plain[i]
+            );
             // a question without entities ranks as without entity_keys
             let none = r_uris(&format!(
                 "SELECT uri FROM mcp.search('tv', 'Urlaub Arbeitstage', 3, '{mode}')"

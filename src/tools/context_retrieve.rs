@@ -9,7 +9,7 @@ use super::{Call, Kind, ToolOutcome};
 use crate::error::{McpError, McpResult};
 use crate::pg::{first_row, select_kept};
 use crate::retrieval::embed::{embed_with, model_row};
-use crate::retrieval::search::{caught, hits_json, hits_text, search_rows, tool_failure};
+use crate::retrieval::search::{caught, hits_json, hits_text, search_rows, tool_failure, Hit};
 use crate::retrieval::{vector_literal, vector_schema, NO_CONTEXT};
 use mcp_chat::ToolCallStatus;
 use pgrx::pg_sys::panic::ErrorReport;
@@ -97,13 +97,13 @@ fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> ToolOu
                FROM mcp.search_by_vector($1, $2, $3::{}.vector, $4, 'vector', '{{}}') WHERE score >= $5",
             vector_schema()?
         );
-            let mut hits = Vec::new();
+            let mut lists: Vec<std::collections::VecDeque<Hit>> = Vec::new();
             let mut matched = Vec::new();
             let mut limit = 0;
             for (name, top_k, min_score) in &eligible {
                 matched.push(name.clone());
                 limit = limit.max(*top_k as usize);
-                hits.extend(search_rows(
+                lists.push(search_rows(
                     &sql,
                     vec![
                         name.as_str().into(),
@@ -113,14 +113,22 @@ fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> ToolOu
                         (*min_score as f64).into(),
                     ],
                     name,
-                )?);
+                )?
+                .into());
             }
-            hits.sort_by(|a, b| {
-                b.score
-                    .partial_cmp(&a.score)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-            hits.truncate(limit);
+            // Each collection's hits stay in the search's own order (an entity boost reorders
+            // them while the scores returned stay the plain similarities); the collections are
+            // merged by comparing their next hits' scores.
+            let mut hits = Vec::new();
+            while hits.len() < limit {
+                let best = lists
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, l)| l.front().map(|h| (i, h.score)))
+                    .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
+                let Some((i, _)) = best else { break };
+                hits.extend(lists[i].pop_front());
+            }
             Ok((matched, hits))
         })
     });

@@ -1046,12 +1046,9 @@ mod tests {
         assert!(err_of("UPDATE mcp.collection SET entity_boost = -1").starts_with("23514"));
     }
 
-    /// context_retrieve (vector mode through mcp.search_by_vector) gets the entities too.
-    /// Known defect: the three passages come back with their plain scores (no boost), so
-    /// context_retrieve does not yet pass the question's entities on; kept as the failing test
-    /// of that defect until it is fixed (docs/retrieval.md, "Entity-aware search").
+    /// context_retrieve (vector mode through mcp.search_by_vector) gets the entities too: it
+    /// keeps the boosted order of each collection's hits (their scores stay the plain ones).
     #[pg_test]
-    #[ignore = "known defect: context_retrieve does not boost by the question's entities yet"]
     fn retrieval_context_retrieve_is_entity_aware() {
         r_entity_registry();
         run("UPDATE mcp.collection SET purpose = 'rag', min_score = -1 WHERE name = 'tv'");

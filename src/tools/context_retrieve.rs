@@ -103,18 +103,20 @@ fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> ToolOu
             for (name, top_k, min_score) in &eligible {
                 matched.push(name.clone());
                 limit = limit.max(*top_k as usize);
-                lists.push(search_rows(
-                    &sql,
-                    vec![
-                        name.as_str().into(),
-                        query.as_str().into(),
-                        qv.as_str().into(),
-                        (*top_k).into(),
-                        (*min_score as f64).into(),
-                    ],
-                    name,
-                )?
-                .into());
+                lists.push(
+                    search_rows(
+                        &sql,
+                        vec![
+                            name.as_str().into(),
+                            query.as_str().into(),
+                            qv.as_str().into(),
+                            (*top_k).into(),
+                            (*min_score as f64).into(),
+                        ],
+                        name,
+                    )?
+                    .into(),
+                );
             }
             // Each collection's hits stay in the search's own order (an entity boost reorders
             // them while the scores returned stay the plain similarities); the collections are

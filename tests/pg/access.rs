@@ -393,7 +393,8 @@ mod tests {
         // the key is sealed to the provider's name: renaming is refused while it has one
         let e = err_of("UPDATE mcp.provider SET name = 'p1-renamed' WHERE name = 'p1'");
         assert!(
-            e.starts_with(RESTRICT_VIOLATION) && e.contains("provider_secret_sealed_to_provider_name"),
+            e.starts_with(RESTRICT_VIOLATION)
+                && e.contains("provider_secret_sealed_to_provider_name"),
             "{e}"
         );
         run("SELECT mcp.set_api_key('p1', NULL)");

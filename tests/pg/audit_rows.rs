@@ -31,7 +31,10 @@ mod tests {
             let cols = columns(table);
             assert!(fields.len() >= 8, "{table}: {fields:?}");
             for f in &fields {
-                assert!(cols.contains(f), "mcp.{table} has no column {f} (columns: {cols:?})");
+                assert!(
+                    cols.contains(f),
+                    "mcp.{table} has no column {f} (columns: {cols:?})"
+                );
             }
         }
     }
@@ -64,7 +67,9 @@ mod tests {
         let before = Spi::get_one::<i64>("SELECT coalesce(max(call_id), 0) FROM mcp.tool_call")
             .unwrap()
             .unwrap();
-        run(r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet": "Bayern", "fachbereich": "Metall"}')"#);
+        run(
+            r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet": "Bayern", "fachbereich": "Metall"}')"#,
+        );
         Spi::get_one_with_args::<JsonB>(
             "SELECT to_jsonb(t) - 'call_id' - 'created_at' - 'latency_ms'
                FROM mcp.tool_call t WHERE call_id > $1 AND tool = 'getTarifVertrag'",

@@ -84,9 +84,9 @@ mod tests {
     }
 
     fn last_call_status() -> (String, Option<String>) {
-        let (s, e) = Spi::get_two::<String, String>(
-            &format!("SELECT status, error_sqlstate FROM mcp.tool_call WHERE {MY_LAST_CALL}"),
-        )
+        let (s, e) = Spi::get_two::<String, String>(&format!(
+            "SELECT status, error_sqlstate FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
         .unwrap();
         (s.unwrap(), e)
     }
@@ -473,9 +473,9 @@ mod tests {
             !text.contains("secret_column"),
             "the model must not get the server message: {text}"
         );
-        let (state, msg) = Spi::get_two::<String, String>(
-            &format!("SELECT error_sqlstate, error_message FROM mcp.tool_call WHERE {MY_LAST_CALL}"),
-        )
+        let (state, msg) = Spi::get_two::<String, String>(&format!(
+            "SELECT error_sqlstate, error_message FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
         .unwrap();
         assert_eq!(state.as_deref(), Some("42703"));
         assert!(msg.unwrap().contains("secret_column"));
@@ -717,11 +717,11 @@ mod tests {
 
     /// The last audit row: (status, sqlstate, operator message).
     fn last_call() -> (String, Option<String>, Option<String>) {
-        Spi::get_three::<String, String, String>(
-        &format!("SELECT status, error_sqlstate, error_message FROM mcp.tool_call WHERE {MY_LAST_CALL}"),
-    )
-    .map(|(a, b, c)| (a.unwrap(), b, c))
-    .unwrap()
+        Spi::get_three::<String, String, String>(&format!(
+            "SELECT status, error_sqlstate, error_message FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
+        .map(|(a, b, c)| (a.unwrap(), b, c))
+        .unwrap()
     }
 
     /// `query` is refused while the tool runs (parse-time walk or executor hook): status denied,

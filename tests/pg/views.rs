@@ -80,9 +80,11 @@ mod tests {
         // tool_error_rates: direct calls that fail and are refused, of a tool only this test
         // calls (the view covers the whole table, and with durable audit other tests' rows are
         // committed in it while this one runs; the chat's call is counted in recent_runs above)
-        run(r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+        run(
+            r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
             ('vwFailTool', 'always fails', '{"type":"object","properties":{"x":{"type":"integer"}},"required":["x"]}',
-             'public.fail_tool(int)')"#);
+             'public.fail_tool(int)')"#,
+        );
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'vwFailTool')");
         q(r#"SELECT mcp.call_tool('vwFailTool', '{"x": 1}')"#);
         q(r#"SELECT mcp.call_tool('vwFailTool', '{"x": "1"}')"#);

@@ -322,7 +322,10 @@ impl<'a> Run<'a> {
             }
             // The conversation and the tools travel in the request and come back after it (no
             // copy of the history per request).
-            let (msgs, tools) = (std::mem::take(&mut self.msgs), std::mem::take(&mut self.tools));
+            let (msgs, tools) = (
+                std::mem::take(&mut self.msgs),
+                std::mem::take(&mut self.tools),
+            );
             let req = self.request(msgs, tools, choice.clone());
             let sent = self.exchange(ExchangePurpose::Chat, &req, counted);
             (self.msgs, self.tools) = (req.messages, req.tools);

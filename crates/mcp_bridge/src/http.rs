@@ -131,9 +131,18 @@ fn allowed_hosts(listen: &std::net::SocketAddr, opts: &Opts) -> Vec<String> {
     if !listen.ip().is_unspecified() {
         hosts.push(listen.to_string());
     }
-    for o in &opts.allowed_origins {
-        if let Some(h) = o.split("://").nth(1) {
-            hosts.push(h.trim_end_matches('/').to_string());
+    // The origins were checked at start (`crate::origin`); what a browser sends as `Host`
+    // for them: the host, with the port unless it is the scheme's default.
+    for u in opts
+        .allowed_origins
+        .iter()
+        .filter_map(|o| url::Url::parse(o).ok())
+    {
+        if let Some(h) = u.host_str() {
+            hosts.push(match u.port() {
+                Some(p) => format!("{h}:{p}"),
+                None => h.to_string(),
+            });
         }
     }
     hosts.extend(opts.allowed_hosts.iter().cloned());

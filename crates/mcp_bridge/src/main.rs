@@ -87,7 +87,9 @@ fn parse_args(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<O
             "--allow-superuser" => o.allow_superuser = true,
             "--listen" => o.listen = value(&mut i, "--listen")?,
             "--jwt-secret-file" => o.jwt_secret_file = Some(value(&mut i, "--jwt-secret-file")?),
-            "--allowed-origin" => o.allowed_origins.push(value(&mut i, "--allowed-origin")?),
+            "--allowed-origin" => o
+                .allowed_origins
+                .push(origin(&value(&mut i, "--allowed-origin")?)?),
             "--jwt-private-key-file" => {
                 o.jwt_private_key_file = Some(value(&mut i, "--jwt-private-key-file")?)
             }
@@ -111,6 +113,28 @@ fn parse_args(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<O
         i += 1;
     }
     Ok(o)
+}
+
+/// An `--allowed-origin` value as browsers send it in `Origin` (RFC 6454 serialization, by the
+/// `url` crate: scheme and host in lower case, the scheme's default port left out), so that
+/// `https://Example.com:443/` allows what a browser sends as `https://example.com`. Anything
+/// that is not an http(s) origin (a path, a query, user info, another scheme) is refused at
+/// start rather than never matching.
+pub fn origin(v: &str) -> Result<String, String> {
+    let bad = |why: &str| format!("--allowed-origin {v:?}: {why} (expected scheme://host[:port])");
+    let u = url::Url::parse(v).map_err(|e| bad(&e.to_string()))?;
+    if !matches!(u.scheme(), "http" | "https") {
+        return Err(bad("not http or https"));
+    }
+    if !u.username().is_empty()
+        || u.password().is_some()
+        || u.query().is_some()
+        || u.fragment().is_some()
+        || u.path() != "/"
+    {
+        return Err(bad("an origin has no user info, path, query or fragment"));
+    }
+    Ok(u.origin().ascii_serialization())
 }
 
 /// The token key: the file's content or PG_MCP_JWT_SECRET, read by [`jwt::parse_key`] (an
@@ -241,7 +265,25 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(o.mode, "http");
-        assert_eq!(o.allowed_origins.len(), 2);
+        assert_eq!(o.allowed_origins, ["http://a", "http://b"]);
+        let o = parse_args(&a(
+            "http --allowed-origin HTTPS://Example.COM:443/ --allowed-origin http://h:8080",
+        ))
+        .unwrap();
+        assert_eq!(o.allowed_origins, ["https://example.com", "http://h:8080"]);
+        for bad in [
+            "example.com",
+            "ftp://h",
+            "https://h/app",
+            "https://u:p@h",
+            "https://h?x=1",
+            "https://h#f",
+        ] {
+            assert!(
+                parse_args(&a(&format!("http --allowed-origin {bad}"))).is_err(),
+                "{bad}"
+            );
+        }
         assert!(parse_args(&a("--dsn")).is_err());
         assert!(parse_args(&a("--bogus")).is_err());
         assert!(parse_args(&a("--interface x http")).is_err());

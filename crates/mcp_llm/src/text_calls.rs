@@ -395,7 +395,11 @@ fn earliest_family(s: &str) -> Option<(&'static Family, usize)> {
         }
         FAMILIES
             .iter()
-            .find(|f| f.opens.iter().any(|m| bytes[p..].starts_with(m.as_bytes())))
+            .find(|f| {
+                f.opens
+                    .iter()
+                    .any(|m| bytes[p..].starts_with(m.as_bytes()) && !quoted(bytes, p, m))
+            })
             .map(|f| (f, p))
     });
     // The one family whose marker is not a tag (Command R+'s `Action:` before a JSON fence).
@@ -408,6 +412,17 @@ fn earliest_family(s: &str) -> Option<(&'static Family, usize)> {
             .map(|p| (f, p))
     });
     action.or(marked)
+}
+
+/// Whether the marker `m` at `p` is the whole of an inline code span (`` `<tool_call>` ``):
+/// prose naming the marker, not a call (no template writes a call that way).
+fn quoted(bytes: &[u8], p: usize, m: &str) -> bool {
+    p > 0 && bytes[p - 1] == b'`' && bytes.get(p + m.len()) == Some(&b'`')
+}
+
+/// The first `open` in `s` that is not quoted as inline code.
+fn find_open(s: &str, open: &str) -> Option<usize> {
+    memchr::memmem::find_iter(s.as_bytes(), open.as_bytes()).find(|&p| !quoted(s.as_bytes(), p, open))
 }
 
 /// The bytes that follow the first byte of some family's opening marker.
@@ -533,7 +548,7 @@ fn outside_strings<'m>(s: &str, closes: &[&'m str]) -> Option<(usize, &'m str)> 
 
 /// Repeated sections `open body close`: prose between them is content.
 fn sections(mut s: &str, open: &str, close: &str, out: &mut Out, mut each: impl FnMut(&str, bool, &mut Out)) {
-    while let Some(p) = s.find(open) {
+    while let Some(p) = find_open(s, open) {
         out.content.push_str(&s[..p]);
         let (body, rest, closed) = until_close(&s[p + open.len()..], close);
         each(body, closed, out);

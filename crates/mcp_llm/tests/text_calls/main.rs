@@ -506,3 +506,30 @@ fn adversarial_megabyte_inputs_parse_in_linear_time() {
         let _ = r.to_json();
     }
 }
+
+/// A marker that is the whole of an inline code span is prose naming it: the answer stays as
+/// written, with no call and no incomplete call; a real call after such a mention still counts.
+#[test]
+fn a_marker_quoted_as_inline_code_is_prose() {
+    let tools = tools();
+    for text in [
+        "Hermes-Modelle beginnen Aufrufe mit `<tool_call>`; hier ist keiner nötig.",
+        "Mistral beginnt Aufrufe mit `[TOOL_CALLS]`, hier brauche ich keinen.",
+        "DeepSeek starts its calls with `<｜tool▁calls▁begin｜>`.",
+        "<|START_RESPONSE|>Aufrufe stehen nach `<|START_ACTION|>`.<|END_RESPONSE|>",
+    ] {
+        let r = parse_chat_response_with_tools(&body(text, "stop"), Some(&tools));
+        assert!(r.tool_calls.is_empty(), "{text}: {:?}", r.tool_calls);
+        let want = text.replace("<|START_RESPONSE|>", "").replace("<|END_RESPONSE|>", "");
+        assert_eq!(r.content.as_deref(), Some(want.as_str()), "{text}");
+    }
+    let text = "Das Format ist `<tool_call>`.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Köln\"}}</tool_call>";
+    let r = parse_chat_response_with_tools(&body(text, "stop"), Some(&tools));
+    let calls: Vec<_> = r
+        .complete_tool_calls()
+        .into_iter()
+        .map(|c| (c.name, c.arguments))
+        .collect();
+    assert_eq!(calls, vec![("get_weather".to_string(), json!({"city": "Köln"}))]);
+    assert_eq!(r.content.as_deref(), Some("Das Format ist `<tool_call>`."));
+}

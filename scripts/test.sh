@@ -37,6 +37,9 @@ step "update scripts current (scripts/update_scripts.py --check)" python3 "$ROOT
 
 # 1. Pure Rust crates (no database).
 step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
+# The blind set of tool calls written as text: fails on a call the set does not expect that
+# would pass its schema (the quality figures it prints are in docs/text-tool-calls.md).
+step "text tool calls, blind set (mcp_llm example text_calls_blind)" cargo run -q -p mcp_llm --example text_calls_blind
 fi
 log "PostgreSQL $PG_MAJOR: $("$PG_CONFIG" --version) ($PG_CONFIG)"
 

@@ -437,7 +437,7 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
     let oauth = s
         .oauth
         .as_ref()
-        .filter(|o| jwt::looks_like_jwt(token) && (s.key.is_none() || o.is_ours(token)));
+        .filter(|_| jwt::looks_like_jwt(token) && (s.key.is_none() || oauth_shaped(s, token)));
     let role = if let Some(o) = oauth {
         oauth_role(s, o, token).await?
     } else if jwt::looks_like_jwt(token) {
@@ -466,6 +466,14 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
         ));
     }
     Ok(role)
+}
+
+/// Which verifier checks a JWT when both are configured: the OAuth resource server takes every
+/// token that names an issuer (`iss`), except the issuer of `--jwt-issuer`; the role-claim key
+/// takes the others (PostgREST-style tokens carry no `iss`). The claim is read unverified, only
+/// to choose: each verifier checks the whole token itself.
+fn oauth_shaped(s: &Inner, token: &str) -> bool {
+    jwt::unverified_issuer(token).is_some_and(|iss| s.expected.issuer.as_ref() != Some(&iss))
 }
 
 /// The role of an OAuth access token: verified by the resource server (401 when refused),

@@ -279,11 +279,6 @@ impl OAuth {
         })
     }
 
-    /// Whether this verifier is the one for `token`: its (unverified) `iss` is our issuer.
-    pub fn is_ours(&self, token: &str) -> bool {
-        jwt::unverified_issuer(token).as_deref() == Some(self.issuer.as_str())
-    }
-
     /// Verify an access token: signature with the issuer's keys (read again once on an unknown
     /// `kid`), `exp`/`nbf`, `iss` = the issuer, `aud` naming this resource. The token's scopes.
     pub async fn verify(&self, token: &str, now: u64) -> Result<Vec<String>, Refusal> {
@@ -503,7 +498,6 @@ mod tests {
         let t = |c: Value| jwt::sign_rs256(&c, &a, Some("ka")).unwrap();
         let ok = json!({"iss": "http://as", "aud": ["x", "https://db.example/mcp"], "exp": 1000, "scope": "s"});
         assert_eq!(o.verify(&t(ok.clone()), 900).await.unwrap(), ["s"]);
-        assert!(o.is_ours(&t(ok.clone())));
         let mut other = ok.clone();
         other["aud"] = json!("https://other.example/mcp");
         assert_eq!(
@@ -512,7 +506,6 @@ mod tests {
         );
         let mut iss = ok.clone();
         iss["iss"] = json!("http://evil");
-        assert!(!o.is_ours(&t(iss.clone())));
         assert_eq!(
             o.verify(&t(iss), 900).await,
             Err(Refusal::Invalid("token is not from the expected issuer (iss)"))

@@ -239,7 +239,10 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     if let Some(o) = &oauth {
         // RFC 9728 3.1: the path-aware location of the resource's metadata, and the root one
         // (what clients try when they have no challenge to go by)
-        app = app.route("/.well-known/oauth-protected-resource", axum::routing::get(resource_metadata));
+        app = app.route(
+            "/.well-known/oauth-protected-resource",
+            axum::routing::get(resource_metadata),
+        );
         if o.metadata_path != "/.well-known/oauth-protected-resource" {
             app = app.route(&o.metadata_path, axum::routing::get(resource_metadata));
         }
@@ -479,11 +482,7 @@ fn oauth_shaped(s: &Inner, token: &str) -> bool {
 /// The role of an OAuth access token: verified by the resource server (401 when refused),
 /// then its scopes mapped to a role by mcp.oauth_scope_role (403 `insufficient_scope` when
 /// none maps to one).
-async fn oauth_role(
-    s: &Inner,
-    o: &crate::oauth::OAuth,
-    token: &str,
-) -> Result<String, Response> {
+async fn oauth_role(s: &Inner, o: &crate::oauth::OAuth, token: &str) -> Result<String, Response> {
     let scopes = o.verify(token, crate::now_secs()).await.map_err(|e| {
         let crate::oauth::Refusal::Invalid(why) = e;
         let mut r = rpc_status(
@@ -514,13 +513,14 @@ async fn oauth_role(
                 .map(|r| r.get::<_, String>(0));
             let mapped = match role {
                 Some(_) => Vec::new(),
-                None => conn
-                    .client
-                    .query(
-                        "SELECT scope FROM mcp.oauth_scope_role ORDER BY scope LIMIT 100",
-                        &[],
-                    )
-                    .await?,
+                None => {
+                    conn.client
+                        .query(
+                            "SELECT scope FROM mcp.oauth_scope_role ORDER BY scope LIMIT 100",
+                            &[],
+                        )
+                        .await?
+                }
             };
             Ok::<_, tokio_postgres::Error>((role, mapped))
         }
@@ -568,11 +568,19 @@ async fn resource_metadata(State(s): State<Shared>) -> Response {
         let conn = checkout(&s.cfg, &s.auth).await.ok()?;
         let rows = conn
             .client
-            .query("SELECT scope FROM mcp.oauth_scope_role ORDER BY scope LIMIT 100", &[])
+            .query(
+                "SELECT scope FROM mcp.oauth_scope_role ORDER BY scope LIMIT 100",
+                &[],
+            )
             .await;
         checkin(&s.auth, conn).await;
-        rows.map_err(|e| eprintln!("pg_mcp_bridge: scopes for the resource metadata: {}", db::describe(&e)))
-            .ok()
+        rows.map_err(|e| {
+            eprintln!(
+                "pg_mcp_bridge: scopes for the resource metadata: {}",
+                db::describe(&e)
+            )
+        })
+        .ok()
     };
     let scopes: Vec<String> = scopes
         .await

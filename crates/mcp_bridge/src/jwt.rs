@@ -285,8 +285,16 @@ pub fn parse_issuer_jwks(content: &[u8]) -> Result<JwtKey, String> {
     let rsa: Vec<RsaKey> = keys
         .iter()
         .filter(|k| k.get("kty").and_then(Value::as_str) == Some("RSA"))
-        .filter(|k| k.get("use").and_then(Value::as_str).is_none_or(|u| u == "sig"))
-        .filter(|k| k.get("alg").and_then(Value::as_str).is_none_or(|a| a == "RS256"))
+        .filter(|k| {
+            k.get("use")
+                .and_then(Value::as_str)
+                .is_none_or(|u| u == "sig")
+        })
+        .filter(|k| {
+            k.get("alg")
+                .and_then(Value::as_str)
+                .is_none_or(|a| a == "RS256")
+        })
         .filter_map(|k| match parse_jwk(k) {
             Ok(JwtKey::Rs256(mut one)) => Some(one.remove(0)),
             _ => None,

@@ -153,11 +153,9 @@ pub fn loopback_url(url: &str) -> Result<(std::net::SocketAddr, String, String),
         return Err(format!("{url}: no user info in the URL"));
     }
     let (host, port) = match authority.rsplit_once(':') {
-        Some((h, p)) if !h.is_empty() && !p.contains(']') => (
-            h,
-            p.parse::<u16>()
-                .map_err(|_| format!("{url}: bad port"))?,
-        ),
+        Some((h, p)) if !h.is_empty() && !p.contains(']') => {
+            (h, p.parse::<u16>().map_err(|_| format!("{url}: bad port"))?)
+        }
         _ => (authority, 80),
     };
     let ip: std::net::IpAddr = match host {
@@ -240,8 +238,11 @@ impl OAuth {
             .resource
             .clone()
             .unwrap_or_else(|| format!("http://{listen}/mcp"));
-        let (origin, path) = split_url(&resource)
-            .ok_or_else(|| format!("--oauth-resource {resource}: an absolute http(s) URL without query or fragment"))?;
+        let (origin, path) = split_url(&resource).ok_or_else(|| {
+            format!(
+                "--oauth-resource {resource}: an absolute http(s) URL without query or fragment"
+            )
+        })?;
         let metadata_path = format!(
             "/.well-known/oauth-protected-resource{}",
             path.trim_end_matches('/')
@@ -256,9 +257,8 @@ impl OAuth {
                 KeySource::Url(u.clone())
             }
             (None, None) => {
-                loopback_url(&issuer).map_err(|e| {
-                    format!("{e} (or give the keys with --oauth-jwks-file)")
-                })?;
+                loopback_url(&issuer)
+                    .map_err(|e| format!("{e} (or give the keys with --oauth-jwks-file)"))?;
                 KeySource::Discover(issuer.clone())
             }
         };
@@ -287,8 +287,7 @@ impl OAuth {
             issuer: Some(self.issuer.clone()),
         };
         let mut r = jwt::verify_claims(token, &self.keys.current(), now, &expected);
-        if matches!(&r, Err(TokenError(e)) if *e == jwt::UNKNOWN_KID) && self.keys.refresh().await
-        {
+        if matches!(&r, Err(TokenError(e)) if *e == jwt::UNKNOWN_KID) && self.keys.refresh().await {
             r = jwt::verify_claims(token, &self.keys.current(), now, &expected);
         }
         r.map(|c| scopes(&c)).map_err(|e| Refusal::Invalid(e.0))
@@ -348,7 +347,12 @@ fn split_url(url: &str) -> Option<(String, String)> {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, ""),
     };
-    (!authority.is_empty()).then(|| (url[..scheme_end + 3 + authority.len()].to_string(), path.to_string()))
+    (!authority.is_empty()).then(|| {
+        (
+            url[..scheme_end + 3 + authority.len()].to_string(),
+            path.to_string(),
+        )
+    })
 }
 
 /// The scopes of an access token: `scope` (space-separated, RFC 9068) or `scp` (an array).
@@ -391,7 +395,10 @@ mod tests {
     #[test]
     fn only_loopback_http_urls_are_fetched() {
         let (a, auth, path) = loopback_url("http://127.0.0.1:9/jwks").unwrap();
-        assert_eq!((a.port(), auth.as_str(), path.as_str()), (9, "127.0.0.1:9", "/jwks"));
+        assert_eq!(
+            (a.port(), auth.as_str(), path.as_str()),
+            (9, "127.0.0.1:9", "/jwks")
+        );
         assert!(loopback_url("http://localhost:9").is_ok());
         assert!(loopback_url("http://[::1]:9/x").is_ok());
         assert!(loopback_url("https://127.0.0.1/jwks").is_err());
@@ -451,7 +458,9 @@ mod tests {
             min_interval: Some(Duration::from_millis(300)),
             ..Default::default()
         };
-        let o = OAuth::new(&opts, &"127.0.0.1:2".parse().unwrap()).await.unwrap();
+        let o = OAuth::new(&opts, &"127.0.0.1:2".parse().unwrap())
+            .await
+            .unwrap();
         assert_eq!(hits.load(Ordering::SeqCst), 1);
         assert_eq!(
             o.metadata_url,
@@ -462,9 +471,14 @@ mod tests {
         assert_eq!(o.verify(&ta, 0).await.unwrap(), ["mcp:read"]);
         // the issuer rotates to key B; a B token arrives before the interval ended: refused,
         // and the issuer is not asked again
-        *jwks.write().unwrap() = json!({"keys": [jwt::public_jwk(&b, Some("kb")), jwt::public_jwk(&a, Some("ka"))]}).to_string();
+        *jwks.write().unwrap() =
+            json!({"keys": [jwt::public_jwk(&b, Some("kb")), jwt::public_jwk(&a, Some("ka"))]})
+                .to_string();
         let tb = jwt::sign_rs256(&claims, &b, Some("kb")).unwrap();
-        assert_eq!(o.verify(&tb, 0).await, Err(Refusal::Invalid(jwt::UNKNOWN_KID)));
+        assert_eq!(
+            o.verify(&tb, 0).await,
+            Err(Refusal::Invalid(jwt::UNKNOWN_KID))
+        );
         assert_eq!(hits.load(Ordering::SeqCst), 1);
         // after it: the keys are read again and B's token is accepted
         tokio::time::sleep(Duration::from_millis(350)).await;
@@ -493,7 +507,9 @@ mod tests {
             jwks_file: Some(dir.to_string_lossy().into()),
             ..Default::default()
         };
-        let o = OAuth::new(&opts, &"127.0.0.1:2".parse().unwrap()).await.unwrap();
+        let o = OAuth::new(&opts, &"127.0.0.1:2".parse().unwrap())
+            .await
+            .unwrap();
         std::fs::remove_file(&dir).unwrap();
         let t = |c: Value| jwt::sign_rs256(&c, &a, Some("ka")).unwrap();
         let ok = json!({"iss": "http://as", "aud": ["x", "https://db.example/mcp"], "exp": 1000, "scope": "s"});
@@ -508,7 +524,9 @@ mod tests {
         iss["iss"] = json!("http://evil");
         assert_eq!(
             o.verify(&t(iss), 900).await,
-            Err(Refusal::Invalid("token is not from the expected issuer (iss)"))
+            Err(Refusal::Invalid(
+                "token is not from the expected issuer (iss)"
+            ))
         );
         assert_eq!(
             o.verify(&t(ok), 2000).await,
@@ -516,6 +534,8 @@ mod tests {
         );
         assert_eq!(o.metadata_path, "/.well-known/oauth-protected-resource/mcp");
         assert!(o.challenge(None).starts_with("Bearer resource_metadata=\"https://db.example/.well-known/oauth-protected-resource/mcp\""));
-        assert!(o.challenge(Some("bad \"x\"")).contains("error_description=\"bad x\""));
+        assert!(o
+            .challenge(Some("bad \"x\""))
+            .contains("error_description=\"bad x\""));
     }
 }

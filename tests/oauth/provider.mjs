@@ -1,7 +1,9 @@
 // A real OAuth 2.1 / OpenID Connect authorization server for the OAuth suite: oidc-provider
-// (pinned in package-lock.json) with client credentials, resource indicators (RFC 8707: the
-// access token's aud is the resource the client asked for) and JWT access tokens (RFC 9068),
-// signed RS256 with the keys in the file KEYS (private JWKs, written by test_oauth.mjs).
+// (pinned in package-lock.json) with client credentials, the authorization code flow with PKCE
+// and dynamic client registration (its development login and consent pages, which the test
+// fills in as a person would), resource indicators (RFC 8707: the access token's aud is the
+// resource the client asked for) and JWT access tokens (RFC 9068), signed RS256 with the keys
+// in the file KEYS (private JWKs, written by test_oauth.mjs).
 //   node provider.mjs PORT KEYS
 // It prints "listening on <issuer>" when ready. GET /test/jwks-hits tells how often its JWKS was
 // fetched (what the bridge's rate-limited key refresh is checked with).
@@ -12,7 +14,7 @@ import Provider from 'oidc-provider';
 const [port, keysFile] = process.argv.slice(2);
 const issuer = `http://127.0.0.1:${port}`;
 const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8'));
-const SCOPES = 'mcp:read mcp:unmapped';
+const SCOPES = 'mcp:read mcp:write mcp:unmapped';
 
 const provider = new Provider(issuer, {
   clients: [{
@@ -27,7 +29,8 @@ const provider = new Provider(issuer, {
   jwks: { keys },
   scopes: ['openid', ...SCOPES.split(' ')],
   features: {
-    devInteractions: { enabled: false },
+    devInteractions: { enabled: true },
+    registration: { enabled: true },
     clientCredentials: { enabled: true },
     resourceIndicators: {
       enabled: true,

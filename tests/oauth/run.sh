@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pg_mcp_bridge as an OAuth 2.1 resource server (docs/mcp-server.md#oauth) against a real
 # authorization server, oidc-provider, with the official MCP TypeScript SDK's OAuth client doing
-# the whole flow, and the edge cases (missing token, wrong audience, expired, wrong issuer, a
+# the whole flow (client credentials; authorization code with PKCE and client registration), and
+# the edge cases (missing token, wrong audience, expired, wrong issuer, a
 # scope that maps to no role, an unknown kid after a key rotation). Both npm packages are pinned
 # in package-lock.json and installed by scripts/setup.sh; nothing is downloaded here.
 # Needs the extension installed (scripts/test.sh runs this after pg_regress).

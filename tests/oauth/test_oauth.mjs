@@ -16,6 +16,7 @@ import { SignJWT, importJWK } from 'jose';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
 const env = process.env;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -171,6 +172,80 @@ test("the official SDK's OAuth client: resource metadata, authorization-server m
   assert.equal(claims.aud, mcpUrl);
   assert.equal(claims.iss, issuer);
   assert.equal(claims.scope, 'mcp:read');
+  await client.close();
+});
+
+/** An OAuthClientProvider of a client that sends its user to a browser: it keeps the URL. */
+class UserAgentProvider {
+  constructor(redirectUrl) { this.redirectUrl = redirectUrl; }
+  get clientMetadata() {
+    return { client_name: 'pg_mcp oauth suite', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code'],
+      response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() { return this.client; }
+  saveClientInformation(c) { this.client = c; }
+  tokens() { return this.saved; }
+  saveTokens(t) { this.saved = t; }
+  redirectToAuthorization(url) { this.authorizationUrl = url; }
+  saveCodeVerifier(v) { this.verifier = v; }
+  codeVerifier() { return this.verifier; }
+}
+
+/** A person in a browser: follows the redirects, signs in and consents on the authorization
+ *  server's pages; the authorization code its last redirect carries to `redirectUrl`. */
+async function signInAndConsent(url, redirectUrl) {
+  const jar = new Map();
+  let next = url; let body;
+  for (let step = 0; step < 20; step++) {
+    const r = await fetch(next, { method: body ? 'POST' : 'GET', body, redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
+    for (const c of r.headers.getSetCookie()) {
+      const kv = c.split(';')[0]; const i = kv.indexOf('=');
+      jar.set(kv.slice(0, i), kv.slice(i + 1));
+    }
+    const location = r.headers.get('location');
+    if (location) {
+      const u = new URL(location, next);
+      if (u.href.startsWith(redirectUrl)) {
+        assert.equal(u.searchParams.get('error'), null, u.href);
+        return u.searchParams.get('code');
+      }
+      next = u.href; body = undefined;
+      continue;
+    }
+    const html = await r.text();
+    const action = html.match(/<form[^>]*action="([^"]+)"/);
+    assert.ok(action, `no form at ${next} (${r.status}):\n${html.slice(0, 400)}`);
+    next = new URL(action[1], next).href;
+    body = html.includes('value="consent"') ? 'prompt=consent' : 'prompt=login&login=alice&password=any';
+  }
+  throw new Error('too many redirects');
+}
+
+test("the SDK's OAuth client, authorization code with PKCE and dynamic client registration: a person signs in and consents", async () => {
+  const redirectUrl = 'http://127.0.0.1:9/callback';
+  const provider = new UserAgentProvider(redirectUrl);
+  const fetched = [];
+  const recording = (url, init) => { fetched.push(`${init?.method ?? 'GET'} ${String(url)}`); return fetch(url, init); };
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: recording });
+  await assert.rejects(new Client({ name: 'oauth-code-test', version: '1' }).connect(transport), UnauthorizedError);
+  // the SDK registered itself and sent the user to the authorization endpoint, for this resource
+  assert.ok(fetched.includes(`POST ${issuer}/reg`), fetched.join('\n'));
+  assert.ok(provider.client?.client_id);
+  const authUrl = provider.authorizationUrl;
+  assert.equal(authUrl.searchParams.get('resource'), mcpUrl);
+  assert.equal(authUrl.searchParams.get('code_challenge_method'), 'S256');
+  const code = await signInAndConsent(authUrl.href, redirectUrl);
+  await transport.finishAuth(code);
+  const claims = JSON.parse(Buffer.from(provider.tokens().access_token.split('.')[1], 'base64url'));
+  assert.equal(claims.aud, mcpUrl);
+  assert.equal(claims.sub, 'alice');
+  const client = new Client({ name: 'oauth-code-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
+  assert.ok((await client.listTools()).tools.some((t) => t.name === 'sql_query'));
+  const who = await client.callTool({ name: 'sql_query', arguments: { query: 'SELECT current_user AS u' } });
+  assert.match(who.content[0].text, /mcp_oa_reader/);
   await client.close();
 });
 

@@ -19,6 +19,9 @@ read -r NODE_VERSION _ <"$ROOT/tests/conformance/node.pin"
 NODE="${PG_MCP_NODE_CACHE:-/var/cache/pg_mcp}/node-v$NODE_VERSION/package/bin/node"
 [ -x "$NODE" ] && [ -d "$HERE/node_modules/oidc-provider" ] && [ -d "$HERE/node_modules/@modelcontextprotocol/sdk" ] \
   || { log "Node or the OAuth suite's packages missing: run scripts/setup.sh"; exit 1; }
+# the Python SDK of tests/mcp (its venv, installed by scripts/setup.sh)
+export MCP_PY="$ROOT/tests/mcp/.venv/bin/python"
+[ -x "$MCP_PY" ] || { log "the MCP Python SDK (tests/mcp/.venv) is missing: run scripts/setup.sh"; exit 1; }
 
 start_cluster "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
@@ -31,5 +34,5 @@ export PGHOST=127.0.0.1 PGPORT="$PORT" PGDATABASE="$DB" PSQL="$PG_BIN/psql"
 PG_MCP_JWT_SECRET="test-key-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export PG_MCP_JWT_SECRET
 
-log "oidc-provider $("$NODE" -p "require('$HERE/node_modules/oidc-provider/package.json').version"), MCP TypeScript SDK $("$NODE" -p "require('$HERE/node_modules/@modelcontextprotocol/sdk/package.json').version"), node $("$NODE" --version)"
+log "oidc-provider $("$NODE" -p "require('$HERE/node_modules/oidc-provider/package.json').version"), MCP TypeScript SDK $("$NODE" -p "require('$HERE/node_modules/@modelcontextprotocol/sdk/package.json').version"), MCP Python SDK $("$MCP_PY" -c 'import importlib.metadata as m; print(m.version("mcp"))'), node $("$NODE" --version)"
 "$NODE" --test --test-reporter=spec "$@" "$HERE/test_oauth.mjs"

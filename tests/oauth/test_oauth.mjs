@@ -93,7 +93,9 @@ const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVe
 function post(token, body = INIT, headers = {}) {
   return fetch(mcpUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+    // a connection of its own (connection: close): no kept-alive socket the server may be
+    // closing just then (the Python client's run leaves the pool idle for seconds)
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', connection: 'close',
       ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body: JSON.stringify(body),
   });
@@ -104,7 +106,7 @@ async function asToken(scope, resource) {
   const r = await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded' },
+      'content-type': 'application/x-www-form-urlencoded', connection: 'close' },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
   });
   const j = await r.json();
@@ -247,6 +249,16 @@ test("the SDK's OAuth client, authorization code with PKCE and dynamic client re
   const who = await client.callTool({ name: 'sql_query', arguments: { query: 'SELECT current_user AS u' } });
   assert.match(who.content[0].text, /mcp_oa_reader/);
   await client.close();
+});
+
+test("the official Python SDK's OAuth client (client credentials): the same discovery, token and tools/list", () => {
+  const out = execFileSync(env.MCP_PY, [path.join(HERE, 'test_python_sdk.py')], {
+    env: { ...env, MCP_URL: mcpUrl, ISSUER: issuer, CLIENT_ID: CLIENT.id, CLIENT_SECRET: CLIENT.secret },
+  }).toString();
+  const r = JSON.parse(out.trim().split('\n').pop());
+  assert.equal(r.aud, mcpUrl);
+  assert.ok(r.fetched.some((u) => u.startsWith(`GET ${metadataUrl()}`)), r.fetched.join('\n'));
+  assert.ok(r.fetched.includes(`POST ${issuer}/token`), r.fetched.join('\n'));
 });
 
 test('a token for another resource (audience) is refused', async () => {

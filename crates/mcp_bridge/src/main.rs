@@ -274,6 +274,19 @@ mod tests {
         assert_eq!(o.limits.session_idle.as_secs(), 5);
         assert_eq!(o.jwt_expected.audience.as_deref(), Some("x"));
         assert!(parse_args(&a("http --max-connections 0")).is_err());
+        let o = parse_args(&a(
+            "http --oauth-issuer http://127.0.0.1:9 --oauth-resource https://db/mcp --oauth-jwks-url http://127.0.0.1:9/jwks --oauth-jwks-min-interval 2.5",
+        ))
+        .unwrap();
+        assert_eq!(o.oauth.issuer.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(o.oauth.resource.as_deref(), Some("https://db/mcp"));
+        assert_eq!(o.oauth.jwks_url.as_deref(), Some("http://127.0.0.1:9/jwks"));
+        assert_eq!(
+            o.oauth.min_interval,
+            Some(std::time::Duration::from_millis(2500))
+        );
+        assert!(parse_args(&a("http --oauth-jwks-min-interval -1")).is_err());
+        assert!(parse_args(&a("http --oauth-jwks-min-interval x")).is_err());
         let env = |k: &str| (k == "PG_MCP_BRIDGE_MAX_CONNECTIONS").then(|| "3".to_string());
         let o = super::parse_args(&a("http"), &env).unwrap();
         assert_eq!(o.limits.max_connections, 3);

@@ -499,6 +499,44 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn settings_that_cannot_work_are_refused_at_start() {
+        let listen: std::net::SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let with = |f: &dyn Fn(&mut OAuthOpts)| {
+            let mut o = OAuthOpts {
+                issuer: Some("https://as.example".into()),
+                jwks_file: Some("/nonexistent".into()),
+                ..Default::default()
+            };
+            f(&mut o);
+            o
+        };
+        // a missing file is not fatal (read again on the first token)
+        assert!(OAuth::new(&with(&|_| {}), &listen).await.is_ok());
+        for (o, why) in [
+            (with(&|o| o.issuer = None), "--oauth-issuer"),
+            (
+                with(&|o| o.jwks_url = Some("http://127.0.0.1:9/jwks".into())),
+                "one of them",
+            ),
+            (with(&|o| o.jwks_file = None), "loopback"),
+            (
+                with(&|o| {
+                    o.jwks_file = None;
+                    o.jwks_url = Some("http://192.0.2.1/jwks".into())
+                }),
+                "loopback",
+            ),
+            (
+                with(&|o| o.resource = Some("https://db/mcp#x".into())),
+                "--oauth-resource",
+            ),
+        ] {
+            let e = OAuth::new(&o, &listen).await.err().unwrap();
+            assert!(e.contains(why), "{e}");
+        }
+    }
+
+    #[tokio::test]
     async fn audience_issuer_and_expiry_are_checked() {
         let a = jwt::rsa_private_key(RSA_A).unwrap();
         let dir = std::env::temp_dir().join(format!("pg_mcp_oauth_test_{}", std::process::id()));

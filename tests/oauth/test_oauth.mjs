@@ -19,6 +19,25 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
 const env = process.env;
+// Node's fetch keeps connections alive in a pool; now and then a pooled socket that the server
+// is closing as idle is picked for the next request ("other side closed" before any answer),
+// most often right after the Python client's run left the pool idle for seconds. Such a request
+// got no answer at all, so the test helpers send it once more on a fresh connection; any other
+// failure, and every answer, is the test's.
+async function send(url, init) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt === 0 && e.cause?.code === 'UND_ERR_SOCKET') {
+        console.log(`# ${init?.method ?? 'GET'} ${url}: ${e.cause.message} on a pooled connection; sent again`);
+        continue;
+      }
+      e.message += ` (${init?.method ?? 'GET'} ${url})`;
+      throw e;
+    }
+  }
+}
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pg_mcp_oauth_'));
 const CLIENT = { id: 'mcp-agent', secret: 'mcp-agent-secret-0123456789abcdef' };
@@ -91,11 +110,9 @@ after(async () => {
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'oauth-test', version: '1' } } };
 
 function post(token, body = INIT, headers = {}) {
-  return fetch(mcpUrl, {
+  return send(mcpUrl, {
     method: 'POST',
-    // a connection of its own (connection: close): no kept-alive socket the server may be
-    // closing just then (the Python client's run leaves the pool idle for seconds)
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', connection: 'close',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
       ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body: JSON.stringify(body),
   });
@@ -103,10 +120,10 @@ function post(token, body = INIT, headers = {}) {
 
 /** An access token from the authorization server's token endpoint (client credentials). */
 async function asToken(scope, resource) {
-  const r = await fetch(`${issuer}/token`, {
+  const r = await send(`${issuer}/token`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded', connection: 'close' },
+      'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
   });
   const j = await r.json();

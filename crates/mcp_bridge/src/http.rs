@@ -557,12 +557,22 @@ async fn oauth_role(s: &Inner, o: &crate::oauth::OAuth, token: &str) -> Result<S
 }
 
 /// `GET /.well-known/oauth-protected-resource[/<path>]`: the RFC 9728 metadata, with the
-/// scopes of mcp.oauth_scope_role (read as the authenticator). Public, like the
-/// authorization server's own metadata: it names no secret.
+/// scopes of mcp.oauth_scope_role (read as the authenticator, at most every few seconds).
+/// Public, like the authorization server's own metadata: it names no secret.
 async fn resource_metadata(State(s): State<Shared>) -> Response {
     let Some(o) = &s.oauth else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    let cached = o
+        .scopes_cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .filter(|(at, _)| at.elapsed() < crate::oauth::SCOPES_TTL)
+        .map(|(_, v)| v.clone());
+    if let Some(scopes) = cached {
+        return json_response(StatusCode::OK, o.metadata(&scopes).to_string());
+    }
     let scopes = async {
         let _permit = s.auth.permits.acquire().await.ok()?;
         let conn = checkout(&s.cfg, &s.auth).await.ok()?;
@@ -582,10 +592,15 @@ async fn resource_metadata(State(s): State<Shared>) -> Response {
         })
         .ok()
     };
-    let scopes: Vec<String> = scopes
-        .await
-        .map(|rows| rows.iter().map(|r| r.get(0)).collect())
-        .unwrap_or_default();
+    let scopes: Vec<String> = match scopes.await {
+        Some(rows) => {
+            let v: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+            *o.scopes_cache.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some((Instant::now(), v.clone()));
+            v
+        }
+        None => Vec::new(),
+    };
     json_response(StatusCode::OK, o.metadata(&scopes).to_string())
 }
 

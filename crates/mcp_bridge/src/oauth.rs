@@ -219,7 +219,13 @@ pub struct OAuth {
     /// Its absolute URL (what the challenges name).
     pub metadata_url: String,
     pub keys: KeyStore,
+    /// The scopes of mcp.oauth_scope_role as last read for the metadata, and when: anyone may
+    /// ask for the metadata, so it is read from the database at most once per `SCOPES_TTL`.
+    pub scopes_cache: std::sync::Mutex<Option<(Instant, Vec<String>)>>,
 }
+
+/// How long the metadata's scope list is served from memory.
+pub const SCOPES_TTL: Duration = Duration::from_secs(5);
 
 /// Why an access token was not accepted.
 #[derive(Debug, PartialEq)]
@@ -276,6 +282,7 @@ impl OAuth {
             resource,
             issuer,
             keys,
+            scopes_cache: std::sync::Mutex::new(None),
         })
     }
 

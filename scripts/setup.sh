@@ -289,6 +289,17 @@ else
   stamp_of "$CONF_TESTS/package-lock.json" >"$CONF_TESTS/node_modules/.pins"
 fi
 
+# 5b. The OAuth suite's authorization server (oidc-provider) and the MCP TypeScript SDK's OAuth
+#     client (tests/oauth/package-lock.json), run with the Node of 5a.
+OAUTH_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/oauth"
+if [ "$(cat "$OAUTH_TESTS/node_modules/.pins" 2>/dev/null)" = "$(stamp_of "$OAUTH_TESTS/package-lock.json")" ]; then
+  log "OAuth suite (oidc-provider, MCP SDK): present"
+else
+  log "OAuth suite: installing (tests/oauth/package-lock.json)"
+  (cd "$OAUTH_TESTS" && PATH="$NODE_DIR/package/bin:$PATH" npm ci --silent --no-audit --no-fund >/dev/null)
+  stamp_of "$OAUTH_TESTS/package-lock.json" >"$OAUTH_TESTS/node_modules/.pins"
+fi
+
 # 5a2. The Python loop that benches/chat_overhead measures side by side with mcp.chat (OpenAI SDK
 #      and psycopg, pinned in its requirements.txt), in a venv outside the work tree; reinstalled
 #      only when the pins change.

@@ -118,6 +118,9 @@ step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
 # 9b. The official MCP conformance suite against the bridge (and the reference server beside it);
 #     pg_mcp's failures must be exactly those of tests/conformance/baseline.yml.
 step "MCP conformance suite (tests/conformance/run.sh)" bash "$ROOT/tests/conformance/run.sh"
+# 9c. The bridge as an OAuth 2.1 resource server: a real authorization server (oidc-provider) and
+#     the TypeScript SDK's OAuth client, the authorization edge cases (about 15 s).
+step "OAuth resource server (tests/oauth/run.sh)" bash "$ROOT/tests/oauth/run.sh"
 # 10. The bridge under hostile clients (issue 20): hang-ups, session floods, one role saturating,
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
 step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"

@@ -19,6 +19,11 @@ pgrx::extension_sql_file!(
     name = "mcp_content",
     requires = ["mcp_server"]
 );
+pgrx::extension_sql_file!(
+    "../../sql/mcp_oauth.sql",
+    name = "mcp_oauth",
+    requires = ["mcp_content"]
+);
 
 /// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
 /// notifications and client responses.

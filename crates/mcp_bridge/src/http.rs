@@ -93,8 +93,11 @@ impl Pool {
 
 struct Inner {
     cfg: Config,
-    /// None only with an anonymous role and no key configured: every JWT is refused.
+    /// None only with an anonymous role or OAuth and no key configured: a JWT that is not an
+    /// OAuth access token is refused.
     key: Option<jwt::JwtKey>,
+    /// The bridge as an OAuth 2.1 resource server (`--oauth-issuer`).
+    oauth: Option<Arc<crate::oauth::OAuth>>,
     /// The role of a request without an Authorization header (`--anonymous-role`).
     anonymous: Option<String>,
     expected: jwt::Expected,
@@ -150,10 +153,11 @@ fn allowed_hosts(listen: &std::net::SocketAddr, opts: &Opts) -> Vec<String> {
 }
 
 pub async fn run(cfg: Config, opts: Opts) -> u8 {
-    let key = match (crate::jwt_key(&opts), &opts.anonymous_role) {
-        (Ok(k), _) => Some(k),
-        (Err(_), Some(_)) if opts.jwt_secret_file.is_none() => None,
-        (Err(e), _) => {
+    let key_optional = opts.anonymous_role.is_some() || opts.oauth.issuer.is_some();
+    let key = match crate::jwt_key(&opts) {
+        Ok(k) => Some(k),
+        Err(_) if key_optional && opts.jwt_secret_file.is_none() => None,
+        Err(e) => {
             eprintln!("pg_mcp_bridge: {e}");
             return 2;
         }
@@ -199,6 +203,16 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         eprintln!("pg_mcp_bridge: no local address");
         return 1;
     };
+    let oauth = match &opts.oauth.issuer {
+        None => None,
+        Some(_) => match crate::oauth::OAuth::new(&opts.oauth, &local).await {
+            Ok(o) => Some(Arc::new(o)),
+            Err(e) => {
+                eprintln!("pg_mcp_bridge: OAuth: {e}");
+                return 2;
+            }
+        },
+    };
     let port = local.port();
     let mut origins = vec![
         format!("http://127.0.0.1:{port}"),
@@ -213,6 +227,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     let inner = Arc::new(Inner {
         cfg: cfg.clone(),
         key,
+        oauth: oauth.clone(),
         anonymous: opts.anonymous_role.clone(),
         expected: opts.jwt_expected.clone(),
         requests,
@@ -229,9 +244,23 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     });
     tokio::spawn(listen_task(cfg, notes, stop_rx.clone()));
     tokio::spawn(expire_sessions(inner.clone(), stop_rx.clone()));
-    let app = Router::new()
-        .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
-        .with_state(inner.clone());
+    let mut app = Router::new().route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp));
+    if let Some(o) = &oauth {
+        // RFC 9728 3.1: the path-aware location of the resource's metadata, and the root one
+        // (what clients try when they have no challenge to go by)
+        app = app.route(
+            "/.well-known/oauth-protected-resource",
+            axum::routing::get(resource_metadata),
+        );
+        if o.metadata_path != "/.well-known/oauth-protected-resource" {
+            app = app.route(&o.metadata_path, axum::routing::get(resource_metadata));
+        }
+        eprintln!(
+            "pg_mcp_bridge: OAuth resource {} (issuer {}), metadata at {}",
+            o.resource, o.issuer, o.metadata_url
+        );
+    }
+    let app = app.with_state(inner.clone());
     eprintln!("pg_mcp_bridge: Streamable HTTP on http://{local}/mcp");
     let (Ok(mut term), Ok(mut int)) = (
         tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()),
@@ -396,23 +425,34 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// with the key; any other token is looked up by its SHA-256 in mcp.bridge_token, on the
 /// connections reserved for that (requests cannot take them).
 async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
-    let unauthorized = |why: &str| {
+    let challenge = |missing: bool, why: &str| match &s.oauth {
+        // the MCP authorization spec: the challenge names the resource metadata
+        Some(o) => HeaderValue::from_str(&o.challenge((!missing).then_some(why)))
+            .unwrap_or_else(|_| HeaderValue::from_static("Bearer error=\"invalid_token\"")),
+        None => HeaderValue::from_static("Bearer error=\"invalid_token\""),
+    };
+    let refuse = |missing: bool, why: &str| {
         let mut r = rpc_status(
             StatusCode::UNAUTHORIZED,
             -32001,
             &format!("Unauthorized: {why}"),
         );
-        r.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static("Bearer error=\"invalid_token\""),
-        );
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, challenge(missing, why));
         r
     };
+    let unauthorized = |why: &str| refuse(false, why);
     if let (None, Some(anon)) = (headers.get(header::AUTHORIZATION), &s.anonymous) {
         return Ok(anon.clone());
     }
-    let token = bearer(headers).ok_or_else(|| unauthorized("a bearer token is required"))?;
-    let role = if jwt::looks_like_jwt(token) {
+    let token = bearer(headers).ok_or_else(|| refuse(true, "a bearer token is required"))?;
+    let oauth = s
+        .oauth
+        .as_ref()
+        .filter(|_| jwt::looks_like_jwt(token) && (s.key.is_none() || oauth_shaped(s, token)));
+    let role = if let Some(o) = oauth {
+        oauth_role(s, o, token).await?
+    } else if jwt::looks_like_jwt(token) {
         let Some(key) = &s.key else {
             return Err(unauthorized("no JWT key is configured"));
         };
@@ -438,6 +478,139 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
         ));
     }
     Ok(role)
+}
+
+/// Which verifier checks a JWT when both are configured: the OAuth resource server takes every
+/// token that names an issuer (`iss`), except the issuer of `--jwt-issuer`; the role-claim key
+/// takes the others (PostgREST-style tokens carry no `iss`). The claim is read unverified, only
+/// to choose: each verifier checks the whole token itself.
+fn oauth_shaped(s: &Inner, token: &str) -> bool {
+    jwt::unverified_issuer(token).is_some_and(|iss| s.expected.issuer.as_ref() != Some(&iss))
+}
+
+/// The role of an OAuth access token: verified by the resource server (401 when refused),
+/// then its scopes mapped to a role by mcp.oauth_scope_role (403 `insufficient_scope` when
+/// none maps to one).
+async fn oauth_role(s: &Inner, o: &crate::oauth::OAuth, token: &str) -> Result<String, Response> {
+    let scopes = o.verify(token, crate::now_secs()).await.map_err(|e| {
+        let crate::oauth::Refusal::Invalid(why) = e;
+        let mut r = rpc_status(
+            StatusCode::UNAUTHORIZED,
+            -32001,
+            &format!("Unauthorized: {why}"),
+        );
+        if let Ok(v) = HeaderValue::from_str(&o.challenge(Some(why))) {
+            r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+        }
+        r
+    })?;
+    let lookup = async {
+        let _permit = s.auth.permits.acquire().await.ok()?;
+        let conn = checkout(&s.cfg, &s.auth)
+            .await
+            .map_err(|e| eprintln!("pg_mcp_bridge: scope lookup: {}", db::describe(&e)))
+            .ok()?;
+        let r = async {
+            let role = conn
+                .client
+                .query_opt(
+                    "SELECT role_name::text FROM mcp.oauth_scope_role WHERE scope = ANY($1::text[])
+                      ORDER BY priority DESC, scope LIMIT 1",
+                    &[&scopes],
+                )
+                .await?
+                .map(|r| r.get::<_, String>(0));
+            let mapped = match role {
+                Some(_) => Vec::new(),
+                None => {
+                    conn.client
+                        .query(
+                            "SELECT scope FROM mcp.oauth_scope_role ORDER BY scope LIMIT 100",
+                            &[],
+                        )
+                        .await?
+                }
+            };
+            Ok::<_, tokio_postgres::Error>((role, mapped))
+        }
+        .await;
+        checkin(&s.auth, conn).await;
+        r.map_err(|e| eprintln!("pg_mcp_bridge: scope lookup failed (does the authenticator have SELECT on mcp.oauth_scope_role?): {}", db::describe(&e))).ok()
+    };
+    match lookup.await {
+        Some((Some(role), _)) => Ok(role),
+        Some((None, mapped)) => {
+            let mapped: Vec<String> = mapped.iter().map(|r| r.get(0)).collect();
+            let mut r = rpc_status(
+                StatusCode::FORBIDDEN,
+                -32001,
+                "Forbidden: insufficient_scope (none of the token's scopes maps to a database role)",
+            );
+            if let Ok(v) = HeaderValue::from_str(&o.insufficient_scope(&mapped)) {
+                r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+            }
+            Err(r)
+        }
+        None => {
+            let mut r = rpc_status(
+                StatusCode::UNAUTHORIZED,
+                -32001,
+                "Unauthorized: token could not be checked",
+            );
+            if let Ok(v) = HeaderValue::from_str(&o.challenge(Some("token could not be checked"))) {
+                r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+            }
+            Err(r)
+        }
+    }
+}
+
+/// `GET /.well-known/oauth-protected-resource[/<path>]`: the RFC 9728 metadata, with the
+/// scopes of mcp.oauth_scope_role (read as the authenticator, at most every few seconds).
+/// Public, like the authorization server's own metadata: it names no secret.
+async fn resource_metadata(State(s): State<Shared>) -> Response {
+    let Some(o) = &s.oauth else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let cached = o
+        .scopes_cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .filter(|(at, _)| at.elapsed() < crate::oauth::SCOPES_TTL)
+        .map(|(_, v)| v.clone());
+    if let Some(scopes) = cached {
+        return json_response(StatusCode::OK, o.metadata(&scopes).to_string());
+    }
+    let scopes = async {
+        let _permit = s.auth.permits.acquire().await.ok()?;
+        let conn = checkout(&s.cfg, &s.auth).await.ok()?;
+        let rows = conn
+            .client
+            .query(
+                "SELECT scope FROM mcp.oauth_scope_role ORDER BY scope LIMIT 100",
+                &[],
+            )
+            .await;
+        checkin(&s.auth, conn).await;
+        rows.map_err(|e| {
+            eprintln!(
+                "pg_mcp_bridge: scopes for the resource metadata: {}",
+                db::describe(&e)
+            )
+        })
+        .ok()
+    };
+    let scopes: Vec<String> = match scopes.await {
+        Some(rows) => {
+            let v: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+            *o.scopes_cache.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some((Instant::now(), v.clone()));
+            v
+        }
+        None => Vec::new(),
+    };
+    json_response(StatusCode::OK, o.metadata(&scopes).to_string())
 }
 
 /// An anonymous role only on a loopback listener (anyone who can reach the port gets the

@@ -157,6 +157,28 @@ pub fn verify_with(
     now: u64,
     expected: &Expected,
 ) -> Result<Claims, TokenError> {
+    let claims = verify_claims(token, key, now, expected)?;
+    let role = claims
+        .get("role")
+        .and_then(Value::as_str)
+        .filter(|r| !r.is_empty() && r.len() <= 63)
+        .ok_or(TokenError("token has no role claim"))?;
+    Ok(Claims {
+        role: role.to_string(),
+    })
+}
+
+/// What [`verify_with`] answers for a token whose `kid` no key has (the OAuth key store
+/// refreshes its JWKS then: the issuer may have rotated its keys).
+pub const UNKNOWN_KID: &str = "unknown key id";
+
+/// [`verify_with`] up to the claims, without asking for `role`: the verified claims.
+pub fn verify_claims(
+    token: &str,
+    key: &JwtKey,
+    now: u64,
+    expected: &Expected,
+) -> Result<Value, TokenError> {
     if token.len() > MAX_TOKEN_LEN {
         return Err(TokenError("token too long"));
     }
@@ -199,7 +221,7 @@ pub fn verify_with(
                 .filter(|k| kid.is_none() || k.kid.as_deref() == kid)
                 .peekable();
             if candidates.peek().is_none() {
-                return Err(TokenError("unknown key id"));
+                return Err(TokenError(UNKNOWN_KID));
             }
             let ok = candidates.any(|k| {
                 RsaPublicKeyComponents { n: &k.n, e: &k.e }
@@ -240,14 +262,49 @@ pub fn verify_with(
             return Err(TokenError("token is not from the expected issuer (iss)"));
         }
     }
-    let role = claims
-        .get("role")
-        .and_then(Value::as_str)
-        .filter(|r| !r.is_empty() && r.len() <= 63)
-        .ok_or(TokenError("token has no role claim"))?;
-    Ok(Claims {
-        role: role.to_string(),
-    })
+    Ok(claims)
+}
+
+/// The `iss` claim of a JWT, read WITHOUT verifying it: only to pick which verifier checks the
+/// token (each checks everything itself).
+pub fn unverified_issuer(token: &str) -> Option<String> {
+    let p = token.split('.').nth(1)?;
+    let claims: Value = decode_json(p).ok()?;
+    claims.get("iss")?.as_str().map(str::to_string)
+}
+
+/// A JWKS as an OAuth issuer publishes it: the RSA signing keys (RS256, `use` sig or absent)
+/// are kept, keys of other types or uses are skipped (an issuer may publish EC or encryption
+/// keys beside them); at least one must remain.
+pub fn parse_issuer_jwks(content: &[u8]) -> Result<JwtKey, String> {
+    let v: Value = serde_json::from_slice(content).map_err(|_| "the JWKS is not valid JSON")?;
+    let keys = v
+        .get("keys")
+        .and_then(Value::as_array)
+        .ok_or("JWKS: \"keys\" array missing")?;
+    let rsa: Vec<RsaKey> = keys
+        .iter()
+        .filter(|k| k.get("kty").and_then(Value::as_str) == Some("RSA"))
+        .filter(|k| {
+            k.get("use")
+                .and_then(Value::as_str)
+                .is_none_or(|u| u == "sig")
+        })
+        .filter(|k| {
+            k.get("alg")
+                .and_then(Value::as_str)
+                .is_none_or(|a| a == "RS256")
+        })
+        .filter_map(|k| match parse_jwk(k) {
+            Ok(JwtKey::Rs256(mut one)) => Some(one.remove(0)),
+            _ => None,
+        })
+        .take(MAX_JWKS_KEYS)
+        .collect();
+    if rsa.is_empty() {
+        return Err("JWKS: no usable RS256 signing key".into());
+    }
+    Ok(JwtKey::Rs256(rsa))
 }
 
 /// A JWT has three dot-separated parts; anything else is an opaque token.

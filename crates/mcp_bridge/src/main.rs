@@ -15,6 +15,7 @@ mod http;
 mod jwt;
 mod limits;
 mod notices;
+mod oauth;
 mod pgconn;
 mod stdio;
 
@@ -40,6 +41,8 @@ pub struct Opts {
     /// HTTP only: the role of a request that carries no Authorization header at all (loopback
     /// listeners only; PostgREST's anonymous role).
     pub anonymous_role: Option<String>,
+    /// HTTP only: the bridge as an OAuth 2.1 resource server (`--oauth-*`).
+    pub oauth: oauth::OAuthOpts,
 }
 
 const USAGE: &str = "usage:
@@ -48,6 +51,9 @@ const USAGE: &str = "usage:
                 [--allowed-origin ORIGIN]... [--allowed-host HOST[:PORT]]...
                 [--jwt-audience AUD] [--jwt-issuer ISS] [--interface NAME] [--allow-superuser]
                 [--anonymous-role ROLE]   (requests without Authorization; loopback only)
+                [--oauth-issuer ISSUER [--oauth-resource URL] [--oauth-jwks-file FILE |
+                 --oauth-jwks-url URL] [--oauth-jwks-min-interval SECS]]
+                (OAuth 2.1 resource server: docs/mcp-server.md#oauth)
   limits (both transports; docs/bridge-resource-model.md): --max-connections N
     --max-connections-per-role N --auth-connections N --max-sessions N
     --max-sessions-per-role N --session-idle-timeout SECS --max-streams-per-session N
@@ -98,6 +104,19 @@ fn parse_args(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<O
             "--jwt-audience" => o.jwt_expected.audience = Some(value(&mut i, "--jwt-audience")?),
             "--jwt-issuer" => o.jwt_expected.issuer = Some(value(&mut i, "--jwt-issuer")?),
             "--anonymous-role" => o.anonymous_role = Some(value(&mut i, "--anonymous-role")?),
+            "--oauth-issuer" => o.oauth.issuer = Some(value(&mut i, "--oauth-issuer")?),
+            "--oauth-resource" => o.oauth.resource = Some(value(&mut i, "--oauth-resource")?),
+            "--oauth-jwks-file" => o.oauth.jwks_file = Some(value(&mut i, "--oauth-jwks-file")?),
+            "--oauth-jwks-url" => o.oauth.jwks_url = Some(value(&mut i, "--oauth-jwks-url")?),
+            "--oauth-jwks-min-interval" => {
+                let v = value(&mut i, "--oauth-jwks-min-interval")?;
+                let secs: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                    .ok_or("--oauth-jwks-min-interval: seconds")?;
+                o.oauth.min_interval = Some(std::time::Duration::from_secs_f64(secs));
+            }
             f if f.starts_with("--") && limits::FLAGS.contains(&&f[2..]) => {
                 let v = value(&mut i, f)?;
                 o.limits.set(&f[2..], &v)?;
@@ -297,6 +316,19 @@ mod tests {
         assert_eq!(o.limits.session_idle.as_secs(), 5);
         assert_eq!(o.jwt_expected.audience.as_deref(), Some("x"));
         assert!(parse_args(&a("http --max-connections 0")).is_err());
+        let o = parse_args(&a(
+            "http --oauth-issuer http://127.0.0.1:9 --oauth-resource https://db/mcp --oauth-jwks-url http://127.0.0.1:9/jwks --oauth-jwks-min-interval 2.5",
+        ))
+        .unwrap();
+        assert_eq!(o.oauth.issuer.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(o.oauth.resource.as_deref(), Some("https://db/mcp"));
+        assert_eq!(o.oauth.jwks_url.as_deref(), Some("http://127.0.0.1:9/jwks"));
+        assert_eq!(
+            o.oauth.min_interval,
+            Some(std::time::Duration::from_millis(2500))
+        );
+        assert!(parse_args(&a("http --oauth-jwks-min-interval -1")).is_err());
+        assert!(parse_args(&a("http --oauth-jwks-min-interval x")).is_err());
         let env = |k: &str| (k == "PG_MCP_BRIDGE_MAX_CONNECTIONS").then(|| "3".to_string());
         let o = super::parse_args(&a("http"), &env).unwrap();
         assert_eq!(o.limits.max_connections, 3);

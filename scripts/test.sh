@@ -119,6 +119,19 @@ step "MCP conformance suite (tests/conformance/run.sh)" bash "$ROOT/tests/confor
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
 step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"
 
+# 11. Live text tool calls: the real llama-server (built from the PyPI source of
+#     llama-cpp-python) and SmolLM2-135M-Instruct, a tool call written as text completes a chat.
+#     Runs when `PG_MCP_LLAMA=1 scripts/setup.sh` has cached the server and the model (opt-in:
+#     ~15-25 min to build once; the suite itself takes about 10-30 s); never downloads.
+LLAMA_CACHE="${PG_MCP_LLAMA_CACHE:-/var/cache/pg_mcp}"
+if [ -x "$LLAMA_CACHE/llama.cpp-0.3.36/bin/llama-server" ] \
+   && [ -f "$LLAMA_CACHE/llama.cpp-0.3.36/templates/Qwen-Qwen2.5-7B-Instruct.jinja" ] \
+   && [ -f "$LLAMA_CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf" ]; then
+  step "live llama.cpp text tool calls (tests/llama/run.sh)" bash "$ROOT/tests/llama/run.sh"
+else
+  log "live llama.cpp text tool calls (tests/llama/run.sh): skipped, no cached llama-server and model (PG_MCP_LLAMA=1 scripts/setup.sh)"
+fi
+
 echo
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -28,37 +28,72 @@ LLAMA_VERSION="0.3.36" # llama-cpp-python, as pinned in scripts/setup_llama.sh
 SERVER="$CACHE/llama.cpp-$LLAMA_VERSION/bin/llama-server"
 TEMPLATE="$CACHE/llama.cpp-$LLAMA_VERSION/templates/Qwen-Qwen2.5-7B-Instruct.jinja"
 MODEL="$CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+XLLAMACPP_VERSION="2026.10.11549" # as pinned in scripts/setup_llama.sh
+XLLAMACPP_VENV="$CACHE/xllamacpp-$XLLAMACPP_VERSION"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 
-fail() { log "FAIL: $*"; [ -f "$work/server.log" ] && tail -20 "$work/server.log" | sed 's/^/  | /'; exit 1; }
-for f in "$SERVER" "$TEMPLATE" "$MODEL"; do
+run_id=
+fail() {
+  log "FAIL: $*"
+  [ -f "$work/server.log" ] && tail -20 "$work/server.log" | sed 's/^/  | /'
+  if [ -n "$run_id" ]; then # what pg_mcp sent and got, for the diagnosis
+    q "SELECT iteration, request_body, response_raw FROM mcp.llm_request WHERE run_id = '$run_id' ORDER BY iteration" | cut -c1-3000 | sed 's/^/  > /'
+  fi
+  exit 1
+}
+for f in "$TEMPLATE" "$MODEL"; do
   [ -e "$f" ] || { log "FAIL: $f missing: run PG_MCP_LLAMA=1 scripts/setup.sh first"; exit 1; }
 done
+[ -x "$SERVER" ] || [ -x "$XLLAMACPP_VENV/bin/python" ] \
+  || { log "FAIL: neither $SERVER nor $XLLAMACPP_VENV: run PG_MCP_LLAMA=1 scripts/setup.sh first"; exit 1; }
 
 work="$(mktemp -d)"
 server_pid=
 cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    for _ in $(seq 20); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server_pid" 2>/dev/null || true   # (the embedded server ignores SIGTERM)
+    wait "$server_pid" 2>/dev/null || true
+  fi
   psql_at "$PORT" postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 now_ms() { date +%s%3N; }
+curl -s "http://127.0.0.1:$LPORT/health" >/dev/null 2>&1 && fail "port $LPORT is taken (PG_MCP_LLAMA_PORT)"
 t0="$(now_ms)"
-"$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$LPORT" --alias smollm2-135m \
-  --jinja --chat-template-file "$TEMPLATE" --skip-chat-parsing \
-  --grammar-file "$HERE/tool_call.gbnf" \
-  -c 4096 -np 1 -t 2 --seed 42 --temp 0 >"$work/server.log" 2>&1 &
+# One thread: on a shared 2-core machine ggml's two threads wait on each other at every barrier
+# (a reply took minutes with 2 threads and seconds with 1 while other builds ran).
+THREADS="${PG_MCP_LLAMA_THREADS:-1}"
+if [ -x "$SERVER" ]; then
+  backend="llama-server $("$SERVER" --version 2>&1 | grep -m1 -o 'version: .*') (llama-cpp-python $LLAMA_VERSION source)"
+  "$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$LPORT" --alias smollm2-135m \
+    --jinja --chat-template-file "$TEMPLATE" --skip-chat-parsing \
+    --grammar-file "$HERE/tool_call.gbnf" \
+    -c 4096 -np 1 -t "$THREADS" --seed 42 --temp 0 >"$work/server.log" 2>&1 &
+else
+  backend="llama.cpp server of the xllamacpp $XLLAMACPP_VERSION wheel"
+  "$XLLAMACPP_VENV/bin/python" "$HERE/xllamacpp_server.py" "$MODEL" "$LPORT" "$TEMPLATE" \
+    "$HERE/tool_call.gbnf" "$THREADS" >"$work/server.log" 2>&1 &
+fi
 server_pid=$!
-for _ in $(seq 600); do
-  kill -0 "$server_pid" 2>/dev/null || fail "llama-server exited"
+for _ in $(seq 1200); do
+  kill -0 "$server_pid" 2>/dev/null || fail "the llama.cpp server exited"
   curl -fsS "http://127.0.0.1:$LPORT/health" >/dev/null 2>&1 && break
   sleep 0.1
 done
-curl -fsS "http://127.0.0.1:$LPORT/health" >/dev/null 2>&1 || fail "llama-server not ready after 60 s"
-log "llama-server $("$SERVER" --version 2>&1 | grep -m1 -o 'version: .*') ready on 127.0.0.1:$LPORT in $(( $(now_ms) - t0 )) ms"
+curl -fsS "http://127.0.0.1:$LPORT/health" >/dev/null 2>&1 || fail "the llama.cpp server is not ready after 120 s"
+kill -0 "$server_pid" 2>/dev/null || fail "the llama.cpp server exited"
+log "$backend ready on 127.0.0.1:$LPORT in $(( $(now_ms) - t0 )) ms"
 
+# The provider's extra request fields (mcp.provider.options), llama.cpp sampling settings:
+# greedy and seeded; "<" (the first token of <tool_call>) raised by 4 logits, which a 135M model
+# needs to start a call instead of prose; DRY repetition penalty over the whole context, with no
+# sequence breakers, so that after a tool result the model does not copy its previous turn
+# (<|im_start|>assistant\n<tool_call>…) but answers.
+OPTIONS='{"temperature": 0, "seed": 42, "logit_bias": [["<", 6]], "dry_multiplier": 4, "dry_allowed_length": 2, "dry_sequence_breakers": ["\u00a7"]}'
 start_cluster "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
 q() { psql_at "$PORT" "$DB" -X -q -At -c "$1"; }
@@ -75,7 +110,7 @@ psql_at "$PORT" "$DB" -X -q -c "
     'You answer questions about the orders of a shop. Call count_orders with the status from the question. When you get a tool_response, answer with one short sentence that gives the number.');
   INSERT INTO mcp.provider (name, kind, base_url, model, options, context_window, max_completion_tokens, timeout_ms)
     VALUES ('llama', 'openai', 'http://127.0.0.1:$LPORT/v1', 'smollm2-135m',
-            '{\"temperature\": 0, \"seed\": 42}', 4096, 200, 120000);
+            '$OPTIONS', 4096, 200, 300000);
   INSERT INTO mcp.interface (name, provider, system_prompt, max_iterations, access_role)
     VALUES ('chatbot', 'llama', 'llama_orders', 4, 'public');
   INSERT INTO mcp.interface_tool VALUES ('chatbot', 'count_orders');" >/dev/null

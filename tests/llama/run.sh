@@ -68,7 +68,7 @@ t0="$(now_ms)"
 # (a reply took minutes with 2 threads and seconds with 1 while other builds ran).
 THREADS="${PG_MCP_LLAMA_THREADS:-1}"
 if [ -x "$SERVER" ]; then
-  backend="llama-server $("$SERVER" --version 2>&1 | grep -m1 -o 'version: .*') (llama-cpp-python $LLAMA_VERSION source)"
+  backend="llama-server $("$SERVER" --version 2>&1 | grep -m1 -o 'version: .*' || true) (llama-cpp-python $LLAMA_VERSION source)"
   "$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$LPORT" --alias smollm2-135m \
     --jinja --chat-template-file "$TEMPLATE" --skip-chat-parsing \
     --grammar-file "$HERE/tool_call.gbnf" \

@@ -128,7 +128,8 @@ grep -q '<tool_call>' <<<"$answer" && fail "the answer is a tool call: $answer"
 
 # 1. The first answer: the call is in content, Hermes markup, no native tool_calls.
 first="$(q "SELECT response_raw FROM mcp.llm_request WHERE run_id = '$run_id' AND purpose = 'chat' ORDER BY iteration LIMIT 1")"
-jq -e '.choices[0].message | (.tool_calls // [] | length == 0) and (.content | test("^<tool_call>\n\\{\"name\": \"count_orders\""))' \
+jq -e '.choices[0].finish_reason == "stop" and (.choices[0].message | (.tool_calls // [] | length == 0)
+       and (.content | test("^<tool_call>\n\\{\"name\": \"count_orders\"")))' \
   <<<"$first" >/dev/null || fail "first response is not a text tool call: $first"
 log "ok: first response: no native tool_calls, content $(jq -c .choices[0].message.content <<<"$first")"
 
@@ -152,4 +153,6 @@ second="$(q "SELECT response_raw FROM mcp.llm_request WHERE run_id = '$run_id' A
 [ "$(q "SELECT status FROM mcp.run WHERE run_id = '$run_id'")" = completed ] || fail "mcp.run status"
 timings="$(q "SELECT string_agg(round(latency_ms)::text || ' ms', ', ' ORDER BY iteration) FROM mcp.llm_request WHERE run_id = '$run_id'")"
 log "ok: completed in 2 round trips ($timings), answer: $answer"
+grep -q '7' <<<"$answer" && log "ok: the answer states the tool's result (7)" \
+  || log "note: the answer does not state the tool's result (a 135M model)"
 log "all llama checks passed (server start $(( t1 - t0 )) ms incl. cluster, chat $chat_ms ms)"

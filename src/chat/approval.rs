@@ -1,0 +1,312 @@
+//! Approvals bound to the exact call (`mcp.approval`, sql/governance.sql).
+//!
+//! A chat's call of a tool that requires approval is validated, then stored with its canonical
+//! arguments and the digest of (tool, arguments) instead of being run ([`request`]); the run
+//! stops with `awaiting_approval`. [`decide`] (`mcp.approve` / `mcp.reject`) records who decided,
+//! when, and for which digest. The next `mcp.chat` of the session ([`carry_out`]) runs each
+//! approved call as the calling role, which is the run's own role (a session belongs to the role
+//! that started it), with the stored arguments, never with what the session's history says by
+//! then; rejected and expired calls go back to the model as tool errors.
+
+use crate::error::{McpError, McpResult};
+use crate::gucs;
+use crate::pg::{as_extension_owner, first_row, select_kept, write_kept};
+use crate::tools::audit::CallRecord;
+use crate::tools::{self, CallRequest, ToolRow};
+use mcp_chat::{Message, ToolCall, ToolCallStatus};
+use pgrx::prelude::*;
+use pgrx::{JsonB, Uuid};
+use serde_json::{json, Value};
+
+/// The approver role that ships with the extension.
+const APPROVER_ROLE: &std::ffi::CStr = c"mcp_approver";
+
+/// Hex SHA-256 of the tool name, a NUL byte and the canonical JSON text of the arguments.
+pub fn digest(tool: &str, canonical_arguments: &str) -> String {
+    let mut bytes = Vec::with_capacity(tool.len() + 1 + canonical_arguments.len());
+    bytes.extend_from_slice(tool.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(canonical_arguments.as_bytes());
+    mcp_audit::sha256_hex(&bytes)
+}
+
+fn spi(e: pgrx::spi::SpiError) -> McpError {
+    McpError::from(e)
+}
+
+/// Record a call that waits for a decision. `None` when its arguments do not validate: then
+/// the pipeline answers it as invalid (a correction for the model), nothing waits.
+pub fn request(
+    session: Uuid,
+    run_id: Uuid,
+    interface: &str,
+    row: &ToolRow,
+    call: &ToolCall,
+    position: usize,
+) -> McpResult<Option<Value>> {
+    if !tools::validate_against(&row.name, &row.parameters, &call.arguments).is_empty() {
+        return Ok(None);
+    }
+    let arguments = mcp_audit::canonical_json(&call.arguments);
+    let digest = digest(&row.name, &arguments);
+    let role = tools::calling_role();
+    let ttl = gucs::APPROVAL_TIMEOUT_S.get().max(1);
+    let pending = as_extension_owner(|| {
+        write_kept::<JsonB>(
+            "INSERT INTO mcp.approval (run_id, tool_call_id, session_id, interface, role_name, tool,
+                                       arguments, digest, position, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
+                     pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) pg_catalog.make_interval(secs => $10))
+             RETURNING pg_catalog.jsonb_build_object('call_id', tool_call_id, 'tool', tool,
+                       'arguments', arguments::jsonb, 'digest', digest, 'expires_at', expires_at)",
+            &[
+                run_id.into(),
+                call.id.as_str().into(),
+                session.into(),
+                interface.into(),
+                role.as_str().into(),
+                row.name.as_str().into(),
+                arguments.as_str().into(),
+                digest.as_str().into(),
+                (position as i32).into(),
+                f64::from(ttl).into(),
+            ],
+        )
+    })
+    .map_err(spi)?;
+    Ok(pending.map(|j| j.0))
+}
+
+/// `mcp.approve` / `mcp.reject`: decide one pending call.
+pub fn decide(
+    run_id: Uuid,
+    call_id: &str,
+    approve: bool,
+    reason: Option<&str>,
+) -> McpResult<Value> {
+    let me = unsafe { pg_sys::GetUserId() };
+    let session_user = unsafe { pg_sys::GetSessionUserId() };
+    let approver = unsafe { pg_sys::get_role_oid(APPROVER_ROLE.as_ptr(), true) };
+    // EXECUTE is granted to mcp_approver only; this holds even if it was granted wider.
+    if approver == pg_sys::Oid::INVALID || !unsafe { pg_sys::has_privs_of_role(me, approver) } {
+        return Err(McpError::Privilege(
+            "permission denied to decide tool calls: only members of mcp_approver may".into(),
+        ));
+    }
+    let verb = if approve { "approve" } else { "reject" };
+    let row = as_extension_owner(|| {
+        first_row(
+            "SELECT a.role_name::text, a.status, a.expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(),
+                    COALESCE(i.allow_self_approval, false)
+               FROM mcp.approval a LEFT JOIN mcp.interface i ON i.name OPERATOR(pg_catalog.=) a.interface
+              WHERE a.run_id OPERATOR(pg_catalog.=) $1 AND a.tool_call_id OPERATOR(pg_catalog.=) $2
+                FOR UPDATE OF a",
+            &[run_id.into(), call_id.into()],
+            |t| {
+                Ok((
+                    t.get::<String>(1)?.unwrap_or_default(),
+                    t.get::<String>(2)?.unwrap_or_default(),
+                    t.get::<bool>(3)?.unwrap_or(true),
+                    t.get::<bool>(4)?.unwrap_or(false),
+                ))
+            },
+        )
+    })
+    .map_err(spi)?;
+    let Some((owner, status, expired, self_ok)) = row else {
+        return Err(McpError::UndefinedObject(format!(
+            "no tool call \"{}\" waits for a decision in run {run_id}",
+            call_id.chars().take(64).collect::<String>()
+        )));
+    };
+    if !self_ok {
+        // Its own run: the role itself, a role that has it (SET ROLE from a member), or a
+        // session that logged in as it. Superuser rights do not count as membership here.
+        let owner_oid = std::ffi::CString::new(owner.as_str())
+            .map(|n| unsafe { pg_sys::get_role_oid(n.as_ptr(), true) })
+            .unwrap_or(pg_sys::Oid::INVALID);
+        let own = owner_oid != pg_sys::Oid::INVALID
+            && unsafe {
+                pg_sys::is_member_of_role_nosuper(me, owner_oid)
+                    || pg_sys::is_member_of_role_nosuper(session_user, owner_oid)
+            };
+        if own {
+            return Err(McpError::Privilege(format!(
+                "permission denied to {verb} a tool call of your own run (interface does not allow self-approval)"
+            ))
+            .with_hint("Another member of mcp_approver must decide, or the interface must set allow_self_approval."));
+        }
+    }
+    if status != "pending" {
+        return Err(McpError::NotReady(format!(
+            "tool call \"{}\" of run {run_id} is already {status}",
+            call_id.chars().take(64).collect::<String>()
+        )));
+    }
+    if expired {
+        return Err(McpError::NotReady(format!(
+            "tool call \"{}\" of run {run_id} expired before a decision (mcp.approval_timeout)",
+            call_id.chars().take(64).collect::<String>()
+        )));
+    }
+    let me_name = tools::calling_role();
+    let decided = as_extension_owner(|| {
+        write_kept::<JsonB>(
+            "UPDATE mcp.approval
+                SET status = $3, decided_by = $4, decided_at = pg_catalog.clock_timestamp(), reason = $5
+              WHERE run_id OPERATOR(pg_catalog.=) $1 AND tool_call_id OPERATOR(pg_catalog.=) $2
+              RETURNING pg_catalog.jsonb_build_object('run_id', run_id, 'call_id', tool_call_id,
+                        'tool', tool, 'arguments', arguments::jsonb, 'digest', digest, 'status', status,
+                        'decided_by', decided_by, 'decided_at', decided_at, 'reason', reason)",
+            &[
+                run_id.into(),
+                call_id.into(),
+                (if approve { "approved" } else { "rejected" }).into(),
+                me_name.as_str().into(),
+                reason.map(|r| r.chars().take(2000).collect::<String>()).into(),
+            ],
+        )
+    })
+    .map_err(spi)?;
+    decided
+        .map(|j| j.0)
+        .ok_or_else(|| McpError::Internal("the decided approval row vanished".into()))
+}
+
+/// What the decisions of a session bring into the next run.
+pub struct Continuation {
+    /// Tool answers of the decided calls, in the order of the model's answer.
+    pub messages: Vec<Message>,
+    /// Calls still waiting (no decision yet, not expired): the run stops again.
+    pub waiting: Vec<Value>,
+}
+
+struct Waiting {
+    run_id: Uuid,
+    call_id: String,
+    interface: String,
+    tool: String,
+    arguments: String,
+    digest: String,
+    status: String,
+    expired: bool,
+    decided_by: Option<String>,
+    reason: Option<String>,
+    expires_at: Option<String>,
+}
+
+/// Carry out the decided calls of `session` in run `run_id` (the continuing run), as the
+/// calling role `role`. Locks the rows, so two continuations never run one call twice.
+pub fn carry_out(session: Uuid, role: &str, run_id: Uuid) -> McpResult<Continuation> {
+    let rows = as_extension_owner(|| {
+        select_kept(
+            "SELECT run_id, tool_call_id, interface, tool, arguments, digest, status,
+                    expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(), decided_by::text, reason,
+                    expires_at::text
+               FROM mcp.approval
+              WHERE session_id OPERATOR(pg_catalog.=) $1 AND role_name OPERATOR(pg_catalog.=) $2
+                AND continued_by IS NULL
+              ORDER BY requested_at, position
+                FOR UPDATE",
+            &[session.into(), role.into()],
+            |t| {
+                t.map(|r| {
+                    Ok(Waiting {
+                        run_id: r.get::<Uuid>(1)?.unwrap_or(Uuid::from_bytes([0; 16])),
+                        call_id: r.get::<String>(2)?.unwrap_or_default(),
+                        interface: r.get::<String>(3)?.unwrap_or_default(),
+                        tool: r.get::<String>(4)?.unwrap_or_default(),
+                        arguments: r.get::<String>(5)?.unwrap_or_default(),
+                        digest: r.get::<String>(6)?.unwrap_or_default(),
+                        status: r.get::<String>(7)?.unwrap_or_default(),
+                        expired: r.get::<bool>(8)?.unwrap_or(true),
+                        decided_by: r.get::<String>(9)?,
+                        reason: r.get::<String>(10)?,
+                        expires_at: r.get::<String>(11)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, pgrx::spi::SpiError>>()
+            },
+        )
+    })
+    .map_err(spi)?;
+    let mut out = Continuation {
+        messages: Vec::new(),
+        waiting: Vec::new(),
+    };
+    // A call still waiting holds the whole batch: nothing of it is carried out yet.
+    for w in &rows {
+        if w.status == "pending" && !w.expired {
+            let arguments: Value = serde_json::from_str(&w.arguments).unwrap_or(Value::Null);
+            out.waiting.push(json!({"run_id": w.run_id.to_string(), "call_id": w.call_id,
+                "tool": w.tool, "arguments": arguments, "digest": w.digest, "expires_at": w.expires_at}));
+        }
+    }
+    if !out.waiting.is_empty() {
+        return Ok(out);
+    }
+    for w in rows {
+        let (status, text) = match w.status.as_str() {
+            "approved" => {
+                let arguments: Value = serde_json::from_str(&w.arguments).map_err(|e| {
+                    McpError::Internal(format!("stored approval arguments: {e}"))
+                })?;
+                // Authorized again now (the admin may have disabled the tool since), as the
+                // calling role, with exactly the approved arguments.
+                let (outcome, _) = tools::call(&CallRequest {
+                    tool: &w.tool,
+                    arguments: &arguments,
+                    interface: &w.interface,
+                    run_id: Some(run_id),
+                    tool_call_id: Some(&w.call_id),
+                    arguments_raw: Some(&w.arguments),
+                    authorized: None,
+                    check_result: None,
+                })?;
+                (None, outcome.text)
+            }
+            "rejected" => (
+                Some((ToolCallStatus::Denied, "rejected by an approver")),
+                format!(
+                    "Tool call rejected by {}: {}. It was not run; do not call it again with the same arguments.",
+                    w.decided_by.as_deref().unwrap_or("an approver"),
+                    w.reason.as_deref().unwrap_or("no reason given")
+                ),
+            ),
+            _ => (
+                Some((ToolCallStatus::Skipped, "no approval before it expired")),
+                "Tool call not run: nobody approved it in time (the approval expired).".to_string(),
+            ),
+        };
+        if let Some((status, reason)) = status {
+            tools::audit::record(&CallRecord {
+                call_id: None,
+                run_id: Some(run_id),
+                tool_call_id: Some(w.call_id.clone()),
+                tool: w.tool.clone(),
+                interface: w.interface.clone(),
+                arguments_raw: Some(w.arguments.clone()),
+                arguments: serde_json::from_str(&w.arguments).ok(),
+                validation_errors: None,
+                status,
+                result_text: Some(text.clone()),
+                latency_ms: 0.0,
+                error: None,
+                reason: Some(reason.to_string()),
+            })?;
+        }
+        as_extension_owner(|| {
+            write_kept::<bool>(
+                "UPDATE mcp.approval
+                    SET continued_by = $3, continued_at = pg_catalog.clock_timestamp(),
+                        status = CASE WHEN status OPERATOR(pg_catalog.=) 'pending' THEN 'expired' ELSE status END
+                  WHERE run_id OPERATOR(pg_catalog.=) $1 AND tool_call_id OPERATOR(pg_catalog.=) $2",
+                &[w.run_id.into(), w.call_id.as_str().into(), run_id.into()],
+            )
+        })
+        .map_err(spi)?;
+        out.messages
+            .push(Message::tool_result(w.call_id, w.tool, text));
+    }
+    Ok(out)
+}

@@ -57,5 +57,5 @@ fn approval_digest(tool: &str, arguments: JsonbStored) -> Result<String, ErrorRe
 /// `mcp.budget_usage()`: the budget counters since the server started (mcp_auditor).
 #[pg_extern(name = "budget_usage", volatile)]
 fn budget_usage() -> crate::chat::budget::UsageRows {
-    pgrx::TableIterator::new(crate::chat::budget::usage())
+    pgrx::iter::TableIterator::new(crate::chat::budget::usage())
 }

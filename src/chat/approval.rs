@@ -10,7 +10,7 @@
 
 use crate::error::{McpError, McpResult};
 use crate::gucs;
-use crate::pg::{as_extension_owner, first_row, select_kept, write_kept};
+use crate::pg::{as_extension_owner, write_kept};
 use crate::tools::audit::CallRecord;
 use crate::tools::{self, CallRequest, ToolRow};
 use mcp_chat::{Message, ToolCall, ToolCallStatus};
@@ -94,25 +94,28 @@ pub fn decide(
         ));
     }
     let verb = if approve { "approve" } else { "reject" };
+    // FOR UPDATE: through the writing path (a read-only SPI statement may not lock rows).
     let row = as_extension_owner(|| {
-        first_row(
-            "SELECT a.role_name::text, a.status, a.expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(),
-                    COALESCE(i.allow_self_approval, false)
+        write_kept::<JsonB>(
+            "SELECT pg_catalog.jsonb_build_object('owner', a.role_name, 'status', a.status,
+                    'expired', a.expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(),
+                    'self_ok', COALESCE(i.allow_self_approval, false))
                FROM mcp.approval a LEFT JOIN mcp.interface i ON i.name OPERATOR(pg_catalog.=) a.interface
               WHERE a.run_id OPERATOR(pg_catalog.=) $1 AND a.tool_call_id OPERATOR(pg_catalog.=) $2
                 FOR UPDATE OF a",
             &[run_id.into(), call_id.into()],
-            |t| {
-                Ok((
-                    t.get::<String>(1)?.unwrap_or_default(),
-                    t.get::<String>(2)?.unwrap_or_default(),
-                    t.get::<bool>(3)?.unwrap_or(true),
-                    t.get::<bool>(4)?.unwrap_or(false),
-                ))
-            },
         )
     })
-    .map_err(spi)?;
+    .map_err(spi)?
+    .map(|j| {
+        let v = j.0;
+        (
+            v["owner"].as_str().unwrap_or_default().to_string(),
+            v["status"].as_str().unwrap_or_default().to_string(),
+            v["expired"].as_bool().unwrap_or(true),
+            v["self_ok"].as_bool().unwrap_or(false),
+        )
+    });
     let Some((owner, status, expired, self_ok)) = row else {
         return Err(McpError::UndefinedObject(format!(
             "no tool call \"{}\" waits for a decision in run {run_id}",
@@ -173,6 +176,14 @@ pub fn decide(
         .ok_or_else(|| McpError::Internal("the decided approval row vanished".into()))
 }
 
+/// The 16 bytes of a UUID in its text form (hex digits, hyphens ignored).
+fn uuid_bytes(text: &str) -> Vec<u8> {
+    let hex: Vec<u8> = text.bytes().filter(u8::is_ascii_hexdigit).collect();
+    hex.chunks(2)
+        .filter_map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())
+        .collect()
+}
+
 /// What the decisions of a session bring into the next run.
 pub struct Continuation {
     /// Tool answers of the decided calls, in the order of the model's answer.
@@ -198,38 +209,45 @@ struct Waiting {
 /// Carry out the decided calls of `session` in run `run_id` (the continuing run), as the
 /// calling role `role`. Locks the rows, so two continuations never run one call twice.
 pub fn carry_out(session: Uuid, role: &str, run_id: Uuid) -> McpResult<Continuation> {
+    // Locked (FOR UPDATE, through the writing path), so two continuations never run one call
+    // twice: the second waits, then finds continued_by set.
     let rows = as_extension_owner(|| {
-        select_kept(
-            "SELECT run_id, tool_call_id, interface, tool, arguments, digest, status,
-                    expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(), decided_by::text, reason,
-                    expires_at::text
-               FROM mcp.approval
-              WHERE session_id OPERATOR(pg_catalog.=) $1 AND role_name OPERATOR(pg_catalog.=) $2
-                AND continued_by IS NULL
-              ORDER BY requested_at, position
-                FOR UPDATE",
+        write_kept::<JsonB>(
+            "SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('run_id', run_id, 'call_id', tool_call_id,
+                    'interface', interface, 'tool', tool, 'arguments', arguments, 'digest', digest,
+                    'status', status, 'expired', expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(),
+                    'decided_by', decided_by, 'reason', reason, 'expires_at', expires_at) ORDER BY requested_at, position)
+               FROM (SELECT * FROM mcp.approval
+                      WHERE session_id OPERATOR(pg_catalog.=) $1 AND role_name OPERATOR(pg_catalog.=) $2
+                        AND continued_by IS NULL
+                        FOR UPDATE) a",
             &[session.into(), role.into()],
-            |t| {
-                t.map(|r| {
-                    Ok(Waiting {
-                        run_id: r.get::<Uuid>(1)?.unwrap_or(Uuid::from_bytes([0; 16])),
-                        call_id: r.get::<String>(2)?.unwrap_or_default(),
-                        interface: r.get::<String>(3)?.unwrap_or_default(),
-                        tool: r.get::<String>(4)?.unwrap_or_default(),
-                        arguments: r.get::<String>(5)?.unwrap_or_default(),
-                        digest: r.get::<String>(6)?.unwrap_or_default(),
-                        status: r.get::<String>(7)?.unwrap_or_default(),
-                        expired: r.get::<bool>(8)?.unwrap_or(true),
-                        decided_by: r.get::<String>(9)?,
-                        reason: r.get::<String>(10)?,
-                        expires_at: r.get::<String>(11)?,
-                    })
-                })
-                .collect::<Result<Vec<_>, pgrx::spi::SpiError>>()
-            },
         )
     })
     .map_err(spi)?;
+    let s = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+    let rows: Vec<Waiting> = match rows.map(|j| j.0) {
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| Waiting {
+                run_id: Uuid::from_slice(
+                    uuid_bytes(v["run_id"].as_str().unwrap_or_default()).as_slice(),
+                )
+                .unwrap_or(Uuid::from_bytes([0; 16])),
+                call_id: s(v, "call_id"),
+                interface: s(v, "interface"),
+                tool: s(v, "tool"),
+                arguments: s(v, "arguments"),
+                digest: s(v, "digest"),
+                status: s(v, "status"),
+                expired: v["expired"].as_bool().unwrap_or(true),
+                decided_by: v["decided_by"].as_str().map(str::to_string),
+                reason: v["reason"].as_str().map(str::to_string),
+                expires_at: v["expires_at"].as_str().map(str::to_string),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut out = Continuation {
         messages: Vec::new(),
         waiting: Vec::new(),

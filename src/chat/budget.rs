@@ -16,7 +16,8 @@ use mcp_chat::budget::{cost_units, Counter, Limits, COST_UNITS};
 use pgrx::lwlock::PgLwLock;
 use pgrx::prelude::*;
 use pgrx::shmem::PGRXSharedMemory;
-use pgrx::{pg_shmem_init, TableIterator};
+use pgrx::iter::TableIterator;
+use pgrx::pg_shmem_init;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Budgets that can be counted at once (rows of mcp.budget in use since the server started).

@@ -4,7 +4,6 @@
 #[pgrx::pg_schema]
 mod tests {
     use crate::tests::*;
-    use pgrx::prelude::*;
     use serde_json::{json, Value};
 
     fn count(sql: &str) -> i64 {

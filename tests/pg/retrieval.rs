@@ -56,7 +56,7 @@ mod tests {
         .unwrap();
         Spi::run_with_args(
             "INSERT INTO mcp.embedding_model (name, kind, dimension, provider, model, batch_size, access_role)
-             VALUES ($1, 'openai', $2, $3, 'mock-embed', 2, 'public')
+             VALUES ($1, 'openai', $2, $3, 'mock-embed', 2, 'public')",
             &[
                 name.into(),
                 (registered as i32).into(),

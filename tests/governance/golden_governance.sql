@@ -1,3 +1,5 @@
+-- NOT YET A GOLDEN: move to pg_test/sql/governance.sql once its expected output has been generated
+-- and reviewed (pg_test/expected/governance.out); scripts/test.sh refuses a .sql without its .out.
 -- Governance results of mcp.chat over a replay provider: a tool that acts stops the run with
 -- awaiting_approval (the call, its validated arguments and their digest), an approval and the
 -- continuation, and a budget that ends a run with budget_exceeded naming the limit and its reset

@@ -2821,6 +2821,8 @@ GRANT INSERT, UPDATE, DELETE ON mcp.provider, mcp.interface, mcp.tool, mcp.inter
       mcp.thesaurus_term, mcp.thesaurus_relation, mcp.entity_source, mcp.plan, mcp.plan_step
    TO mcp_admin;
 GRANT SELECT, INSERT, UPDATE, DELETE ON mcp.document, mcp.chunk TO mcp_admin;
+-- kept by the trigger on mcp.thesaurus_term, which writes them as the role that loads the thesaurus
+GRANT INSERT, UPDATE, DELETE ON mcp.thesaurus_label, mcp.thesaurus_variant TO mcp_admin;
 
 -- mcp_auditor: every audit table and view.
 GRANT SELECT ON mcp.run, mcp.llm_request, mcp.tool_call, mcp.message, mcp.embedding_request,

@@ -20,6 +20,10 @@ pgrx::extension_sql_file!(
         "retrieval",
         "plan_embedding",
         "mcp_server",
+        "mcp_content",
+        "audit",
+        "text_search",
+        api::audit::audit_status,
         approve,
         reject,
         approval_digest,
@@ -56,6 +60,15 @@ fn approval_digest(tool: &str, arguments: JsonbStored) -> Result<String, ErrorRe
 
 /// `mcp.budget_usage()`: the budget counters since the server started (mcp_auditor).
 #[pg_extern(name = "budget_usage", volatile)]
-fn budget_usage() -> crate::chat::budget::UsageRows {
+fn budget_usage() -> TableIterator<
+    'static,
+    (
+        name!(scope, String),
+        name!(name, String),
+        name!(tokens_today, i64),
+        name!(cost_today, f64),
+        name!(requests_this_minute, i64),
+    ),
+> {
     pgrx::iter::TableIterator::new(crate::chat::budget::usage())
 }

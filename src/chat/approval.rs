@@ -264,7 +264,15 @@ pub fn carry_out(session: Uuid, role: &str, run_id: Uuid) -> McpResult<Continuat
         return Ok(out);
     }
     for w in rows {
+        // The row must still hold what was decided on: arguments altered after the request
+        // (whoever could write mcp.approval) no longer match the digest, and are not run.
+        let intact = digest(&w.tool, &w.arguments) == w.digest;
         let (status, text) = match w.status.as_str() {
+            "approved" if !intact => (
+                Some((ToolCallStatus::Denied, "approved arguments changed after the request")),
+                "Tool call not run: its stored arguments no longer match the digest that was approved."
+                    .to_string(),
+            ),
             "approved" => {
                 let arguments: Value = serde_json::from_str(&w.arguments).map_err(|e| {
                     McpError::Internal(format!("stored approval arguments: {e}"))

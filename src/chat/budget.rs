@@ -16,7 +16,6 @@ use mcp_chat::budget::{cost_units, Counter, Limits, COST_UNITS};
 use pgrx::lwlock::PgLwLock;
 use pgrx::prelude::*;
 use pgrx::shmem::PGRXSharedMemory;
-use pgrx::iter::TableIterator;
 use pgrx::pg_shmem_init;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -257,15 +256,3 @@ pub fn usage() -> Vec<(String, String, i64, f64, i64)> {
         })
         .collect()
 }
-
-/// Rows of [`usage`] as the SQL function returns them.
-pub type UsageRows = TableIterator<
-    'static,
-    (
-        name!(scope, String),
-        name!(name, String),
-        name!(tokens_today, i64),
-        name!(cost_today, f64),
-        name!(requests_this_minute, i64),
-    ),
->;

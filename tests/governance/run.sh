@@ -5,7 +5,11 @@
 #     as the requester with the approved arguments;
 #  2. the request-rate limit under 16 concurrent sessions (durable audit on): a role limited to
 #     5 requests per minute gets exactly 5 LLM requests through, the other 11 chats end with
-#     budget_exceeded, the mock LLM saw exactly 5 requests and the counter says 5.
+#     budget_exceeded, the mock LLM saw exactly 5 requests and the counter says 5; 8 sessions of
+#     a role without a budget, at the same time, all complete (one client limited, not the rest);
+#  3. a budget exhausted in the middle of two concurrent runs: a role limited to 3 requests per
+#     minute, two sessions whose runs need 2 requests each (a tool call, then the answer): one
+#     completes, the other ends with budget_exceeded after its first request; 3 requests sent.
 set -euo pipefail
 LOG_TAG=governance
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -29,6 +33,8 @@ DO \$\$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'gov_req') THEN CREATE ROLE gov_req NOLOGIN; END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'gov_appr') THEN CREATE ROLE gov_appr NOLOGIN; END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'gov_rate') THEN CREATE ROLE gov_rate NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'gov_free') THEN CREATE ROLE gov_free NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'gov_mid') THEN CREATE ROLE gov_mid NOLOGIN; END IF;
 END \$\$;
 GRANT mcp_approver TO gov_appr;
 CREATE TABLE public.ticket (id serial PRIMARY KEY, title text, priority int, created_by name DEFAULT current_user);
@@ -38,15 +44,21 @@ CREATE FUNCTION public.create_ticket(title text, priority int) RETURNS text LANG
   \$\$ INSERT INTO public.ticket (title, priority) VALUES (title, priority) RETURNING 'ticket ' || id || ' by ' || created_by \$\$;
 INSERT INTO mcp.provider (name, kind, base_url, model) VALUES
   ('ticket', 'openai', 'http://127.0.0.1:$mock_port/s/ticket/v1', 'mock-model'),
-  ('rate', 'openai', 'http://127.0.0.1:$mock_port/s/rate/v1', 'mock-model');
+  ('rate', 'openai', 'http://127.0.0.1:$mock_port/s/rate/v1', 'mock-model'),
+  ('free', 'openai', 'http://127.0.0.1:$mock_port/s/free/v1', 'mock-model'),
+  ('midrun', 'openai', 'http://127.0.0.1:$mock_port/s/midrun/v1', 'mock-model');
+CREATE FUNCTION public.slow_lookup() RETURNS text LANGUAGE plpgsql AS
+  \$\$ BEGIN PERFORM pg_sleep(1); RETURN 'found'; END \$\$;
 INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
   ('createTicket', 'Opens a ticket',
    '{"type":"object","properties":{"title":{"type":"string"},"priority":{"type":"integer"}},"required":["title","priority"]}',
-   'public.create_ticket(text,int)', false);
+   'public.create_ticket(text,int)', false),
+  ('slowLookup', 'Looks something up (slowly)', '{"type":"object","properties":{}}', 'public.slow_lookup()', true);
 INSERT INTO mcp.interface (name, provider, access_role, allow_acting_tools) VALUES
-  ('helpdesk', 'ticket', 'public', true), ('rate', 'rate', 'public', false);
-INSERT INTO mcp.interface_tool VALUES ('helpdesk', 'createTicket');
-INSERT INTO mcp.budget (scope, name, requests_per_minute) VALUES ('role', 'gov_rate', 5);
+  ('helpdesk', 'ticket', 'public', true), ('rate', 'rate', 'public', false), ('free', 'free', 'public', false),
+  ('midrun', 'midrun', 'public', false);
+INSERT INTO mcp.interface_tool VALUES ('helpdesk', 'createTicket'), ('midrun', 'slowLookup');
+INSERT INTO mcp.budget (scope, name, requests_per_minute) VALUES ('role', 'gov_rate', 5), ('role', 'gov_mid', 3);
 SQL
 
 # 1. A pending approval survives a restart
@@ -72,7 +84,15 @@ for i in $(seq 16); do
     -c "SET ROLE gov_rate" -c "SELECT mcp.chat('Hallo $i', 'rate') ->> 'status'" >"$work/rate.$i" 2>&1 &
   pids+=("$!")
 done
-for p in "${pids[@]}"; do wait "$p" || fail "a session failed: $(cat "$work"/rate.* | sort | uniq -c)"; done
+# at the same time, a role without a budget: not held back by the limited one
+for i in $(seq 8); do
+  PGOPTIONS="-c mcp.audit_durable=on" psql_at "$PORT" "$DB" -At \
+    -c "SET ROLE gov_free" -c "SELECT mcp.chat('Hallo $i', 'free') ->> 'status'" >"$work/free.$i" 2>&1 &
+  pids+=("$!")
+done
+for p in "${pids[@]}"; do wait "$p" || fail "a session failed: $(cat "$work"/rate.* "$work"/free.* | sort | uniq -c)"; done
+free_done="$(cat "$work"/free.* | grep -cx completed || true)"
+[ "$free_done" = 8 ] || fail "the role without a budget: $free_done of 8 completed ($(cat "$work"/free.* | sort | uniq -c | tr '\n' ' '))"
 completed="$(cat "$work"/rate.* | grep -cx completed || true)"
 exceeded="$(cat "$work"/rate.* | grep -cx budget_exceeded || true)"
 sent=$(( $(mock_requests rate) - before ))
@@ -83,5 +103,26 @@ counter="$(q "SELECT requests_this_minute FROM mcp.budget_usage() WHERE scope = 
 sleep 1
 [ "$(q "SELECT count(*) FROM mcp.run WHERE role_name = 'gov_rate' AND status = 'budget_exceeded' AND error ->> 'message' LIKE '%requests_per_minute 5 reached%resets at%'")" = 11 ] \
   || fail "the refused runs do not name the limit: $(q "SELECT status, error FROM mcp.run WHERE role_name = 'gov_rate'")"
-log "16 concurrent sessions, requests_per_minute = 5: exactly 5 requests sent, 11 runs budget_exceeded naming the limit and its reset, counter 5"
+log "16 concurrent sessions, requests_per_minute = 5: exactly 5 requests sent, 11 runs budget_exceeded naming the limit and its reset, counter 5; 8 sessions of another role at the same time all completed"
+
+# 3. A budget exhausted in the middle of two concurrent runs (2 requests each, 3 allowed)
+sec="$(date +%-S)"; [ "$sec" -gt 50 ] && sleep $((61 - sec))
+before="$(mock_requests midrun)"
+for i in 1 2; do
+  psql_at "$PORT" "$DB" -At -c "SET ROLE gov_mid" \
+    -c "SELECT (r ->> 'status') || ' ' || (r ->> 'run_id') FROM mcp.chat('Such $i', 'midrun') r" >"$work/mid.$i" 2>&1 &
+  pids[$i]=$!
+done
+wait "${pids[1]}" && wait "${pids[2]}" || fail "a session failed: $(cat "$work"/mid.*)"
+mid="$(cat "$work"/mid.* | cut -d' ' -f1 | sort | tr '\n' ' ')"
+[ "$mid" = "budget_exceeded completed " ] || fail "two runs of 2 requests, limit 3: $(cat "$work"/mid.*)"
+refused="$(grep -h '^budget_exceeded' "$work"/mid.* | cut -d' ' -f2)"
+sent=$(( $(mock_requests midrun) - before ))
+[ "$sent" = 3 ] || fail "the mock LLM received $sent requests, the limit is 3"
+[ "$(q "SELECT count(*) FROM mcp.llm_request WHERE run_id = '$refused'")" = 1 ] \
+  || fail "the refused run should have had its first request: $(q "SELECT count(*) FROM mcp.llm_request WHERE run_id = '$refused'")"
+[ "$(q "SELECT error ->> 'message' LIKE '%role \"gov_mid\"%requests_per_minute 3 reached%' FROM mcp.run WHERE run_id = '$refused'")" = t ] \
+  || fail "the refused run does not name the limit: $(q "SELECT error FROM mcp.run WHERE run_id = '$refused'")"
+[ "$(q "SELECT requests_this_minute FROM mcp.budget_usage() WHERE scope = 'role' AND name = 'gov_mid'")" = 3 ] || fail "counter of gov_mid"
+log "two concurrent runs against requests_per_minute = 3: one completed, the other stopped mid-run with budget_exceeded; 3 requests sent"
 log "ok"

@@ -57,6 +57,12 @@ mod tests {
         assert_eq!(state("INSERT INTO mcp.interface (name) VALUES ('g_iface')"), "");
         assert_eq!(state("INSERT INTO mcp.interface_tool VALUES ('g_iface', 'gAdmTool')"), "");
         assert_eq!(state("UPDATE mcp.plan SET enabled = enabled"), "");
+        // the thesaurus (its trigger keeps the label and typo indexes as the writing role)
+        assert_eq!(
+            state("INSERT INTO mcp.thesaurus_term (id, kind, label, alt_labels) VALUES ('g_metall', 'fachbereich', 'Metallindustrie', '{Metaller}')"),
+            ""
+        );
+        assert_eq!(count("SELECT count(*) FROM mcp.thesaurus_label WHERE term_id = 'g_metall'"), 2);
         assert_eq!(state("SELECT count(*) FROM mcp.llm_request"), "42501");
         assert_eq!(state("SELECT count(*) FROM mcp.embedding_request"), "42501");
         assert_eq!(state("SELECT mcp.approve(gen_random_uuid(), 'x')"), "42501");
@@ -371,6 +377,31 @@ mod tests {
         let later = chat_as("g_req", "Danke", Some(&session));
         assert_ne!(later["status"], "awaiting_approval");
         assert_eq!(count("SELECT count(*) FROM public.ticket"), 1);
+    }
+
+    #[pg_test]
+    fn gov_arguments_altered_after_the_approval_are_not_run() {
+        ticket_registry();
+        let out = chat_as("g_req", "Mein Drucker ist kaputt", None);
+        let run_id = out["run_id"].as_str().unwrap().to_string();
+        let session = out["session_id"].as_str().unwrap().to_string();
+        assert_eq!(as_role("g_appr", &format!("SELECT mcp.approve('{run_id}', 'call_t1')")), "");
+        // whoever can write mcp.approval changes the approved arguments afterwards
+        run(&format!(
+            r#"UPDATE mcp.approval SET arguments = '{{"priority":1,"title":"Alles loeschen"}}' WHERE run_id = '{run_id}'"#
+        ));
+        let done = chat_as("g_req", "", Some(&session));
+        assert_eq!(done["status"], "completed", "{done}");
+        assert!(
+            done["answer"].as_str().unwrap().contains("no longer match the digest"),
+            "{done}"
+        );
+        assert_eq!(count("SELECT count(*) FROM public.ticket"), 0, "the altered call did not run");
+        let cont = done["run_id"].as_str().unwrap();
+        assert_eq!(
+            text(&format!("SELECT status FROM mcp.tool_call WHERE run_id = '{cont}'")),
+            "denied"
+        );
     }
 
     #[pg_test]

@@ -190,6 +190,10 @@ pub struct Continuation {
     pub messages: Vec<Message>,
     /// Calls still waiting (no decision yet, not expired): the run stops again.
     pub waiting: Vec<Value>,
+    /// Decided calls this run carried out that ran, and that were not run (rejected, expired,
+    /// altered): the run's tool_calls and rejected_tool_calls count them.
+    pub ran: u32,
+    pub refused: u32,
 }
 
 struct Waiting {
@@ -251,6 +255,8 @@ pub fn carry_out(session: Uuid, role: &str, run_id: Uuid) -> McpResult<Continuat
     let mut out = Continuation {
         messages: Vec::new(),
         waiting: Vec::new(),
+        ran: 0,
+        refused: 0,
     };
     // A call still waiting holds the whole batch: nothing of it is carried out yet.
     for w in &rows {
@@ -289,6 +295,11 @@ pub fn carry_out(session: Uuid, role: &str, run_id: Uuid) -> McpResult<Continuat
                     authorized: None,
                     check_result: None,
                 })?;
+                if outcome.status.ran() {
+                    out.ran += 1;
+                } else {
+                    out.refused += 1;
+                }
                 (None, outcome.text)
             }
             "rejected" => (
@@ -305,6 +316,7 @@ pub fn carry_out(session: Uuid, role: &str, run_id: Uuid) -> McpResult<Continuat
             ),
         };
         if let Some((status, reason)) = status {
+            out.refused += 1;
             tools::audit::record(&CallRecord {
                 call_id: None,
                 run_id: Some(run_id),

@@ -394,11 +394,13 @@ pub fn chat(
     // Decisions on calls of this session that waited for an approval: carried out first.
     let mut history = history;
     let mut waiting = Vec::new();
+    let mut carried = (0, 0);
     if let Some(s) = session {
         let c = approval::carry_out(s, &role, run_id)?;
         cfg.continuation = !c.messages.is_empty();
         history.extend(c.messages);
         waiting = c.waiting;
+        carried = (c.ran, c.refused);
     }
     let plan = crate::plans::apply(chosen, &mut cfg, &mut host);
     crate::client_check::reset();
@@ -426,6 +428,9 @@ pub fn chat(
             pending_approvals: waiting,
         }
     };
+    // The decided calls this run carried out before its first request are its tool calls too.
+    outcome.tool_calls += carried.0;
+    outcome.rejected_tool_calls += carried.1;
     if let Some(e) = host.failure {
         // An audit row could not be written (or the tool pipeline failed): the statement fails
         // with that error, and rolls back with everything the run did.

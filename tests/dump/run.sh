@@ -144,4 +144,4 @@ gov_facts="SELECT string_agg(x, ' ' ORDER BY x) FROM (
     UNION ALL SELECT 'rls:' || relname || relrowsecurity::text FROM pg_class
      WHERE relnamespace = 'mcp'::regnamespace AND relname IN ('run', 'tool_call', 'message', 'approval')) f"
 expect "shipped roles, grants and RLS after the restore" "$(sql "$RESTORED" "$gov_facts")" "$(sql "$DB" "$gov_facts")"
-log "ok: the restored collections search as before, with their HNSW indexes; new ingests work"; the shipped roles keep their grants and RLS
+log "ok: the restored collections search as before, with their HNSW indexes; new ingests work; the shipped roles keep their grants and RLS"

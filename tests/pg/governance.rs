@@ -132,9 +132,11 @@ mod tests {
             assert_eq!(state("DELETE FROM mcp.run"), "42501");
             run("RESET ROLE");
         }
-        // the superuser's own view is its own runs too
-        assert_eq!(count("SELECT count(*) FROM mcp.my_runs"), 0);
-        assert_eq!(count("SELECT count(*) FROM mcp.run"), 2);
+        // the superuser's own view is its own runs too (other tests' runs as the superuser,
+        // committed by the durable audit worker, may be there: only these two are asked for)
+        let both = format!("('{}', '{}')", runs[0], runs[1]);
+        assert_eq!(count(&format!("SELECT count(*) FROM mcp.my_runs WHERE run_id IN {both}")), 0);
+        assert_eq!(count(&format!("SELECT count(*) FROM mcp.run WHERE run_id IN {both}")), 2);
     }
 
     /// An embedding model is closed by default; its access_role opens it.
@@ -358,6 +360,7 @@ mod tests {
         run("UPDATE mcp.message SET message = replace(message::text, 'Drucker defekt', 'DROP EVERYTHING')::jsonb");
         let done = chat_as("g_req", "", Some(&session));
         assert_eq!(done["status"], "completed", "{done}");
+        assert_eq!(done["tool_calls"], 1, "the carried-out call is the run's: {done}");
         assert_eq!(
             text("SELECT created_by || '/' || title || '/' || priority FROM public.ticket"),
             "g_req/Drucker defekt/2"
@@ -421,6 +424,7 @@ mod tests {
         assert_eq!(done["status"], "completed", "{done}");
         let answer = done["answer"].as_str().unwrap();
         assert!(answer.contains("rejected by g_appr") && answer.contains("bitte erst neu starten"), "{answer}");
+        assert_eq!(done["rejected_tool_calls"], 1, "{done}");
         assert_eq!(count("SELECT count(*) FROM public.ticket"), 0);
         let cont = done["run_id"].as_str().unwrap();
         assert_eq!(

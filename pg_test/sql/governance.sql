@@ -1,5 +1,3 @@
--- NOT YET A GOLDEN: move to pg_test/sql/governance.sql once its expected output has been generated
--- and reviewed (pg_test/expected/governance.out); scripts/test.sh refuses a .sql without its .out.
 -- Governance results of mcp.chat over a replay provider: a tool that acts stops the run with
 -- awaiting_approval (the call, its validated arguments and their digest), an approval and the
 -- continuation, and a budget that ends a run with budget_exceeded naming the limit and its reset
@@ -15,8 +13,7 @@ INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
    '{"type":"object","properties":{"title":{"type":"string"},"priority":{"type":"integer"}},"required":["title","priority"]}',
    'public.gv_create_ticket(text, int)', false);
 INSERT INTO mcp.provider (name, kind, model, options) VALUES ('gv_recorded', 'replay', 'recorded', jsonb_build_object('responses', jsonb_build_array(
-  '{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_t1","type":"function","function":{"name":"createTicket","arguments":"{\"title\": \"Drucker defekt\", \"priority\": 2}"}}]}}],"usage":{"prompt_tokens":50,"completion_tokens":10}}'::jsonb,
-  '{"choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"Das Ticket ist angelegt."}}],"usage":{"prompt_tokens":60,"completion_tokens":8}}'::jsonb)));
+  '{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_t1","type":"function","function":{"name":"createTicket","arguments":"{\"title\": \"Drucker defekt\", \"priority\": 2}"}}]}}],"usage":{"prompt_tokens":50,"completion_tokens":10}}'::jsonb)));
 INSERT INTO mcp.interface (name, provider, allow_acting_tools, allow_self_approval) VALUES ('helpdesk', 'gv_recorded', true, true);
 INSERT INTO mcp.interface_tool VALUES ('helpdesk', 'createTicket');
 CREATE FUNCTION pg_temp.shown(r jsonb) RETURNS jsonb LANGUAGE sql AS
@@ -36,7 +33,17 @@ SELECT tool, arguments, status, digest = mcp.approval_digest(tool, arguments::js
 --    session continues: the approved call runs and the model answers.
 SELECT r ->> 'status' AS status, r ->> 'tool' AS tool, r ->> 'decided_by' = current_user AS by_me
   FROM (SELECT mcp.approve((r ->> 'run_id')::uuid, 'call_t1') AS r FROM gv_first) d;
-SELECT jsonb_pretty(pg_temp.shown(mcp.chat('', 'helpdesk', (r ->> 'session_id')::uuid))) FROM gv_first;
+--    (a replay provider answers each run from the start of its recording: the next answer is recorded now)
+UPDATE mcp.provider SET options = jsonb_build_object('responses', jsonb_build_array(
+  '{"choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"Das Ticket ist angelegt."}}],"usage":{"prompt_tokens":60,"completion_tokens":8}}'::jsonb))
+ WHERE name = 'gv_recorded';
+CREATE TEMP TABLE gv_second AS SELECT mcp.chat('', 'helpdesk', (r ->> 'session_id')::uuid) AS r FROM gv_first;
+SELECT jsonb_pretty(pg_temp.shown(r)) FROM gv_second;
+-- the conversation the continuing run stored: the model's call, then the approved call's result
+SELECT m.seq, m.role, m.message -> 'tool_calls' -> 0 ->> 'id' AS call, m.message ->> 'content' AS content
+  FROM mcp.message m WHERE m.run_id = (SELECT (r ->> 'run_id')::uuid FROM gv_second) ORDER BY m.seq;
+SELECT a.status, a.decided_by = current_user AS by_me, a.continued_by = (s.r ->> 'run_id')::uuid AS carried_out_by_second
+  FROM mcp.approval a, gv_second s WHERE a.run_id = (SELECT (r ->> 'run_id')::uuid FROM gv_first);
 SELECT title, priority, created_by = current_user AS by_caller FROM public.gv_ticket;
 -- 3. A budget: requests_per_minute 1 on an interface of its own (the counters outlive the
 --    transaction, so the name is new each run). The second chat is refused before any request.
@@ -45,7 +52,7 @@ INSERT INTO mcp.provider (name, kind, model, options) VALUES ('gv_says', 'replay
   '{"choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"Hallo."}}],"usage":{"prompt_tokens":5,"completion_tokens":1}}'::jsonb)));
 INSERT INTO mcp.interface (name, provider) VALUES (:'name', 'gv_says');
 INSERT INTO mcp.budget (scope, name, requests_per_minute) VALUES ('interface', :'name', 1);
-SELECT pg_sleep(61 - extract(second FROM clock_timestamp())::int) WHERE extract(second FROM clock_timestamp()) > 55;
+DO $$ BEGIN IF extract(second FROM clock_timestamp()) > 55 THEN PERFORM pg_sleep(61 - extract(second FROM clock_timestamp())::int); END IF; END $$;  -- not across a minute
 SELECT mcp.chat('Hallo', :'name') ->> 'status' AS first;
 SELECT jsonb_pretty(pg_temp.shown(mcp.chat('Hallo', :'name')));
 ROLLBACK;

@@ -2783,10 +2783,13 @@ IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'approval_digest_wrapper';
 CREATE FUNCTION mcp.budget_usage() RETURNS TABLE (scope text, name text, tokens_today bigint, cost_today double precision, requests_this_minute bigint)
-VOLATILE
+STRICT VOLATILE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'budget_usage_wrapper';
 -- finalize.sql no longer revokes these from PUBLIC (each role reads its own rows, RLS)
+-- A fresh install grants SELECT to PUBLIC on these in finalize.sql, after governance.sql granted
+-- to mcp_admin: the same grants in the same order (the ACLs compare equal).
+REVOKE SELECT ON mcp.provider, mcp.interface, mcp.tool, mcp.interface_tool, mcp.resource, mcp.prompt FROM PUBLIC;
 -- Governance: the roles pg_mcp ships, every role's own runs through row-level security, the
 -- access gate of embedding models, tools that act, and approvals bound to the exact call.
 -- Runs after every other install file but finalize.sql (see src/api/governance.rs); the update
@@ -3016,6 +3019,7 @@ COMMENT ON FUNCTION mcp.budget_usage() IS
 -- The run status of a call that waits (the rest as in bootstrap.sql).
 COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker), awaiting_approval (a tool call waits for mcp.approve / mcp.reject: see mcp.approval; the next mcp.chat of the session continues).';
 COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker), awaiting_approval (a tool call waits for mcp.approve / mcp.reject: see mcp.approval; the next mcp.chat of the session continues).';
+GRANT SELECT ON mcp.provider, mcp.interface, mcp.tool, mcp.interface_tool, mcp.resource, mcp.prompt TO PUBLIC;
 -- 0.1.0 ran every tool at once in every interface that mapped it: existing tools that act keep
 -- running without an approval, and the interfaces that offered them keep offering them.
 UPDATE mcp.tool SET requires_approval = false WHERE NOT read_only;

@@ -14,9 +14,9 @@ use crate::error::{McpError, McpResult};
 use crate::pg::select_kept;
 use mcp_chat::budget::{cost_units, Counter, Limits, COST_UNITS};
 use pgrx::lwlock::PgLwLock;
+use pgrx::pg_shmem_init;
 use pgrx::prelude::*;
 use pgrx::shmem::PGRXSharedMemory;
-use pgrx::pg_shmem_init;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Budgets that can be counted at once (rows of mcp.budget in use since the server started).
@@ -220,7 +220,12 @@ impl RunBudgets {
             return;
         }
         let tokens = prompt_tokens.saturating_add(completion_tokens);
-        let cost = cost_units(prompt_tokens, completion_tokens, self.prices.0, self.prices.1);
+        let cost = cost_units(
+            prompt_tokens,
+            completion_tokens,
+            self.prices.0,
+            self.prices.1,
+        );
         let now = now_s();
         let mut t = TABLE.exclusive();
         for b in &self.budgets {

@@ -11,7 +11,8 @@ use crate::error::McpError;
 use crate::tools::audit::CallRecord;
 use crate::tools::{self, CallRequest, ToolOutcome, ToolRow};
 use mcp_chat::{
-    ExchangePurpose, Host, LlmExchange, ToolCall, ToolCallRecord, ToolCallStatus, ToolDef, ToolExecution,
+    ExchangePurpose, Host, LlmExchange, ToolCall, ToolCallRecord, ToolCallStatus, ToolDef,
+    ToolExecution,
 };
 use pgrx::Uuid;
 use std::collections::HashMap;

@@ -21,7 +21,11 @@ mod tests {
 
     /// SQLSTATE of the error `sql` raises ("" when it succeeds).
     fn state(sql: &str) -> String {
-        err_of(sql).split(':').next().unwrap_or_default().to_string()
+        err_of(sql)
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_string()
     }
 
     #[pg_test]
@@ -54,29 +58,48 @@ mod tests {
 
         run("SET LOCAL ROLE g_adm");
         assert_eq!(state(tool), "");
-        assert_eq!(state("INSERT INTO mcp.interface (name) VALUES ('g_iface')"), "");
-        assert_eq!(state("INSERT INTO mcp.interface_tool VALUES ('g_iface', 'gAdmTool')"), "");
+        assert_eq!(
+            state("INSERT INTO mcp.interface (name) VALUES ('g_iface')"),
+            ""
+        );
+        assert_eq!(
+            state("INSERT INTO mcp.interface_tool VALUES ('g_iface', 'gAdmTool')"),
+            ""
+        );
         assert_eq!(state("UPDATE mcp.plan SET enabled = enabled"), "");
         // the thesaurus (its trigger keeps the label and typo indexes as the writing role)
         assert_eq!(
             state("INSERT INTO mcp.thesaurus_term (id, kind, label, alt_labels) VALUES ('g_metall', 'fachbereich', 'Metallindustrie', '{Metaller}')"),
             ""
         );
-        assert_eq!(count("SELECT count(*) FROM mcp.thesaurus_label WHERE term_id = 'g_metall'"), 2);
+        assert_eq!(
+            count("SELECT count(*) FROM mcp.thesaurus_label WHERE term_id = 'g_metall'"),
+            2
+        );
         assert_eq!(state("SELECT count(*) FROM mcp.llm_request"), "42501");
         assert_eq!(state("SELECT count(*) FROM mcp.embedding_request"), "42501");
         assert_eq!(state("SELECT mcp.approve(gen_random_uuid(), 'x')"), "42501");
-        assert_eq!(count("SELECT count(*) FROM mcp.run"), 0, "the admin sees no other role's run");
+        assert_eq!(
+            count("SELECT count(*) FROM mcp.run"),
+            0,
+            "the admin sees no other role's run"
+        );
         run("RESET ROLE");
 
         run("SET LOCAL ROLE g_aud");
-        assert_eq!(count("SELECT count(*) FROM mcp.run WHERE role_name = 'somebody'"), 1);
+        assert_eq!(
+            count("SELECT count(*) FROM mcp.run WHERE role_name = 'somebody'"),
+            1
+        );
         assert_eq!(state("SELECT count(*) FROM mcp.llm_request"), "");
         assert_eq!(state("SELECT count(*) FROM mcp.recent_runs"), "");
         assert_eq!(state("SELECT error_message FROM mcp.tool_call"), "");
         assert_eq!(state("SELECT mcp.audit_status()"), "");
         assert_eq!(state("SELECT count(*) FROM mcp.approval"), "");
-        assert_eq!(state("INSERT INTO mcp.interface (name) VALUES ('g_aud_iface')"), "42501");
+        assert_eq!(
+            state("INSERT INTO mcp.interface (name) VALUES ('g_aud_iface')"),
+            "42501"
+        );
         assert_eq!(state("DELETE FROM mcp.run"), "42501");
         assert_eq!(state("SELECT mcp.approve(gen_random_uuid(), 'x')"), "42501");
         run("RESET ROLE");
@@ -84,10 +107,19 @@ mod tests {
         run("SET LOCAL ROLE g_appr");
         // may call the deciding functions (no such call: 42704, not a privilege error)
         assert_eq!(state("SELECT mcp.approve(gen_random_uuid(), 'x')"), "42704");
-        assert_eq!(state("SELECT mcp.reject(gen_random_uuid(), 'x', 'no')"), "42704");
+        assert_eq!(
+            state("SELECT mcp.reject(gen_random_uuid(), 'x', 'no')"),
+            "42704"
+        );
         assert_eq!(state("SELECT count(*) FROM mcp.llm_request"), "42501");
-        assert_eq!(state("INSERT INTO mcp.interface (name) VALUES ('g_appr_iface')"), "42501");
-        assert_eq!(state("UPDATE mcp.approval SET status = 'approved'"), "42501");
+        assert_eq!(
+            state("INSERT INTO mcp.interface (name) VALUES ('g_appr_iface')"),
+            "42501"
+        );
+        assert_eq!(
+            state("UPDATE mcp.approval SET status = 'approved'"),
+            "42501"
+        );
         assert_eq!(count("SELECT count(*) FROM mcp.run"), 0);
         run("RESET ROLE");
     }
@@ -116,12 +148,16 @@ mod tests {
             assert_eq!(text("SELECT run_id::text FROM mcp.my_runs"), *mine, "{r}");
             assert_eq!(count("SELECT count(*) FROM mcp.tool_call"), 1, "{r}");
             assert_eq!(
-                count(&format!("SELECT count(*) FROM mcp.tool_call WHERE run_id = '{mine}'")),
+                count(&format!(
+                    "SELECT count(*) FROM mcp.tool_call WHERE run_id = '{mine}'"
+                )),
                 1
             );
             assert!(count("SELECT count(*) FROM mcp.message") >= 3, "{r}");
             assert_eq!(
-                count(&format!("SELECT count(*) FROM mcp.message WHERE run_id <> '{mine}'")),
+                count(&format!(
+                    "SELECT count(*) FROM mcp.message WHERE run_id <> '{mine}'"
+                )),
                 0,
                 "{r}"
             );
@@ -135,8 +171,18 @@ mod tests {
         // the superuser's own view is its own runs too (other tests' runs as the superuser,
         // committed by the durable audit worker, may be there: only these two are asked for)
         let both = format!("('{}', '{}')", runs[0], runs[1]);
-        assert_eq!(count(&format!("SELECT count(*) FROM mcp.my_runs WHERE run_id IN {both}")), 0);
-        assert_eq!(count(&format!("SELECT count(*) FROM mcp.run WHERE run_id IN {both}")), 2);
+        assert_eq!(
+            count(&format!(
+                "SELECT count(*) FROM mcp.my_runs WHERE run_id IN {both}"
+            )),
+            0
+        );
+        assert_eq!(
+            count(&format!(
+                "SELECT count(*) FROM mcp.run WHERE run_id IN {both}"
+            )),
+            2
+        );
     }
 
     /// An embedding model is closed by default; its access_role opens it.
@@ -227,7 +273,10 @@ mod tests {
         let via_mcp = q(
             r#"SELECT mcp.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"createTicket","arguments":{"title":"x","priority":1}}}')"#,
         );
-        assert!(via_mcp.get("error").is_some() || via_mcp["result"]["isError"] == true, "{via_mcp}");
+        assert!(
+            via_mcp.get("error").is_some() || via_mcp["result"]["isError"] == true,
+            "{via_mcp}"
+        );
         assert_eq!(count("SELECT count(*) FROM public.ticket"), 0);
 
         run("UPDATE mcp.interface SET allow_acting_tools = true WHERE name = 'chatbot'");
@@ -320,16 +369,27 @@ mod tests {
         let pending = &out["pending_approvals"][0];
         assert_eq!(pending["tool"], "createTicket");
         assert_eq!(pending["call_id"], "call_t1");
-        assert_eq!(pending["arguments"], json!({"title": "Drucker defekt", "priority": 2}));
+        assert_eq!(
+            pending["arguments"],
+            json!({"title": "Drucker defekt", "priority": 2})
+        );
         assert_eq!(
             pending["digest"].as_str().unwrap(),
-            text(r#"SELECT mcp.approval_digest('createTicket', '{"priority": 2, "title": "Drucker defekt"}')"#)
+            text(
+                r#"SELECT mcp.approval_digest('createTicket', '{"priority": 2, "title": "Drucker defekt"}')"#
+            )
         );
-        assert_eq!(count("SELECT count(*) FROM public.ticket"), 0, "nothing ran yet");
+        assert_eq!(
+            count("SELECT count(*) FROM public.ticket"),
+            0,
+            "nothing ran yet"
+        );
         let run_id = out["run_id"].as_str().unwrap().to_string();
         let session = out["session_id"].as_str().unwrap().to_string();
         assert_eq!(
-            text(&format!("SELECT status FROM mcp.run WHERE run_id = '{run_id}'")),
+            text(&format!(
+                "SELECT status FROM mcp.run WHERE run_id = '{run_id}'"
+            )),
             "awaiting_approval"
         );
         let approve = format!("SELECT mcp.approve('{run_id}', 'call_t1')");
@@ -339,7 +399,10 @@ mod tests {
         // an approver deciding its own run, unless the interface allows it
         run("GRANT mcp_approver TO g_req");
         let own = as_role("g_req", &approve);
-        assert!(own.starts_with("42501") && own.contains("your own run"), "{own}");
+        assert!(
+            own.starts_with("42501") && own.contains("your own run"),
+            "{own}"
+        );
         run("REVOKE mcp_approver FROM g_req");
         // continuing before a decision: still waiting, no LLM request
         let again = chat_as("g_req", "", Some(&session));
@@ -355,25 +418,41 @@ mod tests {
         assert_eq!(decided["decided_by"], "g_appr");
         assert!(decided["decided_at"].is_string());
         assert_eq!(decided["digest"], pending["digest"]);
-        assert!(as_role("g_appr", &approve).starts_with("55000"), "decided once");
+        assert!(
+            as_role("g_appr", &approve).starts_with("55000"),
+            "decided once"
+        );
         // the session's history is changed in between: the approved arguments still run
         run("UPDATE mcp.message SET message = replace(message::text, 'Drucker defekt', 'DROP EVERYTHING')::jsonb");
         let done = chat_as("g_req", "", Some(&session));
         assert_eq!(done["status"], "completed", "{done}");
-        assert_eq!(done["tool_calls"], 1, "the carried-out call is the run's: {done}");
+        assert_eq!(
+            done["tool_calls"], 1,
+            "the carried-out call is the run's: {done}"
+        );
         assert_eq!(
             text("SELECT created_by || '/' || title || '/' || priority FROM public.ticket"),
             "g_req/Drucker defekt/2"
         );
-        assert!(done["answer"].as_str().unwrap().contains("by g_req: Drucker defekt"), "{done}");
+        assert!(
+            done["answer"]
+                .as_str()
+                .unwrap()
+                .contains("by g_req: Drucker defekt"),
+            "{done}"
+        );
         // audited: the call as a tool_call row of the continuing run, the approval carried out
         let cont = done["run_id"].as_str().unwrap();
         assert_eq!(
-            text(&format!("SELECT status || '/' || role_name FROM mcp.tool_call WHERE run_id = '{cont}'")),
+            text(&format!(
+                "SELECT status || '/' || role_name FROM mcp.tool_call WHERE run_id = '{cont}'"
+            )),
             "ok/g_req"
         );
         assert_eq!(
-            text(&format!("SELECT continued_by::text FROM mcp.approval WHERE run_id = '{run_id}'")),
+            text(&format!(
+                "SELECT continued_by::text FROM mcp.approval WHERE run_id = '{run_id}'"
+            )),
             cont
         );
         // once only
@@ -388,7 +467,13 @@ mod tests {
         let out = chat_as("g_req", "Mein Drucker ist kaputt", None);
         let run_id = out["run_id"].as_str().unwrap().to_string();
         let session = out["session_id"].as_str().unwrap().to_string();
-        assert_eq!(as_role("g_appr", &format!("SELECT mcp.approve('{run_id}', 'call_t1')")), "");
+        assert_eq!(
+            as_role(
+                "g_appr",
+                &format!("SELECT mcp.approve('{run_id}', 'call_t1')")
+            ),
+            ""
+        );
         // whoever can write mcp.approval changes the approved arguments afterwards
         run(&format!(
             r#"UPDATE mcp.approval SET arguments = '{{"priority":1,"title":"Alles loeschen"}}' WHERE run_id = '{run_id}'"#
@@ -396,13 +481,22 @@ mod tests {
         let done = chat_as("g_req", "", Some(&session));
         assert_eq!(done["status"], "completed", "{done}");
         assert!(
-            done["answer"].as_str().unwrap().contains("no longer match the digest"),
+            done["answer"]
+                .as_str()
+                .unwrap()
+                .contains("no longer match the digest"),
             "{done}"
         );
-        assert_eq!(count("SELECT count(*) FROM public.ticket"), 0, "the altered call did not run");
+        assert_eq!(
+            count("SELECT count(*) FROM public.ticket"),
+            0,
+            "the altered call did not run"
+        );
         let cont = done["run_id"].as_str().unwrap();
         assert_eq!(
-            text(&format!("SELECT status FROM mcp.tool_call WHERE run_id = '{cont}'")),
+            text(&format!(
+                "SELECT status FROM mcp.tool_call WHERE run_id = '{cont}'"
+            )),
             "denied"
         );
     }
@@ -423,12 +517,17 @@ mod tests {
         let done = chat_as("g_req", "", Some(&session));
         assert_eq!(done["status"], "completed", "{done}");
         let answer = done["answer"].as_str().unwrap();
-        assert!(answer.contains("rejected by g_appr") && answer.contains("bitte erst neu starten"), "{answer}");
+        assert!(
+            answer.contains("rejected by g_appr") && answer.contains("bitte erst neu starten"),
+            "{answer}"
+        );
         assert_eq!(done["rejected_tool_calls"], 1, "{done}");
         assert_eq!(count("SELECT count(*) FROM public.ticket"), 0);
         let cont = done["run_id"].as_str().unwrap();
         assert_eq!(
-            text(&format!("SELECT status FROM mcp.tool_call WHERE run_id = '{cont}'")),
+            text(&format!(
+                "SELECT status FROM mcp.tool_call WHERE run_id = '{cont}'"
+            )),
             "denied"
         );
     }
@@ -441,7 +540,10 @@ mod tests {
         let out = chat_as("g_req", "Mein Drucker ist kaputt", None);
         let run_id = out["run_id"].as_str().unwrap().to_string();
         assert_eq!(
-            as_role("g_req", &format!("SELECT mcp.approve('{run_id}', 'call_t1')")),
+            as_role(
+                "g_req",
+                &format!("SELECT mcp.approve('{run_id}', 'call_t1')")
+            ),
             ""
         );
     }
@@ -464,14 +566,25 @@ mod tests {
         run(&format!(
             "UPDATE mcp.approval SET expires_at = clock_timestamp() - interval '1 second' WHERE run_id = '{run_id}'"
         ));
-        let late = as_role("g_appr", &format!("SELECT mcp.approve('{run_id}', 'call_t1')"));
-        assert!(late.starts_with("55000") && late.contains("expired"), "{late}");
+        let late = as_role(
+            "g_appr",
+            &format!("SELECT mcp.approve('{run_id}', 'call_t1')"),
+        );
+        assert!(
+            late.starts_with("55000") && late.contains("expired"),
+            "{late}"
+        );
         let done = chat_as("g_req", "", Some(&session));
         assert_eq!(done["status"], "completed", "{done}");
-        assert!(done["answer"].as_str().unwrap().contains("expired"), "{done}");
+        assert!(
+            done["answer"].as_str().unwrap().contains("expired"),
+            "{done}"
+        );
         assert_eq!(count("SELECT count(*) FROM public.ticket"), 0);
         assert_eq!(
-            text(&format!("SELECT status FROM mcp.approval WHERE run_id = '{run_id}'")),
+            text(&format!(
+                "SELECT status FROM mcp.approval WHERE run_id = '{run_id}'"
+            )),
             "expired"
         );
     }
@@ -514,19 +627,25 @@ mod tests {
         assert_eq!(c["status"], "budget_exceeded", "{c}");
         let msg = c["error"]["message"].as_str().unwrap();
         assert!(
-            msg.contains("role \"g_rpm_role\"") && msg.contains("requests_per_minute 2")
-                && msg.contains("resets at") && msg.contains(":00 UTC"),
+            msg.contains("role \"g_rpm_role\"")
+                && msg.contains("requests_per_minute 2")
+                && msg.contains("resets at")
+                && msg.contains(":00 UTC"),
             "{msg}"
         );
         assert_eq!(c["error"]["kind"], "budget_exceeded");
         // nothing was sent for the refused run
         let refused = c["run_id"].as_str().unwrap();
         assert_eq!(
-            count(&format!("SELECT count(*) FROM mcp.llm_request WHERE run_id = '{refused}'")),
+            count(&format!(
+                "SELECT count(*) FROM mcp.llm_request WHERE run_id = '{refused}'"
+            )),
             0
         );
         assert_eq!(
-            text(&format!("SELECT status FROM mcp.run WHERE run_id = '{refused}'")),
+            text(&format!(
+                "SELECT status FROM mcp.run WHERE run_id = '{refused}'"
+            )),
             "budget_exceeded"
         );
         // another role is not limited by it
@@ -558,14 +677,19 @@ mod tests {
     #[pg_test]
     fn gov_budget_cost_per_day_from_the_price_columns() {
         budget_registry("g_cost_iface", "g_cost");
-        run(r#"UPDATE mcp.provider SET options = '{"price_per_1k_prompt": 1.0, "price_per_1k_completion": 2.0}' WHERE name = 'mock'"#);
+        run(
+            r#"UPDATE mcp.provider SET options = '{"price_per_1k_prompt": 1.0, "price_per_1k_completion": 2.0}' WHERE name = 'mock'"#,
+        );
         run("INSERT INTO mcp.budget (scope, name, cost_per_day) VALUES ('interface', 'g_cost_iface', 0.1)");
         // 100 prompt + 20 completion tokens = 0.1 + 0.04
         assert_eq!(chat_in("g_cost_iface")["status"], "completed");
         let b = chat_in("g_cost_iface");
         assert_eq!(b["status"], "budget_exceeded", "{b}");
         let msg = b["error"]["message"].as_str().unwrap();
-        assert!(msg.contains("cost_per_day 0.1 reached (0.140000 today)"), "{msg}");
+        assert!(
+            msg.contains("cost_per_day 0.1 reached (0.140000 today)"),
+            "{msg}"
+        );
         let usage = q("SELECT jsonb_agg(u) FROM mcp.budget_usage() u WHERE name = 'g_cost_iface'");
         assert_eq!(usage[0]["tokens_today"], 120, "{usage}");
     }
@@ -578,7 +702,10 @@ mod tests {
         run("GRANT mcp_admin TO g_b_adm");
         run("GRANT mcp_auditor TO g_b_aud");
         assert_eq!(
-            as_role("g_b_adm", "INSERT INTO mcp.budget (scope, name, requests_per_minute) VALUES ('role', 'x', 1)"),
+            as_role(
+                "g_b_adm",
+                "INSERT INTO mcp.budget (scope, name, requests_per_minute) VALUES ('role', 'x', 1)"
+            ),
             ""
         );
         assert!(as_role("g_b_user", "DELETE FROM mcp.budget").starts_with("42501"));

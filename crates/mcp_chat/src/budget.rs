@@ -173,7 +173,10 @@ mod tests {
         assert!(c.check("x", &l, t).is_ok());
         c.add_usage(1, 0);
         let e = c.check("interface \"chatbot\"", &l, t).unwrap_err();
-        assert!(e.contains("tokens_per_day 100 reached (100 tokens today)"), "{e}");
+        assert!(
+            e.contains("tokens_per_day 100 reached (100 tokens today)"),
+            "{e}"
+        );
         assert!(e.contains("resets at 2027-01-16 00:00:00 UTC"), "{e}");
         let mut c = Counter::default();
         c.roll(t);

@@ -90,6 +90,11 @@ step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"
 #     identical search answers.
 step "retrieval dump/restore (tests/dump/run.sh)" bash "$ROOT/tests/dump/run.sh"
 
+# 5c. Governance: a pending approval survives a restart; the request-rate limit holds exactly
+#     under 16 concurrent sessions (another role unaffected); a budget exhausted mid-run by two
+#     concurrent runs.
+step "governance (tests/governance/run.sh)" bash "$ROOT/tests/governance/run.sh"
+
 # 6. Crash/hang corpus: each case in one session; the backend and the postmaster must survive.
 step "attack corpus (tests/attack/run.sh)" bash "$ROOT/tests/attack/run.sh"
 

@@ -219,7 +219,9 @@ GRANT USAGE ON SCHEMA mcp TO PUBLIC;
 GRANT SELECT ON mcp.provider, mcp.interface, mcp.tool, mcp.interface_tool, mcp.resource, mcp.prompt TO PUBLIC;
 GRANT SELECT ON mcp.unresolved_functions TO PUBLIC;
 REVOKE ALL ON mcp.provider_secret FROM PUBLIC;
-REVOKE ALL ON mcp.run, mcp.tool_call, mcp.llm_request, mcp.message FROM PUBLIC;
+-- mcp.run, mcp.tool_call and mcp.message: each role reads its own rows (row-level security,
+-- sql/governance.sql, which runs before this file and grants SELECT).
+REVOKE ALL ON mcp.llm_request FROM PUBLIC;
 REVOKE ALL ON mcp.recent_runs, mcp.tool_error_rates FROM PUBLIC;
 -- The registry trigger runs its checks without calling these: no grant is needed to register
 -- tools, and no role can spend the backend's CPU on them directly.

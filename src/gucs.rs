@@ -34,6 +34,8 @@ pub static MAX_TOOL_CALLS_PER_ANSWER: GucSetting<i32> = GucSetting::<i32>::new(1
 pub static MAX_RUN_RESULT_BYTES: GucSetting<i32> = GucSetting::<i32>::new(8 * 1024 * 1024);
 /// Bytes of one LLM request body.
 pub static MAX_REQUEST_BYTES: GucSetting<i32> = GucSetting::<i32>::new(16 * 1024 * 1024);
+/// Seconds a pending tool call waits for mcp.approve / mcp.reject before it expires.
+pub static APPROVAL_TIMEOUT_S: GucSetting<i32> = GucSetting::<i32>::new(24 * 3600);
 /// Messages of one JSON-RPC batch that mcp.handle answers.
 pub static MAX_BATCH_ITEMS: GucSetting<i32> = GucSetting::<i32>::new(32);
 /// Bytes of tool results one mcp.handle statement (a batch) returns.
@@ -184,6 +186,16 @@ pub fn init() {
         i32::MAX,
         GucContext::Suset,
         GucFlags::UNIT_BYTE,
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.approval_timeout",
+        c"How long a tool call that needs an approval waits for mcp.approve or mcp.reject.",
+        c"Read when the run stops with awaiting_approval (mcp.approval.expires_at); an expired call is answered to the model as not run.",
+        &APPROVAL_TIMEOUT_S,
+        1,
+        i32::MAX,
+        GucContext::Suset,
+        GucFlags::UNIT_S,
     );
     GucRegistry::define_int_guc(
         c"mcp.max_request_bytes",

@@ -41,6 +41,7 @@ pub extern "C-unwind" fn _PG_init() {
     // First: its settings may come from postgresql.conf (shared_preload_libraries), and
     // gucs::init reserves the prefix, which drops placeholders not defined by then.
     audit::init();
+    chat::budget::init();
     mcp_server::init_gucs();
     gucs::init();
     sandbox::init();

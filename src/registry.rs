@@ -255,3 +255,9 @@ pub fn may_manage_providers() -> McpResult<bool> {
 pub fn may_manage_interfaces() -> bool {
     may_update_registry_table(c"interface")
 }
+
+/// Whether the calling role manages embedding models (UPDATE on mcp.embedding_model): it could
+/// open any model's access_role, so it may use every model.
+pub fn may_manage_embedding_models() -> bool {
+    may_update_registry_table(c"embedding_model")
+}

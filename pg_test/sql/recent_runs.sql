@@ -62,7 +62,8 @@ SELECT c->>'status' AS status, c->>'answer' AS answer FROM mcp.chat('Was ist 7 z
 SELECT interface, provider, status, iterations, llm_requests, tool_calls, total_tokens, estimated_cost,
        wall_ms >= llm_latency_ms + tool_latency_ms AS wall_covers_parts, orchestration_ms >= 0 AS orchestration_measured
   FROM mcp.recent_runs WHERE question = 'Was ist 7 zum Quadrat?';
--- Operator-only, like the audit tables; a monitoring role gets a grant on the view, not the tables.
+-- Operator-only; a monitoring role gets a grant on the view. The audit tables show every role its
+-- own runs only (row-level security): none for this role.
 CREATE ROLE vw_monitor;
 SET LOCAL ROLE vw_monitor;
 SAVEPOINT s2;

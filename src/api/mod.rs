@@ -6,6 +6,7 @@
 
 mod audit;
 mod chat;
+mod governance;
 mod keys;
 mod mcp;
 mod registry;

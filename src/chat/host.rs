@@ -11,7 +11,8 @@ use crate::error::McpError;
 use crate::tools::audit::CallRecord;
 use crate::tools::{self, CallRequest, ToolOutcome, ToolRow};
 use mcp_chat::{
-    Host, LlmExchange, ToolCall, ToolCallRecord, ToolCallStatus, ToolDef, ToolExecution,
+    ExchangePurpose, Host, LlmExchange, ToolCall, ToolCallRecord, ToolCallStatus, ToolDef,
+    ToolExecution,
 };
 use pgrx::Uuid;
 use std::collections::HashMap;
@@ -24,6 +25,12 @@ pub struct SqlHost {
     pub rows: HashMap<String, ToolRow>,
     /// The first error that must end the run (a failed audit write); raised by `mcp.chat`.
     pub failure: Option<McpError>,
+    /// The conversation: a call that needs an approval waits in it (`chat::approval`).
+    pub session_id: Option<Uuid>,
+    /// Calls that wait for an approval so far (their order in `mcp.approval`).
+    pending: usize,
+    /// The run's budgets (its role's and its interface's), checked before each LLM request.
+    pub budgets: Option<super::budget::RunBudgets>,
 }
 
 impl SqlHost {
@@ -33,6 +40,9 @@ impl SqlHost {
             run_id,
             rows: HashMap::new(),
             failure: None,
+            session_id: None,
+            pending: 0,
+            budgets: None,
         }
     }
 
@@ -79,6 +89,30 @@ impl Host for SqlHost {
     }
 
     fn execute_tool(&mut self, call: &ToolCall, arguments_raw: &str) -> ToolExecution {
+        // A tool that requires approval: the validated call waits, bound to its arguments.
+        if let (Some(row), Some(session)) = (self.rows.get(&call.name), self.session_id) {
+            if row.requires_approval {
+                match super::approval::request(
+                    session,
+                    self.run_id,
+                    &self.interface,
+                    row,
+                    call,
+                    self.pending,
+                ) {
+                    Ok(Some(pending)) => {
+                        self.pending += 1;
+                        return ToolExecution::awaiting_approval(pending);
+                    }
+                    // invalid arguments: the pipeline answers with the correction
+                    Ok(None) => {}
+                    Err(e) => {
+                        self.fail(e);
+                        return ToolExecution::cancelled();
+                    }
+                }
+            }
+        }
         // The pipeline tags application_name with mcp:<run id>:call:<call id> while the tool
         // runs and writes the audit row, raw arguments included.
         let r = tools::call(&CallRequest {
@@ -107,7 +141,19 @@ impl Host for SqlHost {
             || crate::client_check::client_gone()
     }
 
+    fn before_llm_request(&mut self, _purpose: ExchangePurpose) -> Result<(), String> {
+        match &self.budgets {
+            Some(b) => b.before_request(),
+            None => Ok(()),
+        }
+    }
+
     fn on_llm_exchange(&mut self, x: &LlmExchange) {
+        if let Some(b) = &self.budgets {
+            if x.attempts > 0 {
+                b.after_request(x.usage.prompt_tokens, x.usage.completion_tokens);
+            }
+        }
         if let Err(e) = super::audit::llm_request(self.run_id, x) {
             self.fail(e);
         }

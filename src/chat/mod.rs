@@ -3,7 +3,9 @@
 //! (`mcp_chat::run_chat`) with the database as its host ([`host::SqlHost`]); the run's audit
 //! rows are written by [`audit`].
 
+pub mod approval;
 mod audit;
+pub mod budget;
 mod host;
 
 use crate::error::{McpError, McpResult};
@@ -387,13 +389,48 @@ pub fn chat(
         &role,
     )?;
     let mut host = SqlHost::new(interface, run_id);
+    host.session_id = Some(session_id);
+    host.budgets = Some(budget::RunBudgets::load(&role, interface, &provider_name)?);
+    // Decisions on calls of this session that waited for an approval: carried out first.
+    let mut history = history;
+    let mut waiting = Vec::new();
+    let mut carried = (0, 0);
+    if let Some(s) = session {
+        let c = approval::carry_out(s, &role, run_id)?;
+        cfg.continuation = !c.messages.is_empty();
+        history.extend(c.messages);
+        waiting = c.waiting;
+        carried = (c.ran, c.refused);
+    }
     let plan = crate::plans::apply(chosen, &mut cfg, &mut host);
     crate::client_check::reset();
-    let mut outcome = crate::audit::guard_run(|| {
-        crate::pg::http::with_client(|client| {
-            mcp_chat::run_chat(&cfg, history, question, &mut host, client)
+    let mut outcome = if waiting.is_empty() {
+        crate::audit::guard_run(|| {
+            crate::pg::http::with_client(|client| {
+                mcp_chat::run_chat(&cfg, history, question, &mut host, client)
+            })
         })
-    });
+    } else {
+        // Still waiting for a decision: no LLM request; the conversation stays as it is.
+        mcp_chat::ChatOutcome {
+            status: mcp_chat::ChatStatus::AwaitingApproval,
+            answer: None,
+            iterations: 0,
+            tool_calls: 0,
+            rejected_tool_calls: 0,
+            usage: Default::default(),
+            usage_estimated: false,
+            error: None,
+            needs_input: None,
+            summaries: 0,
+            pruned_results: 0,
+            messages: history,
+            pending_approvals: waiting,
+        }
+    };
+    // The decided calls this run carried out before its first request are its tool calls too.
+    outcome.tool_calls += carried.0;
+    outcome.rejected_tool_calls += carried.1;
     if let Some(e) = host.failure {
         // An audit row could not be written (or the tool pipeline failed): the statement fails
         // with that error, and rolls back with everything the run did.

@@ -31,11 +31,13 @@ pub struct ModelRow {
     provider: Option<String>,
     model: Option<String>,
     batch_size: usize,
+    /// Who may use the model (mcp.embedding_model.access_role; NULL = closed).
+    access_role: Option<String>,
 }
 
 pub fn model_row(name: &str) -> R<ModelRow> {
     first_row(
-        "SELECT name, kind, dimension, fingerprint, path, provider, model, batch_size
+        "SELECT name, kind, dimension, fingerprint, path, provider, model, batch_size, access_role
            FROM mcp.embedding_model WHERE name = $1",
         &[name.into()],
         |t| {
@@ -48,6 +50,7 @@ pub fn model_row(name: &str) -> R<ModelRow> {
                 provider: t.get::<String>(6)?,
                 model: t.get::<String>(7)?,
                 batch_size: t.get::<i32>(8)?.unwrap_or(32).max(1) as usize,
+                access_role: t.get::<String>(9)?,
             })
         },
     )
@@ -57,6 +60,18 @@ pub fn model_row(name: &str) -> R<ModelRow> {
             PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
             format!("embedding model \"{name}\" does not exist"),
         )
+    })
+    .and_then(|m| {
+        // The access gate: every use of a model reads its row here, as the calling role.
+        if crate::tools::may_use_embedding_model_role(m.access_role.as_deref()) {
+            Ok(m)
+        } else {
+            Err(fail(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!("permission denied for embedding model \"{}\"", m.name),
+            )
+            .set_hint("A role may use an embedding model when it has the privileges of the model's access_role, when access_role is 'public', or when it has UPDATE on mcp.embedding_model."))
+        }
     })
 }
 

@@ -31,10 +31,13 @@ pub struct ToolRow {
     pub body: Option<String>,
     pub timeout_ms: Option<i32>,
     pub read_only: bool,
+    /// A call the model makes in a chat waits for an approval (`mcp.tool.requires_approval`,
+    /// NULL = the tool acts).
+    pub requires_approval: bool,
 }
 
 /// The columns [`ToolRow::read`] reads, in its order (`t` is `mcp.tool`).
-const ROW_COLUMNS: &str = "t.name, t.description, t.kind, t.function::text, t.parameters, t.body, t.timeout_ms, t.read_only";
+const ROW_COLUMNS: &str = "t.name, t.description, t.kind, t.function::text, t.parameters, t.body, t.timeout_ms, t.read_only, COALESCE(t.requires_approval, NOT t.read_only)";
 
 impl ToolRow {
     /// A row of [`ROW_COLUMNS`] starting at column `at`; the function is resolved later (a
@@ -54,6 +57,7 @@ impl ToolRow {
                 body: t.get::<String>(at + 5)?,
                 timeout_ms: t.get::<i32>(at + 6)?,
                 read_only: t.get::<bool>(at + 7)?.unwrap_or(true),
+                requires_approval: t.get::<bool>(at + 8)?.unwrap_or(false),
             },
             t.get::<JsonbStored>(at + 4)?,
         ))
@@ -82,6 +86,18 @@ fn no_interface(interface: &str) -> McpError {
 /// Roles that manage interfaces (UPDATE on mcp.interface) may use every interface: they could
 /// set access_role themselves. A role that no longer exists admits nobody.
 pub fn may_use_interface_role(access_role: Option<&str>) -> bool {
+    has_access_role(access_role) || crate::registry::may_manage_interfaces()
+}
+
+/// Whether the calling role may use an embedding model whose `access_role` column holds
+/// `access_role`: the gate of mcp.embed, mcp.ingest, the search tools and context_retrieve, with
+/// the rules of [`may_use_interface_role`] (model managers instead of interface managers).
+pub fn may_use_embedding_model_role(access_role: Option<&str>) -> bool {
+    has_access_role(access_role) || crate::registry::may_manage_embedding_models()
+}
+
+/// Superuser, `'public'`, or the privileges of the named role (NULL: closed).
+fn has_access_role(access_role: Option<&str>) -> bool {
     let me = unsafe { pg_sys::GetUserId() };
     if unsafe { pg_sys::superuser_arg(me) } {
         return true;
@@ -97,7 +113,7 @@ pub fn may_use_interface_role(access_role: Option<&str>) -> bool {
         },
         None => false,
     };
-    member || crate::registry::may_manage_interfaces()
+    member
 }
 
 /// An interface as the access check sees it.
@@ -145,8 +161,9 @@ pub fn runnable_tools(interface: &str) -> McpResult<Vec<ToolRow>> {
         &format!(
             "SELECT {ROW_COLUMNS}
                FROM mcp.interface_tool it
+               JOIN mcp.interface i ON i.name = it.interface
                JOIN mcp.tool t ON t.name = it.tool
-              WHERE it.interface = $1 AND t.enabled
+              WHERE it.interface = $1 AND t.enabled AND (t.read_only OR i.allow_acting_tools)
               ORDER BY t.name"
         ),
         &[interface.into()],
@@ -164,6 +181,18 @@ pub fn runnable_tools(interface: &str) -> McpResult<Vec<ToolRow>> {
     Ok(out)
 }
 
+/// MCP tool annotations, from the tool's declaration: a tool that only reads is idempotent and
+/// not destructive; a tool that acts (read_only = false) may be destructive and is not assumed
+/// idempotent. Every tool works on this database, none reaches an open world.
+fn annotations(t: &ToolRow) -> Value {
+    json!({
+        "readOnlyHint": t.read_only,
+        "destructiveHint": !t.read_only,
+        "idempotentHint": t.read_only,
+        "openWorldHint": false
+    })
+}
+
 /// Render tools in one of the wire formats.
 pub fn tools_json(tools: &[ToolRow], format: &str) -> McpResult<Value> {
     let render = |t: &ToolRow| -> Option<Value> {
@@ -176,7 +205,7 @@ pub fn tools_json(tools: &[ToolRow], format: &str) -> McpResult<Value> {
                 "name": t.name,
                 "description": t.description,
                 "inputSchema": t.parameters,
-                "annotations": {"readOnlyHint": t.read_only}
+                "annotations": annotations(t)
             })),
             "anthropic" => Some(json!({
                 "name": t.name, "description": t.description, "input_schema": t.parameters
@@ -215,7 +244,8 @@ pub fn authorize(tool: &str, interface: &str) -> McpResult<Authorization> {
     let (usable, row) = first_row(
         &format!(
             "SELECT i.enabled, i.access_role, t.enabled,
-                    EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name),
+                    EXISTS (SELECT 1 FROM mcp.interface_tool it WHERE it.interface = i.name AND it.tool = t.name)
+                      AND (t.read_only OR i.allow_acting_tools),
                     {ROW_COLUMNS}
                FROM mcp.interface i LEFT JOIN mcp.tool t ON t.name = $1 WHERE i.name = $2"
         ),

@@ -52,7 +52,7 @@ DROP ROLE IF EXISTS mcp_dump_hr;
 DROP ROLE IF EXISTS mcp_dump_reader;
 CREATE ROLE mcp_dump_hr NOLOGIN;
 CREATE ROLE mcp_dump_reader NOLOGIN;
-INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES ('minilm', 'local', 384, :'model_dir');
+INSERT INTO mcp.embedding_model (name, kind, dimension, path, access_role) VALUES ('minilm', 'local', 384, :'model_dir', 'public');
 INSERT INTO mcp.collection (name, embedding_model, purpose, text_config, chunk_tokens, chunk_overlap, min_score,
                             hnsw_m, hnsw_ef_construction, hnsw_ef_search)
 VALUES ('tarif', 'minilm', 'rag', 'german', 64, 8, 0.3, 12, 48, 77);
@@ -133,4 +133,15 @@ expect "ingest after the restore" "$out" "inserted"
 expect "new ids after the restored ones" "$(sql "$RESTORED" "SELECT (SELECT max(document_id) FROM mcp.document WHERE uri = 'tv://bau/urlaub')
     > (SELECT max(document_id) FROM mcp.document WHERE uri <> 'tv://bau/urlaub')")" "t"
 expect "found after the restore" "$(sql "$RESTORED" "SELECT uri FROM mcp.search('tarif', 'Baugewerbe Urlaubskasse', 1, 'vector')")" "tv://bau/urlaub"
-log "ok: the restored collections search as before, with their HNSW indexes; new ingests work"
+# the shipped roles, their grants and the row-level security of the audit survive too
+gov_facts="SELECT string_agg(x, ' ' ORDER BY x) FROM (
+    SELECT tablename || '.' || policyname || ':' || array_to_string(roles, ',') AS x FROM pg_policies WHERE schemaname = 'mcp'
+    UNION ALL SELECT r || ':' || p || ':' || has_table_privilege(r, p, 'SELECT')::text || has_table_privilege(r, p, 'INSERT')::text
+      FROM unnest(ARRAY['mcp_admin', 'mcp_auditor', 'mcp_approver']) r,
+           unnest(ARRAY['mcp.tool', 'mcp.llm_request', 'mcp.approval', 'mcp.budget']) p
+    UNION ALL SELECT 'approve:' || has_function_privilege('mcp_approver', 'mcp.approve(uuid, text)', 'EXECUTE')::text
+                     || has_function_privilege('public', 'mcp.approve(uuid, text)', 'EXECUTE')::text
+    UNION ALL SELECT 'rls:' || relname || relrowsecurity::text FROM pg_class
+     WHERE relnamespace = 'mcp'::regnamespace AND relname IN ('run', 'tool_call', 'message', 'approval')) f"
+expect "shipped roles, grants and RLS after the restore" "$(sql "$RESTORED" "$gov_facts")" "$(sql "$DB" "$gov_facts")"
+log "ok: the restored collections search as before, with their HNSW indexes; new ingests work; the shipped roles keep their grants and RLS"

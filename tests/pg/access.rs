@@ -452,6 +452,9 @@ mod tests {
         // a writing tool, so that the hijack's INSERT (run as the caller) can take effect: a
         // read-only tool's subtransaction would refuse it
         run("UPDATE mcp.tool SET read_only = false WHERE name = 'getTarifVertrag'");
+        // a tool that acts: offered only where the interface allows it, and run without waiting
+        // for an approval here
+        run("UPDATE mcp.interface SET allow_acting_tools = true; UPDATE mcp.tool SET requires_approval = false WHERE NOT read_only");
         run("SET LOCAL ROLE mcp_sp_user");
         run("SET LOCAL search_path = evil, pg_catalog, public");
         let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");

@@ -34,7 +34,7 @@ mod tests {
     fn r_local_model() {
         r_serial();
         Spi::run_with_args(
-            "INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES ('minilm', 'local', 384, $1)",
+            "INSERT INTO mcp.embedding_model (name, kind, dimension, path, access_role) VALUES ('minilm', 'local', 384, $1, 'public')",
             &[R_MODEL_DIR.into()],
         )
         .unwrap();
@@ -55,8 +55,8 @@ mod tests {
         )
         .unwrap();
         Spi::run_with_args(
-            "INSERT INTO mcp.embedding_model (name, kind, dimension, provider, model, batch_size)
-             VALUES ($1, 'openai', $2, $3, 'mock-embed', 2)",
+            "INSERT INTO mcp.embedding_model (name, kind, dimension, provider, model, batch_size, access_role)
+             VALUES ($1, 'openai', $2, $3, 'mock-embed', 2, 'public')",
             &[
                 name.into(),
                 (registered as i32).into(),

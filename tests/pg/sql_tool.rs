@@ -968,6 +968,9 @@ mod tests {
         ('make_temp', 'writes', '{"type":"object","properties":{}}', 'public.make_temp()', false)"#,
         );
         run("INSERT INTO mcp.interface_tool VALUES ('analyst', 'reset_role'), ('analyst', 'make_temp')");
+        // a tool that acts: offered only where the interface allows it, and run without waiting
+        // for an approval here
+        run("UPDATE mcp.interface SET allow_acting_tools = true; UPDATE mcp.tool SET requires_approval = false WHERE NOT read_only");
         // the application runs its end user's requests under the end user's role
         run("SET LOCAL ROLE mcp_enduser");
         for query in [
@@ -1050,6 +1053,9 @@ mod tests {
         ('nested_chat', 'x', '{"type":"object","properties":{}}', 'public.nested_chat()', false)"#,
         );
         run("INSERT INTO mcp.interface_tool VALUES ('analyst', 'nested_sql'), ('analyst', 'nested_plpgsql'), ('analyst', 'nested_chat')");
+        // a tool that acts: offered only where the interface allows it, and run without waiting
+        // for an approval here
+        run("UPDATE mcp.interface SET allow_acting_tools = true; UPDATE mcp.tool SET requires_approval = false WHERE NOT read_only");
         // The audit rows this session writes: each takes the next id in this session (other
         // tests' rows, committed by the durable worker meanwhile, do not count).
         run("SELECT nextval('mcp.tool_call_call_id_seq'::regclass)");
@@ -1267,6 +1273,9 @@ mod tests {
         ('add_default_rw', 'x', '{"type":"object","properties":{}}', 'public.add_default()', false)"#,
         );
         run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'add_default_ro'), ('chatbot', 'add_trigger_ro'), ('chatbot', 'add_default_rw')");
+        // a tool that acts: offered only where the interface allows it, and run without waiting
+        // for an approval here
+        run("UPDATE mcp.interface SET allow_acting_tools = true; UPDATE mcp.tool SET requires_approval = false WHERE NOT read_only");
         run("SELECT pg_advisory_unlock_all()");
         // a function tool that declares itself read-only gets every denied class and runs in a
         // read-only subtransaction: its INSERT is refused by PostgreSQL (25006) before the

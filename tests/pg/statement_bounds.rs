@@ -154,6 +154,9 @@ mod tests {
         assert_eq!(ann, Some(json!(true)));
         // declared writing: it keeps its work
         run("UPDATE mcp.tool SET read_only = false WHERE name = 'sbWriter'");
+        // a tool that acts: offered only where the interface allows it, and run without waiting
+        // for an approval here
+        run("UPDATE mcp.interface SET allow_acting_tools = true; UPDATE mcp.tool SET requires_approval = false WHERE NOT read_only");
         let r = q(r#"SELECT mcp.call_tool('sbWriter', '{"v": "b"}')"#);
         assert_eq!(r["isError"], false, "{r}");
         assert_eq!(count("SELECT count(*) FROM public.sb_written"), 1);

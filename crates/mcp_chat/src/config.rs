@@ -55,6 +55,9 @@ pub struct ChatConfig {
     pub deadline: Option<std::time::Duration>,
     /// Bounds on tool calls per answer, tool-result bytes per run and request size.
     pub limits: RunLimits,
+    /// The run continues a session after approvals: an empty question adds no user message
+    /// (the decided calls' answers are the new input).
+    pub continuation: bool,
 }
 
 impl ChatConfig {
@@ -69,6 +72,7 @@ impl ChatConfig {
             plan: crate::PlanRun::default(),
             deadline: None,
             limits: RunLimits::default(),
+            continuation: false,
         }
     }
 

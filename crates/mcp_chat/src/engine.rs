@@ -106,6 +106,8 @@ struct Run<'a> {
     /// Tool call ids used so far (kept unique across the conversation).
     used_ids: HashSet<String>,
     needs_input: Option<Value>,
+    /// Calls of this run that wait for an approval (`awaiting_approval`).
+    pending_approvals: Vec<Value>,
     /// Bytes of tool results returned so far in this run (`RunLimits::max_result_bytes`).
     result_bytes: usize,
     /// End of the run's time budget (`ChatConfig::deadline`), retries included.
@@ -138,6 +140,7 @@ impl<'a> Run<'a> {
             executed_keys: HashSet::new(),
             used_ids: HashSet::new(),
             needs_input: None,
+            pending_approvals: Vec::new(),
             result_bytes: 0,
             deadline: cfg.deadline.map(|d| Instant::now() + d),
             scrub: cfg.provider.scrubber(),
@@ -167,6 +170,7 @@ impl<'a> Run<'a> {
             summaries: self.summaries,
             pruned_results: self.pruned,
             messages,
+            pending_approvals: self.pending_approvals,
         }
     }
 
@@ -229,7 +233,9 @@ impl<'a> Run<'a> {
             }
             self.push(m);
         }
-        self.push(Message::user(question));
+        if !(self.cfg.continuation && question.trim().is_empty()) {
+            self.push(Message::user(question));
+        }
         for m in self.cfg.plan.preface() {
             for c in &m.tool_calls {
                 self.used_ids.insert(c.id.clone());
@@ -516,9 +522,13 @@ impl<'a> Run<'a> {
                     status,
                     needs_input,
                     cancelled: tool_cancelled,
+                    awaiting_approval,
                     ..
                 }) = &exec
                 {
+                    if let Some(pending) = awaiting_approval {
+                        self.pending_approvals.push(pending.clone());
+                    }
                     if status.ran() && !*tool_cancelled {
                         new_keys.push((
                             c.name.clone(),
@@ -538,6 +548,15 @@ impl<'a> Run<'a> {
                 }
             }
             self.executed_keys.extend(new_keys);
+            if !self.pending_approvals.is_empty() {
+                // The calls that wait keep no answer: the run that carries the decisions out
+                // adds them to the conversation.
+                return Stop {
+                    status: ChatStatus::AwaitingApproval,
+                    answer: None,
+                    error: None,
+                };
+            }
             if let Some((req, q)) = ask {
                 self.needs_input = Some(req);
                 self.push(Message::assistant(q.clone()));
@@ -670,6 +689,10 @@ impl<'a> Run<'a> {
         let t0 = Instant::now();
         let exec = self.host.execute_tool(&call, &c.arguments_raw);
         let latency = t0.elapsed();
+        if exec.awaiting_approval.is_some() {
+            // Neither run nor refused yet, and no answer in the conversation.
+            return Some(exec);
+        }
         if exec.status.ran() {
             self.executed += 1;
         } else {
@@ -814,6 +837,14 @@ impl<'a> Run<'a> {
         req: &ChatRequest,
         counted: Option<usize>,
     ) -> Result<LlmResponse, Stop> {
+        // Budgets and rate limits of the host (per role, per interface), before anything is sent.
+        if let Err(why) = self.host.before_llm_request(purpose) {
+            return Err(Stop::with_error(
+                ChatStatus::BudgetExceeded,
+                "budget_exceeded",
+                why,
+            ));
+        }
         let p = &self.cfg.provider;
         let body_text = p.body(req).to_string();
         let too_large = body_text.len() > self.cfg.limits.max_request_bytes;

@@ -61,6 +61,10 @@ pub struct ToolExecution {
     pub cancelled: bool,
     /// For `Invalid`: the validation errors (`mcp_tools::errors_to_json` shape).
     pub validation_errors: Value,
+    /// The call waits for a person's decision (the host recorded it with its validated
+    /// arguments): the run stops with `awaiting_approval` after the current batch, and the call
+    /// stays without an answer until a later run of the session carries the decision out.
+    pub awaiting_approval: Option<Value>,
 }
 
 impl ToolExecution {
@@ -71,6 +75,16 @@ impl ToolExecution {
             needs_input: None,
             cancelled: false,
             validation_errors: Value::Array(Vec::new()),
+            awaiting_approval: None,
+        }
+    }
+
+    /// The call waits for an approval; `pending` describes it (call id, tool, arguments,
+    /// digest, expiry) for the run's result.
+    pub fn awaiting_approval(pending: Value) -> Self {
+        ToolExecution {
+            awaiting_approval: Some(pending),
+            ..Self::new(ToolCallStatus::Skipped, "The call waits for an approval.")
         }
     }
 
@@ -281,6 +295,13 @@ pub trait Host {
     }
 
     /// One LLM request/response happened (successful or not).
+    /// Called before each LLM request (chat and summary): `Err(message)` ends the run with
+    /// `budget_exceeded` and that message (the limit, its value and when it resets), and nothing
+    /// is sent. A host that counts requests counts this one when it answers `Ok`.
+    fn before_llm_request(&mut self, _purpose: ExchangePurpose) -> Result<(), String> {
+        Ok(())
+    }
+
     fn on_llm_exchange(&mut self, _exchange: &LlmExchange) {}
 
     /// One tool call was handled (executed, rejected or skipped); `record.executed` tells

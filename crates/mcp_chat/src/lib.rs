@@ -63,6 +63,7 @@
 //! a key the provider echoed; error messages also get the credential patterns. Provider-reported
 //! token counts are summed saturating (an absurd count never wraps or panics).
 
+pub mod budget;
 mod config;
 mod engine;
 mod host;

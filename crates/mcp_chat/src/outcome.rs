@@ -32,6 +32,9 @@ pub enum ChatStatus {
     /// The final answer was cut off at the output token limit (`finish_reason = length`); the
     /// partial text is the answer.
     Truncated,
+    /// A tool call needs a person's approval (`ChatOutcome::pending_approvals`); the next run
+    /// of the session carries the decisions out.
+    AwaitingApproval,
 }
 
 impl ChatStatus {
@@ -48,6 +51,7 @@ impl ChatStatus {
             ChatStatus::DeadlineExceeded => "deadline_exceeded",
             ChatStatus::ToolChoiceViolated => "tool_choice_violated",
             ChatStatus::Truncated => "truncated",
+            ChatStatus::AwaitingApproval => "awaiting_approval",
         }
     }
 }
@@ -137,13 +141,15 @@ pub struct ChatOutcome {
     /// run's messages (after pruning/summarization), without system prompts (those are supplied
     /// fresh by every run). Every assistant tool call has its tool answer.
     pub messages: Vec<Message>,
+    /// For `awaiting_approval`: the calls that wait, as the host described them.
+    pub pending_approvals: Vec<Value>,
 }
 
 impl ChatOutcome {
     /// `{status, answer, iterations, tool_calls, usage:{prompt_tokens, completion_tokens}, error}`
     /// plus the engine's extra counters — the body of `mcp.chat`'s result.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "status": self.status.as_str(),
             "answer": self.answer,
             "iterations": self.iterations,
@@ -158,7 +164,11 @@ impl ChatOutcome {
             "needs_input": self.needs_input,
             "summaries": self.summaries,
             "pruned_results": self.pruned_results,
-        })
+        });
+        if !self.pending_approvals.is_empty() {
+            v["pending_approvals"] = Value::Array(self.pending_approvals.clone());
+        }
+        v
     }
 
     /// Messages as a JSON array (the `Message` serde shape), for storing a session.

@@ -3,8 +3,8 @@
 -- batches, 1 MB queries, extreme k, deep and wide metadata filters, wrong vector dimensions.
 -- Each statement may fail with an ERROR; none may crash, hang or leak Rust internals.
 SET client_min_messages = warning;
-INSERT INTO mcp.embedding_model (name, kind, dimension, path)
-VALUES ('attack_minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2');
+INSERT INTO mcp.embedding_model (name, kind, dimension, path, access_role)
+VALUES ('attack_minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2', 'public');
 INSERT INTO mcp.collection (name, embedding_model, purpose, text_config) VALUES ('attack_c', 'attack_minilm', 'rag', 'german');
 GRANT INSERT, SELECT, UPDATE, DELETE ON mcp.document, mcp.chunk TO attacker;
 SELECT mcp.ingest('attack_c', 'a://1', 'Eins', 'Die Arbeitszeit beträgt 35 Stunden. Urlaub: 30 Tage.', '{"region": "Bayern"}') IS NOT NULL;

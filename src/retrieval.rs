@@ -11,7 +11,7 @@ use crate::jsonb::JsonbArg;
 use crate::pg::{first_row, in_subtransaction, select_kept, write_kept, PgErrorInfo};
 use crate::tools::{Call, ToolOutcome};
 use mcp_chat::ToolCallStatus;
-use mcp_embed::{EmbedError, LocalModel};
+use mcp_embed::{EmbedError, InputType, LocalModel};
 use mcp_http::{HttpClient, Options, Request};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
@@ -381,14 +381,16 @@ fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
     Ok(())
 }
 
-/// Vectors of `texts` with model `m`, in batches of its batch_size.
-fn embed_with(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
+/// Vectors of `texts` with model `m`, in batches of its batch_size. `input` says whether the
+/// texts are queries or passages (documents): a local E5 model prefixes them with `query: ` or
+/// `passage: `, as it was trained; BERT models and the openai kind get the texts unchanged.
+fn embed_with(m: &ModelRow, texts: &[&str], input: InputType) -> R<Vec<Vec<f32>>> {
     let mut out = Vec::with_capacity(texts.len());
     match m.kind.as_str() {
         "local" => {
             let model = local_model(m)?;
             for batch in texts.chunks(m.batch_size) {
-                out.extend(model.embed(batch));
+                out.extend(model.embed_as(batch, input));
             }
         }
         "openai" => {
@@ -425,10 +427,21 @@ fn vector_literal(v: &[f32]) -> String {
 fn embed_literals(
     texts: Vec<Option<String>>,
     model: &str,
+    input_type: default!(&str, "'query'"),
 ) -> Result<Vec<Option<String>>, ErrorReport> {
+    let input = match input_type {
+        "query" => InputType::Query,
+        "passage" => InputType::Passage,
+        other => {
+            return Err(fail(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("input_type \"{other}\" is not one of query, passage"),
+            ))
+        }
+    };
     let m = model_row(model)?;
     let present: Vec<&str> = texts.iter().flatten().map(String::as_str).collect();
-    let mut vectors = embed_with(&m, &present)?.into_iter();
+    let mut vectors = embed_with(&m, &present, input)?.into_iter();
     Ok(texts
         .iter()
         .map(|t| {
@@ -608,7 +621,7 @@ fn ingest(
     )
     .map_err(|e| fail(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))?;
     let texts: Vec<&str> = chunks.iter().map(|ch| ch.text.as_str()).collect();
-    let vectors = embed_with(&m, &texts)?;
+    let vectors = embed_with(&m, &texts, InputType::Passage)?;
     if vectors.len() != texts.len() {
         return Err(fail(
             PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,
@@ -900,7 +913,7 @@ pub fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> To
         if eligible.is_empty() {
             return Ok((Vec::new(), Vec::new()));
         }
-        let qv = vector_literal(&embed_with(&m, &[query.as_str()])?.remove(0));
+        let qv = vector_literal(&embed_with(&m, &[query.as_str()], InputType::Query)?.remove(0));
         let sql = format!(
             "SELECT chunk_id, title, uri, score, text
                FROM mcp.search_by_vector($1, $2, $3::{}.vector, $4, 'vector', '{{}}') WHERE score >= $5",

@@ -21,14 +21,18 @@ fn rss() -> (u64, u64) {
 }
 
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(40);
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(40);
     let queries = [
         "Wie viele Urlaubstage habe ich in der bayerischen Metallindustrie?",
         "Kündigungsfrist in der Probezeit",
         "Welcher Tarifvertrag gilt für mich?",
         "Zuschläge für Nachtarbeit",
     ];
-    let passage = "Die regelmäßige wöchentliche Arbeitszeit beträgt 35 Stunden. Beschäftigte haben \
+    let passage =
+        "Die regelmäßige wöchentliche Arbeitszeit beträgt 35 Stunden. Beschäftigte haben \
         Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr. Für Mehrarbeit wird ein Zuschlag von \
         25 Prozent gezahlt, für Nachtarbeit zwischen 22 und 6 Uhr ein Zuschlag von 25 Prozent und \
         für Arbeit an Sonntagen ein Zuschlag von 70 Prozent. Die Kündigungsfrist beträgt in den \

@@ -6,19 +6,24 @@
 //! best chunk; MRR@10 and hit@1 over the questions. Queries are embedded as queries, chunks as
 //! passages (E5's prefixes). The title header is `<title>\n\n<chunk>`.
 //!
-//!   cargo run --release -p mcp_embed --example retrieval_compare [ROOT]
+//!   cargo run --release -p mcp_embed --example retrieval_compare [ROOT [minilm|e5]]
 
 use mcp_embed::{cosine, default_e5_dir, default_model_dir, InputType, LocalModel};
 
 fn main() {
     let root = std::env::args().nth(1).unwrap_or_else(|| ".".into());
-    let corpus = std::fs::read_to_string(format!("{root}/tests/quality/corpus/tarif_corpus.jsonl")).unwrap();
+    let only = std::env::args().nth(2);
+    let corpus =
+        std::fs::read_to_string(format!("{root}/tests/quality/corpus/tarif_corpus.jsonl")).unwrap();
     let docs: Vec<serde_json::Value> = corpus
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let qs_text = std::fs::read_to_string(format!("{root}/tests/quality/questions/tarif_retrieval.tsv")).unwrap();
+    let qs_text = std::fs::read_to_string(format!(
+        "{root}/tests/quality/questions/tarif_retrieval.tsv"
+    ))
+    .unwrap();
     let questions: Vec<(String, String)> = qs_text
         .lines()
         .filter(|l| !l.starts_with('#') && l.contains('\t'))
@@ -35,13 +40,26 @@ fn main() {
             chunks.push((i, c.text));
         }
     }
-    eprintln!("{} documents, {} chunks, {} questions", docs.len(), chunks.len(), questions.len());
+    eprintln!(
+        "{} documents, {} chunks, {} questions",
+        docs.len(),
+        chunks.len(),
+        questions.len()
+    );
     println!("| model | title header | MRR@10 | hit@1 |");
     println!("|---|---|---|---|");
     for (name, dir) in [
         ("all-MiniLM-L6-v2", default_model_dir()),
         ("multilingual-e5-small", default_e5_dir()),
     ] {
+        let key = if name.contains("MiniLM") {
+            "minilm"
+        } else {
+            "e5"
+        };
+        if only.as_deref().is_some_and(|o| o != key) {
+            continue;
+        }
         let m = LocalModel::load(&dir).unwrap_or_else(|e| panic!("{e}"));
         let qv: Vec<Vec<f32>> = questions
             .iter()
@@ -67,7 +85,11 @@ fn main() {
                 }
                 let mut order: Vec<usize> = (0..docs.len()).collect();
                 order.sort_by(|a, b| best[*b].partial_cmp(&best[*a]).unwrap());
-                if let Some(r) = order.iter().take(10).position(|&d| docs[d]["uri"].as_str() == Some(want.as_str())) {
+                if let Some(r) = order
+                    .iter()
+                    .take(10)
+                    .position(|&d| docs[d]["uri"].as_str() == Some(want.as_str()))
+                {
                     mrr += 1.0 / (r + 1) as f64;
                     if r == 0 {
                         hit1 += 1.0;
@@ -75,7 +97,12 @@ fn main() {
                 }
             }
             let n = questions.len() as f64;
-            println!("| {name} | {} | {:.3} | {:.3} |", if title { "yes" } else { "no" }, mrr / n, hit1 / n);
+            println!(
+                "| {name} | {} | {:.3} | {:.3} |",
+                if title { "yes" } else { "no" },
+                mrr / n,
+                hit1 / n
+            );
         }
     }
 }

@@ -132,13 +132,19 @@ impl<'a> Cursor<'a> {
         Ok(self.take(1)?[0])
     }
     fn u16(&mut self) -> Result<u16, EmbedError> {
-        Ok(u16::from_le_bytes(self.take(2)?.try_into().unwrap_or_default()))
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().unwrap_or_default(),
+        ))
     }
     fn u32(&mut self) -> Result<u32, EmbedError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap_or_default()))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
     }
     fn u64(&mut self) -> Result<u64, EmbedError> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap_or_default()))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or_default(),
+        ))
     }
     fn f32(&mut self) -> Result<f32, EmbedError> {
         Ok(f32::from_bits(self.u32()?))
@@ -179,7 +185,9 @@ impl E5 {
         let eps = c.f32()?;
         let qk = c.count("block size", 1024)?;
         if qk != QK || hidden % QK != 0 || intermediate % QK != 0 || hidden % heads != 0 {
-            return Err(bad("unsupported shapes (block size 32, sizes multiples of 32)"));
+            return Err(bad(
+                "unsupported shapes (block size 32, sizes multiples of 32)",
+            ));
         }
         if !(eps > 0.0 && eps < 1.0) || max_positions < 3 {
             return Err(bad("LayerNorm eps or positions out of range"));
@@ -245,7 +253,9 @@ impl E5 {
                 _ => None,
             };
             if want != Some(len) {
-                return Err(bad(format!("tensor {name}: dtype {dtype}, {n} values in {len} bytes")));
+                return Err(bad(format!(
+                    "tensor {name}: dtype {dtype}, {n} values in {len} bytes"
+                )));
             }
             dir.insert(name, (dtype, n, Span { off, len }));
         }

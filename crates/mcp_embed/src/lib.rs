@@ -93,7 +93,11 @@ impl fmt::Debug for LocalModel {
 }
 
 fn read(dir: &Path, name: &str) -> Result<Vec<u8>, EmbedError> {
-    let p = if name.is_empty() { dir.to_path_buf() } else { dir.join(name) };
+    let p = if name.is_empty() {
+        dir.to_path_buf()
+    } else {
+        dir.join(name)
+    };
     std::fs::read(&p).map_err(|e| EmbedError::Model(format!("cannot read {}: {e}", p.display())))
 }
 

@@ -44,7 +44,10 @@ pub fn f16_to_f32(h: u16) -> f32 {
 
 /// Dequantize one Q4_0 row of `out.len()` weights (a multiple of 32).
 pub fn dequantize_row(blocks: &[u8], out: &mut [f32]) {
-    for (b, o) in blocks.chunks_exact(BLOCK_BYTES).zip(out.chunks_exact_mut(QK)) {
+    for (b, o) in blocks
+        .chunks_exact(BLOCK_BYTES)
+        .zip(out.chunks_exact_mut(QK))
+    {
         let d = f16_to_f32(u16::from_le_bytes([b[0], b[1]]));
         for j in 0..16 {
             let q = b[2 + j];
@@ -334,8 +337,18 @@ mod tests {
             oo += ro;
         }
         for i in 0..want.len() {
-            assert!((got[i] - want[i]).abs() < 1e-3, "{i}: {} vs {}", got[i], want[i]);
-            assert!((port[i] - want[i]).abs() < 1e-3, "{i}: {} vs {}", port[i], want[i]);
+            assert!(
+                (got[i] - want[i]).abs() < 1e-3,
+                "{i}: {} vs {}",
+                got[i],
+                want[i]
+            );
+            assert!(
+                (port[i] - want[i]).abs() < 1e-3,
+                "{i}: {} vs {}",
+                port[i],
+                want[i]
+            );
         }
         // the quantized activations are within half a step of the input
         for (i, v) in x.iter().enumerate() {

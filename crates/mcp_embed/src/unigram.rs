@@ -94,7 +94,10 @@ impl Unigram {
             norm_cp.push(cp);
             norm_off.push(norm_out.len() as u32);
             for o in out {
-                norm_out.push(char::from_u32(o).ok_or_else(|| bad("normalization output is not a character"))?);
+                norm_out.push(
+                    char::from_u32(o)
+                        .ok_or_else(|| bad("normalization output is not a character"))?,
+                );
             }
         }
         norm_off.push(norm_out.len() as u32);
@@ -213,7 +216,11 @@ impl Unigram {
         let mut ids = Vec::new();
         let mut i = n;
         while i > 0 {
-            ids.push(if piece[i] == u32::MAX { self.unk } else { piece[i] });
+            ids.push(if piece[i] == u32::MAX {
+                self.unk
+            } else {
+                piece[i]
+            });
             i = from[i];
         }
         ids.reverse();
@@ -235,7 +242,14 @@ mod tests {
             scores.push(*s);
         }
         // U+00A0 (no-break space) becomes a space, U+0001 is dropped
-        Unigram::new(offs, scores, blob, 0, vec![(0x01, vec![]), (0xA0, vec![0x20])]).unwrap()
+        Unigram::new(
+            offs,
+            scores,
+            blob,
+            0,
+            vec![(0x01, vec![]), (0xA0, vec![0x20])],
+        )
+        .unwrap()
     }
 
     #[test]

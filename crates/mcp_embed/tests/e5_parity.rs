@@ -49,7 +49,11 @@ fn vectors_agree_with_the_engine() {
         assert!((norm - 1.0).abs() < 1e-4, "{norm}");
         // the engine counts <s> and </s> and the un-windowed pieces
         let tokens = m.token_ids_as(text, input).len();
-        assert_eq!(tokens as u64, r["tokens"].as_u64().unwrap(), "tokens of {text:?}");
+        assert_eq!(
+            tokens as u64,
+            r["tokens"].as_u64().unwrap(),
+            "tokens of {text:?}"
+        );
         let c = cosine(got, &want);
         assert!(c >= 0.99, "cosine {c} for {text:?}");
         worst = worst.min(c);
@@ -90,7 +94,17 @@ fn fingerprint_and_broken_files() {
     let file = mcp_embed::e5_file(&default_e5_dir()).unwrap();
     let bytes = std::fs::read(&file).unwrap();
     // every prefix of the header and tokenizer, and a cut inside the tensors, is refused
-    for cut in [0, 3, 4, 40, 60, 1000, 4_638_000, bytes.len() / 2, bytes.len() - 1] {
+    for cut in [
+        0,
+        3,
+        4,
+        40,
+        60,
+        1000,
+        4_638_000,
+        bytes.len() / 2,
+        bytes.len() - 1,
+    ] {
         let e = LocalModel::e5_from_bytes(bytes[..cut].to_vec());
         assert!(e.is_err(), "cut at {cut} was accepted");
     }

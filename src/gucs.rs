@@ -215,5 +215,19 @@ pub fn init() {
         GucContext::Suset,
         GucFlags::UNIT_BYTE,
     );
+    reserve_prefix();
+}
+
+/// Reserve the `mcp.` prefix: from 15 on, settings under it that pg_mcp does not define are
+/// removed and refused afterwards (`MarkGUCPrefixReserved`).
+#[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17", feature = "pg18"))]
+fn reserve_prefix() {
     unsafe { pgrx::pg_sys::MarkGUCPrefixReserved(c"mcp".as_ptr()) };
+}
+
+/// 14 has only the warning about placeholders that exist now: a later `SET mcp.typo` is taken
+/// as a placeholder there.
+#[cfg(feature = "pg14")]
+fn reserve_prefix() {
+    unsafe { pgrx::pg_sys::EmitWarningsOnPlaceholders(c"mcp".as_ptr()) };
 }

@@ -11,7 +11,6 @@ use pgrx::prelude::*;
 
 mod api;
 mod audit;
-mod audit_worker;
 mod bind;
 mod chat;
 mod client_check;
@@ -41,7 +40,7 @@ pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 pub extern "C-unwind" fn _PG_init() {
     // First: its settings may come from postgresql.conf (shared_preload_libraries), and
     // gucs::init reserves the prefix, which drops placeholders not defined by then.
-    audit_worker::init();
+    audit::init();
     mcp_server::init_gucs();
     gucs::init();
     sandbox::init();
@@ -149,14 +148,16 @@ pub mod pg_test {
                 server_key_file().display().to_string().replace('\'', "''")
             )
         });
-        // Durable audit is loaded but off by default here: most tests read their
-        // audit rows inside the test's own transaction; tests/audit/run.sh tests it on, against
-        // real sessions.
+        // Durable audit on, the production default with the preload: the worker commits the
+        // audit rows in its own transactions (synchronous mode: before mcp.chat or
+        // mcp.call_tool returns), so they outlast the test's rollback; tests read them by their
+        // run or call id (see tests/pg/mod.rs, `audit_visible`). tests/audit/run.sh covers the
+        // cases that need several real sessions.
         vec![
             conf.as_str(),
             key.as_str(),
             "shared_preload_libraries = 'pg_mcp'",
-            "mcp.audit_durable = off",
+            "mcp.audit_durable = on",
         ]
     }
 }

@@ -131,6 +131,11 @@ fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError
         "resources/list" => resources_list(params, false),
         "resources/templates/list" => resources_list(params, true),
         "resources/read" => resources_read(params),
+        "resources/subscribe" => resources_subscribe(params),
+        "resources/unsubscribe" => {
+            mcp_protocol::str_param(params, "uri")?;
+            Ok(json!({}))
+        }
         "prompts/list" => prompts_list(params),
         "prompts/get" => prompts_get(params),
         "completion/complete" => complete(params),
@@ -314,11 +319,20 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }
     };
     let row = &row;
-    // The output schema is checked inside the pipeline, before the audit row is written, so
-    // the row's status is what the client gets.
+    let content_tool = returns_content(name)?;
+    // The output schema and a content result are checked inside the pipeline, before the
+    // audit row is written, so the row's status is what the client gets.
     let check = |outcome: &mut tools::ToolOutcome| {
         if let Err(e) = check_output(name, outcome) {
             *outcome = tools::ToolOutcome::error(mcp_chat::ToolCallStatus::Error, e.message);
+        }
+        if content_tool && !outcome.is_error() {
+            if let Err(why) = content_of(outcome) {
+                *outcome = tools::ToolOutcome::error(
+                    mcp_chat::ToolCallStatus::Error,
+                    format!("Tool '{name}' returned no valid MCP content: {why}."),
+                );
+            }
         }
     };
     let (outcome, _) = tools::call(&tools::CallRequest {
@@ -332,6 +346,11 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         check_result: Some(&check),
     })
     .map_err(from_mcp)?;
+    if content_tool && !outcome.is_error() {
+        let items = content_of(&outcome).unwrap_or_default();
+        charge_statement(serde_json::to_string(&items).map_or(0, |t| t.len()));
+        return Ok(json!({"content": items, "isError": false}));
+    }
     charge_statement(outcome.text.len());
     let mut result = outcome.to_json();
     if !mcp_protocol::has_structured_content(&negotiated_version()) {
@@ -340,6 +359,34 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }
     }
     Ok(result)
+}
+
+/// Whether the tool's function returns an MCP content array (`mcp.tool.returns_content`).
+fn returns_content(tool: &str) -> Result<bool, RpcError> {
+    Ok(first_row(
+        "SELECT returns_content FROM mcp.tool WHERE name = $1",
+        &[tool.into()],
+        |t| t.get::<bool>(1),
+    )
+    .map_err(from_spi)?
+    .flatten()
+    .unwrap_or(false))
+}
+
+/// The content items of a content tool's result: its jsonb value (an array arrives wrapped
+/// as `{"result": […]}` by the shaping of a lone value), checked item by item.
+fn content_of(outcome: &tools::ToolOutcome) -> Result<Vec<Value>, String> {
+    let v = match &outcome.structured {
+        Some(Value::Object(m)) if m.len() == 1 && m.get("result").is_some_and(Value::is_array) => {
+            &m["result"]
+        }
+        Some(v) => v,
+        None => return Err(
+            "the function returned no JSON value (it must return jsonb: an array of content items)"
+                .into(),
+        ),
+    };
+    mcp_protocol::content::tool_content(v)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -432,39 +479,79 @@ fn resources_list(params: &Map<String, Value>, templates: bool) -> Result<Value,
     Ok(page_result(key, items, next))
 }
 
-fn resources_read(params: &Map<String, Value>) -> Result<Value, RpcError> {
-    let uri = mcp_protocol::str_param(params, "uri")?;
-    let all = resources()?;
-    let found = all
-        .iter()
+/// The resource a URI names (a static URI, else the first template it matches, with the
+/// template's values).
+fn find_resource<'a>(
+    all: &'a [ResourceRow],
+    uri: &str,
+) -> Option<(&'a ResourceRow, Vec<(String, String)>)> {
+    all.iter()
         .find(|r| !mcp_protocol::is_uri_template(&r.uri) && r.uri == uri)
         .map(|r| (r, Vec::new()))
         .or_else(|| {
             all.iter()
                 .filter(|r| mcp_protocol::is_uri_template(&r.uri))
                 .find_map(|r| mcp_protocol::match_uri_template(&r.uri, uri).map(|v| (r, v)))
-        });
-    let not_found = || {
-        RpcError::new(codes::RESOURCE_NOT_FOUND, "Resource not found")
-            .with_data(json!({"uri": uri.chars().take(512).collect::<String>()}))
-    };
-    let Some((r, vars)) = found else {
-        return Err(not_found());
+        })
+}
+
+fn resource_not_found(uri: &str) -> RpcError {
+    RpcError::new(codes::RESOURCE_NOT_FOUND, "Resource not found")
+        .with_data(json!({"uri": uri.chars().take(512).collect::<String>()}))
+}
+
+/// One `contents` item of a resource: text, or a base64 blob for a bytea value.
+fn read_contents(uri: &str) -> Result<Value, RpcError> {
+    let all = resources()?;
+    let Some((r, vars)) = find_resource(&all, uri) else {
+        return Err(resource_not_found(uri));
     };
     statement_budget_left()?;
-    let text = read_resource(r, &vars)?;
-    charge_statement(text.as_ref().map_or(0, String::len));
-    let text = match text {
-        Some(t) => t,
-        None if vars.is_empty() => String::new(),
-        None => return Err(not_found()),
+    let value = read_resource(r, &vars)?;
+    use mcp_protocol::content::ResourceValue;
+    charge_statement(match &value {
+        Some(ResourceValue::Text(t)) => t.len(),
+        Some(ResourceValue::Binary(b)) => b.len().div_ceil(3) * 4,
+        None => 0,
+    });
+    let value = match value {
+        Some(v) => v,
+        None if vars.is_empty() => ResourceValue::Text(String::new()),
+        None => return Err(resource_not_found(uri)),
     };
-    Ok(json!({"contents": [{"uri": uri, "mimeType": r.mime_type, "text": text}]}))
+    Ok(mcp_protocol::content::resource_contents(
+        uri,
+        &r.mime_type,
+        value,
+    ))
+}
+
+fn resources_read(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let uri = mcp_protocol::str_param(params, "uri")?;
+    Ok(json!({"contents": [read_contents(uri)?]}))
+}
+
+/// `resources/subscribe`: accepted for a resource the caller can see (its reader is not run).
+/// The bridge keeps the subscription and forwards `mcp.resource_updated(uri)` (NOTIFY
+/// mcp_resource_updated) as notifications/resources/updated.
+fn resources_subscribe(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let uri = mcp_protocol::str_param(params, "uri")?;
+    let all = resources()?;
+    match find_resource(&all, uri) {
+        Some(_) => Ok(json!({})),
+        None => Err(resource_not_found(uri)),
+    }
 }
 
 /// The first column of the first row of the resource's reader, run as the caller in the
-/// read-only context under the tool time limit. `None` when it returned no row or NULL.
-fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<String>, RpcError> {
+/// read-only context under the tool time limit. `None` when it returned no row or NULL. A
+/// bytea value is read again whole (the first read keeps only its length), within the result
+/// budget.
+fn read_resource(
+    r: &ResourceRow,
+    vars: &[(String, String)],
+) -> Result<Option<mcp_protocol::content::ResourceValue>, RpcError> {
+    use mcp_protocol::content::ResourceValue;
     let (sql, params): (String, Vec<Param>) = match (&r.function, &r.query) {
         (Some(oid), _) => {
             let sig = function_signature(*oid)
@@ -533,15 +620,66 @@ fn read_resource(r: &ResourceRow, vars: &[(String, String)]) -> Result<Option<St
     Ok(match rows.rows.first().and_then(|row| row.first()) {
         None | Some(Cell::Null) => None,
         Some(Cell::Text(s) | Cell::Number(s) | Cell::Json(s) | Cell::Other { text: s, .. }) => {
-            Some(s.clone())
+            Some(ResourceValue::Text(s.clone()))
         }
-        Some(Cell::Bool(b)) => Some(b.to_string()),
+        Some(Cell::Bool(b)) => Some(ResourceValue::Text(b.to_string())),
+        Some(Cell::Bytes { len }) => {
+            let max = crate::tools::shape::max_result_bytes();
+            if *len > max {
+                return Err(RpcError::internal(format!(
+                    "The resource is larger than the result budget of {max} bytes (mcp.max_result_bytes)"
+                )));
+            }
+            read_binary(r, &sql, &params)?.map(ResourceValue::Binary)
+        }
         Some(_) => {
             return Err(RpcError::internal(
-                "The resource is not text (binary, vector or oversized values are not served)",
+                "The resource is not text or bytea (vector or oversized values are not served)",
             ))
         }
     })
+}
+
+/// A binary resource's bytes: the reader's SQL as a subquery, its first column read as bytea,
+/// in the same read-only sandbox and time limit as the first read.
+fn read_binary(r: &ResourceRow, sql: &str, params: &[Param]) -> Result<Option<Vec<u8>>, RpcError> {
+    let inner = sql.trim_end().trim_end_matches(';');
+    let wrapped = format!("SELECT s.v FROM ({inner}\n) AS s(v) LIMIT 1");
+    let types: Vec<pg_sys::Oid> = params.iter().map(|p| p.oid).collect();
+    let result = with_tool_timeout(gucs::TOOL_TIMEOUT_MS.get(), || {
+        crate::sandbox::run_sandboxed(crate::sandbox::GuardLevel::ReadOnly, || {
+            sql_tool::read_only(|| {
+                if let Err(why) = sql_tool::check_statement(&wrapped, &types) {
+                    return Ok(Err(why));
+                }
+                let datums: Vec<pgrx::datum::DatumWithOid> =
+                    params.iter().map(Param::datum).collect();
+                pgrx::spi::Spi::connect(|c| {
+                    let t = c.select(&wrapped, Some(1), &datums)?;
+                    if t.is_empty() {
+                        return Ok(Ok(None));
+                    }
+                    t.first().get::<Vec<u8>>(1).map(Ok)
+                })
+            })
+        })
+    });
+    match result {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(why)) | Err(sql_tool::QueryFault::Refused(why)) => Err(RpcError::internal(format!(
+            "The resource cannot be read: {why}"
+        ))),
+        Err(sql_tool::QueryFault::Failed(info)) => {
+            pgrx::log!(
+                "pg_mcp: resource {} could not be read: SQLSTATE {}: {}",
+                r.uri,
+                info.sqlstate,
+                info.message
+            );
+            Err(RpcError::internal("The resource could not be read")
+                .with_data(json!({"sqlstate": info.sqlstate})))
+        }
+    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -554,11 +692,12 @@ struct PromptRow {
     variables: Vec<String>,
     description: Option<String>,
     completions: Option<JsonbStored>,
+    messages: Option<JsonbStored>,
 }
 
 fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
     select_kept(
-        "SELECT p.name, p.role, p.variables, p.description, p.completions
+        "SELECT p.name, p.role, p.variables, p.description, p.completions, p.messages
            FROM mcp.prompt p
           WHERE p.active AND ($1::text IS NULL OR p.name = $1)
           ORDER BY p.name COLLATE \"C\"",
@@ -572,6 +711,7 @@ fn prompts(name: Option<&str>) -> Result<Vec<PromptRow>, RpcError> {
                     variables: row.get::<Vec<String>>(3)?.unwrap_or_default(),
                     description: row.get::<String>(4)?,
                     completions: row.get::<JsonbStored>(5)?,
+                    messages: row.get::<JsonbStored>(6)?,
                 });
             }
             Ok(out)
@@ -614,6 +754,27 @@ fn prompts_get(params: &Map<String, Value>) -> Result<Value, RpcError> {
         )));
     };
     mcp_protocol::check_prompt_arguments(&p.variables, &args)?;
+    let (p, declared) = (
+        PromptRow {
+            messages: None,
+            ..p
+        },
+        p.messages,
+    );
+    if let Some(messages) = declared {
+        let messages = messages
+            .value(&format!("the messages of prompt {}", p.name))
+            .map_err(from_mcp)?;
+        let mut m = Map::new();
+        if let Some(d) = &p.description {
+            m.insert("description".into(), json!(d));
+        }
+        m.insert(
+            "messages".into(),
+            Value::Array(prompt_messages(&p.name, &messages, &args)?),
+        );
+        return Ok(Value::Object(m));
+    }
     // The one renderer (mcp.render_prompt, as plan steps use it): each value inserted as
     // marked, escaped data, so an argument can neither close its block nor add placeholders.
     let rendered = in_subtransaction(false, || {
@@ -655,6 +816,35 @@ fn prompts_get(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }]),
     );
     Ok(Value::Object(m))
+}
+
+/// A prompt's declared messages, rendered: placeholders filled, an embedded resource that
+/// names only a URI read from the registry as the caller (like resources/read).
+fn prompt_messages(
+    name: &str,
+    messages: &Value,
+    args: &Map<String, Value>,
+) -> Result<Vec<Value>, RpcError> {
+    let broken = |why: String| {
+        pgrx::log!(
+            "pg_mcp: prompt {} has invalid messages: {why}",
+            method_for_log(name)
+        );
+        RpcError::internal(format!("The prompt's messages are invalid: {why}"))
+    };
+    mcp_protocol::content::check_prompt_messages(messages).map_err(broken)?;
+    let mut out = Vec::new();
+    for msg in messages.as_array().into_iter().flatten() {
+        let mut content = msg["content"].clone();
+        mcp_protocol::content::render_message(&mut content, args)
+            .map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}")))?;
+        if let Some(uri) = mcp_protocol::content::resource_reference(&content) {
+            let uri = uri.to_string();
+            content = json!({"type": "resource", "resource": read_contents(&uri)?});
+        }
+        out.push(json!({"role": msg["role"], "content": content}));
+    }
+    Ok(out)
 }
 
 /// `completion/complete`: for a prompt argument, the values its prompt lists in

@@ -93,7 +93,8 @@ fn plan_example_similarity(
     Ok(TableIterator::new(rows))
 }
 
-/// A plan is chosen on its own (without `options.plan`) only from this score up.
+/// A plan is chosen on its own (without `options.plan`) only from this score up (calibrated with
+/// the ranking's weights in `mcp.rank_plans` on the sets of `tests/quality/plans_eval.sh`).
 pub const PLAN_MIN_SCORE: f64 = 0.5;
 
 /// The analysis and the plan chosen for one turn.
@@ -135,11 +136,14 @@ pub fn choose(
     named: Option<&str>,
     history: &[Message],
 ) -> McpResult<Option<Chosen>> {
-    let has_plans = Spi::get_one_with_args::<bool>(
+    // Every chat asks this: through a kept plan (no parse and plan per chat).
+    let has_plans = crate::pg::first_row(
         "SELECT EXISTS (SELECT 1 FROM mcp.plan WHERE interface = $1 AND enabled)",
         &[interface.into()],
+        |t| t.get::<bool>(1),
     )
     .map_err(|e| McpError::Internal(format!("plan lookup: {e}")))?
+    .flatten()
     .unwrap_or(false);
     if !has_plans && named.is_none() {
         return Ok(None);

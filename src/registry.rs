@@ -128,6 +128,13 @@ pub fn resolve_function(signature: &str) -> Option<pg_sys::Oid> {
     if let Some(resolved) = RESOLVED.with(|m| m.borrow().get(&key).copied()) {
         return resolved;
     }
+    // A signature names its argument types in parentheses. From PostgreSQL 16 on,
+    // to_regprocedure also takes the numeric form of regprocedure's input ('12345', '-') and
+    // returns that OID unchecked: a row holding digits would name whatever function has that
+    // OID. Text without '(' is therefore no signature on any version (15 raises for it).
+    if !signature.contains('(') {
+        return None;
+    }
     // A subtransaction only on a cache miss: to_regprocedure raises for unknown types and
     // malformed text. Cancel and statement_timeout still propagate.
     let resolved = crate::pg::in_subtransaction(false, || unsafe {
@@ -137,7 +144,8 @@ pub fn resolve_function(signature: &str) -> Option<pg_sys::Oid> {
         )
     })
     .ok()
-    .flatten();
+    .flatten()
+    .filter(|oid| *oid != pg_sys::InvalidOid);
     if CATALOG_GENERATION.with(|g| g.get()) == generation {
         RESOLVED.with(|m| insert_bounded(&mut m.borrow_mut(), key, resolved));
     }

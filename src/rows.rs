@@ -253,7 +253,15 @@ impl Drop for OpenCursor<'_> {
 pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> SpiResult<Fetched> {
     let vector = vector_oid();
     Spi::connect_mut(|c| {
-        let mut cursor = OpenCursor(ManuallyDrop::new(c.try_open_cursor_mut(sql, args)?));
+        // pgrx's mutable cursor first asks for a transaction id (GetCurrentTransactionId), which a
+        // hot standby cannot assign (XX000 "cannot assign TransactionIds during recovery"); nothing
+        // can write there, so the read-only cursor is used on a standby.
+        let cursor = if unsafe { pg_sys::RecoveryInProgress() } {
+            c.try_open_cursor(sql, args)?
+        } else {
+            c.try_open_cursor_mut(sql, args)?
+        };
+        let mut cursor = OpenCursor(ManuallyDrop::new(cursor));
         let mut budget = ResultBudget::new(opts.max_bytes);
         let mut columns: Option<Vec<(String, pg_sys::Oid, i16)>> = None;
         let mut rows: Vec<Vec<Cell>> = Vec::new();

@@ -31,14 +31,22 @@ CREATE TEMP TABLE bench_t (mode text, ms float8);
 -- 'plans': the demo's two plans, ranked by coverage and keyword; 'plans + embedding': the same
 -- interface with the local all-MiniLM-L6-v2 model (the question is embedded at every call, the
 -- plans' example vectors are stored; skipped when the model files are not installed)
-CREATE FUNCTION pg_temp.bench(mode text, iface text) RETURNS void LANGUAGE plpgsql AS $$
+-- 'plans (before)': the same plans ranked by the analyze of an earlier revision (run.sh loads it
+-- as pg_temp.analyze_before), side by side in the same run
+\if :has_before
+\i :before
+\endif
+CREATE FUNCTION pg_temp.bench(mode text, iface text, before boolean DEFAULT false) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz; q text; r int;
 BEGIN
-  FOR r IN 1 .. 3 LOOP PERFORM mcp.analyze(question, iface) FROM bench_q; END LOOP;   -- warm up
+  FOR r IN 1 .. 3 LOOP
+    IF before THEN PERFORM pg_temp.analyze_before(question, iface) FROM bench_q;
+    ELSE PERFORM mcp.analyze(question, iface) FROM bench_q; END IF;   -- warm up
+  END LOOP;
   FOR r IN 1 .. 40 LOOP
     FOR q IN SELECT question FROM bench_q LOOP
       t0 := clock_timestamp();
-      PERFORM mcp.analyze(q, iface);
+      IF before THEN PERFORM pg_temp.analyze_before(q, iface); ELSE PERFORM mcp.analyze(q, iface); END IF;
       INSERT INTO bench_t VALUES (mode, extract(epoch FROM clock_timestamp() - t0) * 1000);
     END LOOP;
   END LOOP;
@@ -56,6 +64,9 @@ INSERT INTO mcp.plan (name, interface, description, examples, required_kinds, op
   ARRAY['Was bedeutet die Abkürzung M+E?', 'Welche Bundesländer gehören zum Tarifgebiet Ost?',
         'Was ist ein Synonym für Sonderzahlung?', 'Wie hängen Banken und Versicherungen zusammen?'],
   '{}', '{fachbereich,tarifgebiet,thema}', 0);
+\if :has_before
+SELECT pg_temp.bench('plans (before)', 'bench_plans', true);
+\endif
 SELECT pg_temp.bench('plans', 'bench_plans');
 SELECT (pg_catalog.pg_stat_file('/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2/model.safetensors', true)).size IS NOT NULL AS has_model \gset
 \if :has_model

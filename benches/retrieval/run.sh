@@ -22,4 +22,8 @@ psql_at "$PORT" pg_mcp_demo -v mock="http://127.0.0.1:$(cat "$work/port")" -f "$
 for n in ${BENCH_SIZES:-10000 100000}; do
   psql_at "$PORT" pg_mcp_demo -v n="$n" -f "$HERE/search.sql"
 done
+# before/after entity-aware search, side by side (BENCH_ENTITY_SIZES, default 100k chunks)
+for n in ${BENCH_ENTITY_SIZES:-100000}; do
+  psql_at "$PORT" pg_mcp_demo -v n="$n" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" -f "$HERE/search_entities.sql"
+done
 psql_at "$PORT" pg_mcp_demo -f "$HERE/quality.sql"

@@ -2,6 +2,10 @@
 -- and the clipped column that records the cut.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 -- The digest clipped records for a cut value: text as its UTF-8 bytes (= PostgreSQL's sha256),
 -- jsonb as its canonical text (keys sorted, no whitespace), whatever its key order.
 SELECT mcp.audit_digest('abc') = encode(sha256(convert_to('abc', 'UTF8')), 'hex') AS text_digest,

@@ -1,6 +1,10 @@
 -- Tool execution: authorization, validation, binding by name, result shaping, errors.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 CREATE TABLE public.ct_item (id int PRIMARY KEY, name text, price numeric, note text, data bytea);
 INSERT INTO public.ct_item VALUES
   (1, 'apple', 1.20, 'fresh|crisp', '\x0102'), (2, 'pear', 2.50, E'two\nlines', NULL), (3, 'plum', 0.90, NULL, NULL);

@@ -4,6 +4,10 @@
 -- (run ids, session ids and times masked: they differ from run to run).
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 SET LOCAL TimeZone = 'UTC';
 CREATE TABLE public.ch_tarif (id int PRIMARY KEY, gebiet text, bereich text, titel text);
 INSERT INTO public.ch_tarif VALUES

@@ -1,6 +1,10 @@
 -- mcp.handle: MCP JSON-RPC 2.0 over the registry.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 CREATE TABLE public.h_item (id int PRIMARY KEY, name text, secret text);
 INSERT INTO public.h_item VALUES (1, 'apple', 's1'), (2, 'pear', 's2');
 CREATE FUNCTION public.h_find(name text) RETURNS jsonb LANGUAGE sql STABLE AS

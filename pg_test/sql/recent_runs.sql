@@ -1,6 +1,10 @@
 -- mcp.recent_runs: one row per chat run with its counts, tokens, cost and where the time went.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 SET LOCAL TimeZone = 'UTC';
 -- Two providers, one with prices (pg_mcp's own options keys, never sent to the model).
 INSERT INTO mcp.provider (name, kind, model, options) VALUES

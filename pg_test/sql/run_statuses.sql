@@ -2,6 +2,10 @@
 -- tool_choice_violated and truncated, the deadline_ms option and interface column.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 SET LOCAL TimeZone = 'UTC';
 INSERT INTO mcp.provider (name, kind, model) VALUES ('rs_replay', 'replay', 'r');
 CREATE FUNCTION public.rs_square(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT n * n $$;

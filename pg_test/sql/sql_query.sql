@@ -2,6 +2,10 @@
 -- model sees, results, refusals, the sandbox, large values, the audit.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 CREATE TABLE public.st_region (code text PRIMARY KEY, name text NOT NULL);
 CREATE TABLE public.st_sale (id int PRIMARY KEY, region text REFERENCES public.st_region(code), amount numeric, note text, blob bytea);
 COMMENT ON TABLE public.st_sale IS 'One row per sale';

@@ -1,6 +1,10 @@
 -- mcp.tool_error_rates: per tool, how often it is called, fails, is refused, and how slow it is.
 \set VERBOSITY terse
 BEGIN;
+-- Durable audit is on: the audit rows of earlier files, committed by the worker, outlast their
+-- ROLLBACK. This file sees only its own (the deletion goes with its ROLLBACK).
+WITH r AS (DELETE FROM mcp.run), l AS (DELETE FROM mcp.llm_request),
+     t AS (DELETE FROM mcp.tool_call), m AS (DELETE FROM mcp.message) SELECT;
 SET LOCAL TimeZone = 'UTC';
 INSERT INTO mcp.provider (name, kind, model, options) VALUES
   ('priced', 'replay', 'r1', '{"price_per_1k_prompt": 0.5, "price_per_1k_completion": 1.5}');

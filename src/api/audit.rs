@@ -1,9 +1,11 @@
 //! `mcp.audit_digest`: the digest the audit's `clipped` column records, so an operator can check
-//! a value against it.
+//! a value against it; `mcp.audit_status`: the durable audit's state.
 
 use crate::jsonb::JsonbStored;
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
+use pgrx::JsonB;
+use serde_json::json;
 
 /// `mcp.audit_digest(value jsonb)`: hex SHA-256 of the value's canonical text (object keys
 /// sorted, no whitespace) — what `clipped` records for a cut jsonb column.
@@ -17,4 +19,15 @@ fn audit_digest_jsonb(value: JsonbStored) -> Result<String, ErrorReport> {
 #[pg_extern(name = "audit_digest", immutable, strict, parallel_safe)]
 fn audit_digest_text(value: &str) -> String {
     mcp_audit::sha256_hex(value.as_bytes())
+}
+
+/// `mcp.audit_status()`: whether audit is durable in this session, and the queues.
+#[pg_extern(name = "audit_status", volatile)]
+fn audit_status() -> JsonB {
+    JsonB(json!({
+        "preloaded": crate::audit::preloaded(),
+        "durable": crate::audit::durable(),
+        "synchronous": crate::audit::synchronous(),
+        "queues": crate::audit::status_json(),
+    }))
 }

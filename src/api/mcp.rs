@@ -14,6 +14,11 @@ pgrx::extension_sql_file!(
     name = "mcp_server",
     requires = ["bootstrap", handle]
 );
+pgrx::extension_sql_file!(
+    "../../sql/mcp_content.sql",
+    name = "mcp_content",
+    requires = ["mcp_server"]
+);
 
 /// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
 /// notifications and client responses.

@@ -10,4 +10,5 @@ mod keys;
 mod mcp;
 mod registry;
 mod repair;
+mod retrieval;
 mod tools;

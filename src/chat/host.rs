@@ -13,7 +13,6 @@ use crate::tools::{self, CallRequest, ToolOutcome, ToolRow};
 use mcp_chat::{
     Host, LlmExchange, ToolCall, ToolCallRecord, ToolCallStatus, ToolDef, ToolExecution,
 };
-use pgrx::prelude::*;
 use pgrx::Uuid;
 use std::collections::HashMap;
 
@@ -42,14 +41,6 @@ impl SqlHost {
     }
 }
 
-/// A query cancel, statement timeout or shutdown is pending.
-pub fn interrupt_pending() -> bool {
-    unsafe {
-        pg_sys::InterruptPending != 0
-            && (pg_sys::QueryCancelPending != 0 || pg_sys::ProcDiePending != 0)
-    }
-}
-
 /// The pipeline's outcome as the engine's answer.
 fn execution(outcome: ToolOutcome) -> ToolExecution {
     match (outcome.status, outcome.needs_input) {
@@ -66,7 +57,9 @@ fn execution(outcome: ToolOutcome) -> ToolExecution {
 
 impl Host for SqlHost {
     fn tools(&mut self) -> Vec<ToolDef> {
-        let rows = match tools::visible_tools(&self.interface) {
+        // `mcp.chat` checked the interface (exists, enabled, usable by the role) before the run
+        // started: its row is not read again here.
+        let rows = match tools::runnable_tools(&self.interface) {
             Ok(rows) => rows,
             Err(e) => {
                 self.fail(e);
@@ -109,7 +102,9 @@ impl Host for SqlHost {
 
     fn interrupted(&mut self) -> bool {
         // cancel / terminate, and a client that went away
-        self.failure.is_some() || interrupt_pending() || crate::client_check::client_gone()
+        self.failure.is_some()
+            || crate::pg::http::interrupt_pending()
+            || crate::client_check::client_gone()
     }
 
     fn on_llm_exchange(&mut self, x: &LlmExchange) {

@@ -9,21 +9,15 @@ mod host;
 use crate::error::{McpError, McpResult};
 use crate::gucs;
 use crate::jsonb::JsonbStored;
+use crate::pg::http::interrupt_pending;
 use crate::pg::{as_extension_owner, first_row};
 use crate::tools::calling_role;
-use host::{interrupt_pending, SqlHost};
-use mcp_chat::{
-    ChatConfig, HttpClient, Message, ProviderConfig, ProviderKind, RetryPolicy, ToolChoice,
-};
+use host::SqlHost;
+use mcp_chat::{ChatConfig, Message, ProviderConfig, ProviderKind, RetryPolicy, ToolChoice};
 use pgrx::prelude::*;
 use pgrx::Uuid;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-thread_local! {
-    /// One HTTP client (connection pool) per backend.
-    static CLIENT: HttpClient = HttpClient::new();
-}
 
 struct InterfaceRow {
     provider: Option<String>,
@@ -293,13 +287,20 @@ fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -
     .with_hint("Options may only lower an interface's limits (max_iterations and max_total_tokens at most the interface's, tool_choice the interface's own or 'none'); raising them needs UPDATE on mcp.interface."))
 }
 
-/// A new random UUID (`gen_random_uuid()`); an error when there is none, never a fixed value.
+/// A new random (version 4) UUID, made as `gen_random_uuid()` makes it, from PostgreSQL's strong
+/// random source, without a query; an error when there is no random source, never a fixed
+/// value.
 fn new_uuid() -> McpResult<Uuid> {
-    first_row("SELECT pg_catalog.gen_random_uuid()", &[], |t| {
-        t.get::<Uuid>(1)
-    })?
-    .flatten()
-    .ok_or_else(|| McpError::Internal("gen_random_uuid() returned no value".into()))
+    let mut b = [0u8; 16];
+    // SAFETY: writes exactly b.len() bytes into b.
+    if !unsafe { pg_sys::pg_strong_random(b.as_mut_ptr().cast(), b.len()) } {
+        return Err(McpError::Internal(
+            "could not generate random bytes for a UUID".into(),
+        ));
+    }
+    b[6] = (b[6] & 0x0f) | 0x40; // version 4
+    b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
+    Ok(Uuid::from_bytes(b))
 }
 
 /// One user turn of `mcp.chat` through the agent loop: the result object.
@@ -388,8 +389,10 @@ pub fn chat(
     let mut host = SqlHost::new(interface, run_id);
     let plan = crate::plans::apply(chosen, &mut cfg, &mut host);
     crate::client_check::reset();
-    let mut outcome = crate::audit_worker::guard_run(|| {
-        CLIENT.with(|client| mcp_chat::run_chat(&cfg, history, question, &mut host, client))
+    let mut outcome = crate::audit::guard_run(|| {
+        crate::pg::http::with_client(|client| {
+            mcp_chat::run_chat(&cfg, history, question, &mut host, client)
+        })
     });
     if let Some(e) = host.failure {
         // An audit row could not be written (or the tool pipeline failed): the statement fails

@@ -2,6 +2,7 @@
 
 pub mod guc;
 pub mod hooks;
+pub mod http;
 pub mod owner;
 pub mod spi;
 pub mod subxact;
@@ -9,7 +10,7 @@ pub mod timeout;
 
 pub use guc::{guc_value, set_guc, with_application_name};
 pub use owner::as_extension_owner;
-pub use spi::{first_row, run_kept, select_kept, write_kept};
+pub use spi::{first_row, select_kept, write_kept};
 pub use subxact::in_subtransaction_catch_all;
 pub use subxact::{in_subtransaction, PgErrorInfo};
 pub use timeout::with_tool_timeout;

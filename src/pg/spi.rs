@@ -90,8 +90,3 @@ pub fn write_kept<T: FromDatum + IntoDatum>(
         }
     })
 }
-
-/// Run a fixed statement that writes and returns nothing, through a kept plan.
-pub fn run_kept(sql: &str, args: &[DatumWithOid<'_>]) -> SpiResult<()> {
-    write_kept::<bool>(sql, args).map(|_| ())
-}

@@ -134,6 +134,13 @@ pub fn visible_tools(interface: &str) -> McpResult<Vec<ToolRow>> {
     if !(access.enabled && access.usable) {
         return Ok(Vec::new());
     }
+    runnable_tools(interface)
+}
+
+/// [`visible_tools`] for a caller that has checked the interface itself (enabled, usable by the
+/// calling role: `mcp.chat` reads the whole interface row once and checks it): the interface's
+/// enabled, mapped tools the role may EXECUTE, ordered by name.
+pub fn runnable_tools(interface: &str) -> McpResult<Vec<ToolRow>> {
     let rows = select_kept(
         &format!(
             "SELECT {ROW_COLUMNS}

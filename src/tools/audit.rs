@@ -3,13 +3,13 @@
 //! `status` is [`ToolCallStatus`], pg_mcp's one status vocabulary for tool calls (defined in
 //! `mcp_chat`, stored as is; the table's CHECK constraint lists the same five values).
 
+use crate::audit::Record;
 use crate::error::{McpError, McpResult};
-use crate::pg::{as_extension_owner, write_kept, PgErrorInfo};
+use crate::pg::PgErrorInfo;
+use mcp_audit::rows::ToolCallRow;
 use mcp_audit::RowCuts;
 use mcp_chat::ToolCallStatus;
-use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::JsonB;
 use serde_json::Value;
 
 /// One audit row of `mcp.tool_call`.
@@ -36,16 +36,16 @@ pub struct CallRecord {
 /// Largest value (bytes) a row of a denied or invalid call keeps of each caller-supplied value.
 pub const REFUSED_VALUE_BYTES: usize = 256;
 
-/// Refuse, before it runs, a tool call whose audit row could not be written (issue 20): in a
+/// Refuse, before it runs, a tool call whose audit row could not be written: in a
 /// read-only transaction (`SET TRANSACTION READ ONLY`, `default_transaction_read_only`, a
 /// standby) only the durable audit worker can write it. Without the worker the call is refused
 /// with 25006, unless `mcp.audit_read_only_calls = log` lets it run with the server log as its
 /// only record (e.g. tools on a standby).
 pub fn refuse_unrecordable() -> McpResult<()> {
     if !unsafe { pg_sys::XactReadOnly }
-        || crate::audit_worker::recording()
-        || crate::audit_worker::durable()
-        || crate::audit_worker::log_read_only_calls()
+        || crate::audit::recording()
+        || crate::audit::durable()
+        || crate::audit::log_read_only_calls()
     {
         return Ok(());
     }
@@ -88,7 +88,7 @@ unsafe extern "C-unwind" {
 /// logged to the server log instead and 0 returned. A write that fails is an ERROR (see the
 /// README's "Audit and the caller's transaction"): no tool result is returned without its row.
 pub fn record(r: &CallRecord) -> McpResult<i64> {
-    let through_worker = crate::audit_worker::recording() || crate::audit_worker::durable();
+    let through_worker = crate::audit::recording() || crate::audit::durable();
     if unsafe { pg_sys::XactReadOnly } && !through_worker {
         // Only reached when `refuse_unrecordable` let the call run (mcp.audit_read_only_calls
         // = log): the server log is its record.
@@ -102,7 +102,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
     }
     // Caller- and model-supplied values are cut to mcp.audit_max_value_bytes (size and sha256
     // of what was cut go to `clipped`): a call with a 48 MB argument must not write 48 MB. A
-    // call that was refused or never ran (denied, invalid) keeps far less (issue 20): any role
+    // call that was refused or never ran (denied, invalid) keeps far less: any role
     // can make such calls, even on an interface closed to it, so its row is bounded to a few
     // hundred bytes per value, the rest of each value recorded by its size and SHA-256.
     let mut cuts = match r.status {
@@ -144,54 +144,35 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
             .map(|e| e.message.as_str())
             .or(r.reason.as_deref()),
     );
-    let clipped = cuts.into_json();
-    if through_worker {
-        // Through the durable audit worker when it is on: a chat run's call, and a
-        // call of its own (mcp.call_tool, MCP tools/call); `append` tells them apart.
-        let mut row = serde_json::json!({
-            "run_id": r.run_id.map(|u| u.to_string()), "tool_call_id": tool_call_id, "tool": tool,
-            "interface": interface, "role_name": role, "arguments_raw": arguments_raw,
-            "arguments": arguments, "validation_errors": validation_errors, "status": r.status.as_str(),
-            "result_size": size, "result_preview": preview, "latency_ms": r.latency_ms,
-            "error_sqlstate": error_sqlstate, "error_message": error_message, "clipped": clipped});
-        if let (Some(id), Value::Object(o)) = (r.call_id, &mut row) {
-            o.insert("call_id".into(), id.into());
-        }
-        if crate::audit_worker::append("tool_call", row) {
-            return Ok(r.call_id.unwrap_or(0));
-        }
+    // The row's id is taken here (unless the tool reserved it while it ran), so it is known
+    // whichever sink stores the row; in a read-only transaction the worker takes it.
+    let call_id = r.call_id.or_else(reserve_call_id);
+    let row = ToolCallRow {
+        call_id,
+        run_id: r.run_id.map(|u| u.to_string()),
+        tool_call_id,
+        tool,
+        interface,
+        role_name: role,
+        arguments_raw,
+        arguments,
+        validation_errors,
+        status: r.status.as_str().into(),
+        result_size: size,
+        result_preview: preview,
+        latency_ms: r.latency_ms,
+        error_sqlstate,
+        error_message,
+        clipped: cuts.into_json(),
+        created_at: mcp_audit::rows::now(),
+    };
+    // Through the durable audit worker when it is on (a chat run's call, and a call of its
+    // own: mcp.call_tool, MCP tools/call), else in the caller's transaction.
+    let rec = Record::ToolCall(row);
+    if crate::audit::through_worker(&rec) {
+        return Ok(call_id.unwrap_or(0));
     }
-    let args: Vec<DatumWithOid> = vec![
-        role.into(),
-        r.run_id.into(),
-        tool_call_id.into(),
-        tool.into(),
-        interface.into(),
-        arguments_raw.into(),
-        arguments.map(JsonB).into(),
-        validation_errors.map(JsonB).into(),
-        r.status.as_str().into(),
-        size.into(),
-        preview.into(),
-        r.latency_ms.into(),
-        error_sqlstate.into(),
-        error_message.into(),
-        r.call_id.into(),
-        clipped.map(JsonB).into(),
-    ];
-    as_extension_owner(|| {
-        write_kept::<i64>(
-            "INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
-                                        arguments_raw, arguments, validation_errors, status,
-                                        result_size, result_preview, latency_ms, error_sqlstate,
-                                        error_message, clipped)
-             OVERRIDING SYSTEM VALUE
-             VALUES (COALESCE($15, pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('mcp.tool_call', 'call_id'))),
-                     $2, $3, $4, $5, $1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $16)
-             RETURNING call_id",
-            &args,
-        )
+    crate::audit::in_transaction(&rec)?.ok_or_else(|| {
+        McpError::Internal("the audit row of a tool call returned no call_id".into())
     })
-    .map_err(|e| McpError::Internal(format!("could not write the audit row of a tool call: {e}")))?
-    .ok_or_else(|| McpError::Internal("the audit row of a tool call returned no call_id".into()))
 }

@@ -31,7 +31,7 @@ pub mod validate;
 
 pub use access::{
     authorize, calling_role, interface_access, interface_denied, may_use_interface_role,
-    tools_json, visible_tools, Authorization, ToolRow,
+    runnable_tools, tools_json, visible_tools, Authorization, ToolRow,
 };
 pub use validate::validate_against;
 

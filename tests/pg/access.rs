@@ -310,6 +310,13 @@ mod tests {
         run(&format!("CREATE ROLE {name} NOLOGIN"));
     }
 
+    /// The SQLSTATE of an ON UPDATE RESTRICT foreign key refusing an update: 18 reports it as
+    /// restrict_violation (23001), earlier versions as foreign_key_violation (23503).
+    #[cfg(any(feature = "pg14", feature = "pg15", feature = "pg16", feature = "pg17"))]
+    const RESTRICT_VIOLATION: &str = "23503";
+    #[cfg(feature = "pg18")]
+    const RESTRICT_VIOLATION: &str = "23001";
+
     #[pg_test]
     fn api_keys_are_ciphertext_at_rest() {
         run("INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('p1', 'openai', 'http://127.0.0.1:9/v1', 'm'), ('p2', 'openai', 'http://127.0.0.1:9/v1', 'm')");
@@ -386,7 +393,8 @@ mod tests {
         // the key is sealed to the provider's name: renaming is refused while it has one
         let e = err_of("UPDATE mcp.provider SET name = 'p1-renamed' WHERE name = 'p1'");
         assert!(
-            e.starts_with("23503") && e.contains("provider_secret_sealed_to_provider_name"),
+            e.starts_with(RESTRICT_VIOLATION)
+                && e.contains("provider_secret_sealed_to_provider_name"),
             "{e}"
         );
         run("SELECT mcp.set_api_key('p1', NULL)");

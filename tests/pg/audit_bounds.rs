@@ -101,7 +101,7 @@ mod tests {
                    'bytes', clipped -> 'arguments' -> 'bytes',
                    'sha256', clipped -> 'arguments' ->> 'sha256',
                    'starts', left(arguments ->> 'x', 3))
-                   FROM mcp.tool_call t ORDER BY call_id DESC LIMIT 1");
+                   FROM mcp.tool_call t WHERE call_id = currval('mcp.tool_call_call_id_seq'::regclass)");
         let limit = 1024 * 1024;
         assert_eq!(row["status"], "denied", "{row}");
         assert!(
@@ -132,7 +132,7 @@ mod tests {
         let row = q("SELECT jsonb_build_object('tool', octet_length(tool), 'args', octet_length(arguments::text),
                    'tool_bytes', clipped -> 'tool' -> 'bytes',
                    'tool_sha', clipped -> 'tool' ->> 'sha256' = mcp.audit_digest(repeat('n', 3000000)))
-                   FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1");
+                   FROM mcp.tool_call WHERE call_id = currval('mcp.tool_call_call_id_seq'::regclass)");
         assert!(row["tool"].as_i64().unwrap() <= 65536, "{row}");
         assert!(row["args"].as_i64().unwrap() <= 65536 + 1400, "{row}");
         assert_eq!(row["tool_bytes"], 3_000_000);

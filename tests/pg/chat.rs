@@ -338,7 +338,7 @@ mod tests {
         assert!(e.starts_with("42704"), "{e}");
         // nothing was audited for refused calls; valid options still work
         assert_eq!(
-            Spi::get_one::<i64>("SELECT count(*) FROM mcp.run").unwrap(),
+            Spi::get_one::<i64>(&format!("SELECT count(*) FROM {MY_RUNS} r")).unwrap(),
             Some(0)
         );
         let r = chat_with(

@@ -141,6 +141,8 @@ mod tests {
             "a.b.c.d(text)",
             "public.f(no_such_type)",
             "12345",
+            "-",
+            "0",
             "",
         ] {
             let r = Spi::get_one_with_args::<pg_sys::Oid>(
@@ -150,6 +152,13 @@ mod tests {
             .unwrap();
             assert_eq!(r, None, "{s}");
         }
+        // the OID of a function that exists, as digits: still no signature (to_regprocedure of
+        // 16 and later would take it as one)
+        let r = Spi::get_one::<pg_sys::Oid>(
+            "SELECT mcp.resolve_function('mcp.ask_user(text[],text)'::regprocedure::oid::text)",
+        )
+        .unwrap();
+        assert_eq!(r, None, "an OID as digits");
         let r = Spi::get_one::<bool>(
         "SELECT mcp.resolve_function('mcp.ask_user(text[], text)') = 'mcp.ask_user(text[],text)'::regprocedure",
     )
@@ -256,7 +265,7 @@ mod tests {
         );
         assert!(!listed(), "a tool whose function is gone is not offered");
         let (state, unresolved) = Spi::get_two::<String, String>(
-        "SELECT (SELECT error_sqlstate FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1),
+        "SELECT (SELECT error_sqlstate FROM mcp.tool_call WHERE call_id = currval('mcp.tool_call_call_id_seq'::regclass)),
                 (SELECT string_agg(registry || ' ' || name || ' ' || function, ', ') FROM mcp.unresolved_functions)",
     )
     .unwrap();

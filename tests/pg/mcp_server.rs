@@ -56,8 +56,10 @@ mod tests {
         );
         assert_eq!(denied["error"]["code"], -32602, "{denied}");
         // the guest's attempt is not executed and leaves no successful audit row
-        let rows =
-            q("SELECT jsonb_agg(role_name || ':' || status ORDER BY call_id) FROM mcp.tool_call");
+        let rows = q(
+            "SELECT jsonb_agg(role_name || ':' || status ORDER BY call_id) FROM mcp.tool_call
+               WHERE role_name IN ('mcp_h_analyst', 'mcp_h_guest')",
+        );
         assert_eq!(rows, json!(["mcp_h_analyst:ok"]));
     }
 

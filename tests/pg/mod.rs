@@ -6,6 +6,7 @@
 
 mod access;
 mod audit_bounds;
+mod audit_rows;
 mod chat;
 mod chat_providers;
 mod lifecycle;
@@ -65,6 +66,14 @@ fn demo_registry() {
     run("INSERT INTO mcp.interface_tool VALUES ('chatbot','getTarifVertrag'), ('chatbot','failTool'),
          ('chatbot','listTarif'), ('chatbot','getDialog')");
 }
+
+/// With durable audit on, the worker commits every test's audit rows, and they outlast the
+/// test's rollback while other tests run at the same time: a test reads its own. The runs of
+/// this test's backend (the run row records the backend running the chat):
+const MY_RUNS: &str = "(SELECT run_id FROM mcp.run WHERE (backend_pid, backend_start) =
+    (SELECT pid, backend_start FROM pg_catalog.pg_stat_activity WHERE pid = pg_backend_pid()))";
+/// The last tool call of this session (its id comes from the session's own nextval).
+const MY_LAST_CALL: &str = "call_id = currval('mcp.tool_call_call_id_seq'::regclass)";
 
 fn err_of(sql: &str) -> String {
     // Run in a subtransaction so the error does not abort the test transaction; every error,

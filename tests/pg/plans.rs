@@ -62,7 +62,8 @@ mod tests {
                           {"say": "Es gilt der MTV Metall Bayern."}]}),
         );
         p12_setup("p12_ask");
-        // no region: the plan (kinds found 0.6, keywords 2 of 4: 0.6 x 0.6 + 0.4 x 0.5 = 0.56) asks for it
+        // no region: the plan (it explains the question: Urlaub 0.8 as an optional kind, the branch
+        // and both words 1, (0.8 + 3) / 4 = 0.95, x (1 - 0.1 x 1/2 required kinds missing)) asks for it
         let r = p12_chat(
             "Welche Tarifverträge gelten für Urlaub in der Metallindustrie?",
             None,
@@ -91,7 +92,10 @@ mod tests {
             json!("p12_tarif")
         );
         assert_eq!(
-            Spi::get_one::<i64>("SELECT count(*) FROM mcp.llm_request").unwrap(),
+            Spi::get_one::<i64>(&format!(
+                "SELECT count(*) FROM mcp.llm_request WHERE run_id IN {MY_RUNS}"
+            ))
+            .unwrap(),
             Some(0)
         );
 
@@ -118,6 +122,90 @@ mod tests {
             2,
             "one model phase: the forced call, then the answer"
         );
+    }
+
+    #[pg_test]
+    fn plan_chosen_by_intent_without_any_entity_asks_for_the_missing_kind() {
+        mock_scenario("p12_intent", &json!({"steps": [{"say": "nie"}]}));
+        p12_setup("p12_intent");
+        // no entity at all: the plan is chosen by its words ("Tarifverträge", "gelten": explained
+        // 1, x (1 - 0.1 x 2/2 required kinds missing) = 0.9) and its first ask step asks for the
+        // region, without an LLM request
+        let r = p12_chat("Welche Tarifverträge gelten für mich?", None, json!({}));
+        assert_eq!(r["status"], "needs_input", "{r}");
+        assert_eq!(r["answer"], "Für welches Tarifgebiet?");
+        assert!(mock_requests("p12_intent").is_empty());
+        let plan = of_run("SELECT plan FROM mcp.run WHERE run_id = $1::uuid", &r);
+        assert_eq!(plan["plan"], "p12_tarif", "{plan}");
+        assert_eq!(
+            plan["missing"],
+            json!(["tarifgebiet", "fachbereich"]),
+            "{plan}"
+        );
+        assert_eq!(plan["score"].as_f64(), Some(0.9), "{plan}");
+    }
+
+    /// Ranking: the plan whose kinds explain more of the question comes first (specificity), a
+    /// plan without kinds is chosen by its words, compound parts meet their words, and ties go to
+    /// the plan that found more of its required kinds rather than to the alphabet.
+    #[pg_test]
+    fn plan_ranking_rewards_specificity_intent_and_compound_parts() {
+        run("INSERT INTO mcp.interface (name) VALUES ('rk')");
+        run(r#"SELECT mcp.load_thesaurus('{"terms": [
+        {"id": "rk_by", "kind": "rk_gebiet", "label": "Bayern"},
+        {"id": "rk_me", "kind": "rk_branche", "label": "Metall"},
+        {"id": "rk_urlaub", "kind": "rk_thema", "label": "Urlaub"}]}')"#);
+        run(
+            r#"INSERT INTO mcp.plan (name, interface, description, examples, required_kinds, optional_kinds) VALUES
+           ('a_thema', 'rk', 'Auskunft zu einem Thema', '{}', '{rk_thema}', '{}'),
+           ('b_tarif', 'rk', 'Auskunft zu einem Thema', '{}', '{rk_thema,rk_gebiet}', '{rk_branche}'),
+           ('c_zahl', 'rk', 'Wie viele Verträge gibt es insgesamt', '{"Anzahl der Verträge"}', '{}', '{}'),
+           ('d_bestellen', 'rk', 'Geräte bestellen', '{"Ich möchte einen Monitor bestellen"}', '{}', '{}')"#,
+        );
+        run(
+            r#"INSERT INTO mcp.plan (name, interface, description, required_kinds, priority) VALUES
+           ('e_thema', 'rk', 'Auskunft zu einem Thema', '{rk_thema}', 5)"#,
+        );
+        let names = |q: &str| -> Vec<String> {
+            Spi::get_one_with_args::<JsonB>("SELECT mcp.analyze($1, 'rk')", &[q.into()])
+                .unwrap()
+                .unwrap()
+                .0["plans"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let top = |q: &str| -> Value {
+            Spi::get_one_with_args::<JsonB>(
+                "SELECT mcp.analyze($1, 'rk') -> 'plans' -> 0",
+                &[q.into()],
+            )
+            .unwrap()
+            .map(|j| j.0)
+            .unwrap_or(Value::Null)
+        };
+        // both plans have their required kinds; b_tarif also uses the region and the branch
+        assert_eq!(names("Urlaub Metall Bayern")[0], "b_tarif");
+        // only the topic: b_tarif misses the region, a_thema and e_thema explain it all and tie,
+        // the tie goes to the admin's priority (e_thema), not to the alphabet (a_thema)
+        assert_eq!(
+            names("Auskunft Urlaub")[..3],
+            ["e_thema", "a_thema", "b_tarif"]
+        );
+        // a plan without kinds reaches the threshold by its words
+        let t = top("Wie viele Verträge gibt es?");
+        assert_eq!(t["name"], "c_zahl", "{t}");
+        assert!(t["score"].as_f64().unwrap() >= 0.5, "{t}");
+        // a compound meets its parts: Monitorbestellung ~ Monitor, bestellen (a part counts 0.5)
+        let t = top("Monitorbestellung");
+        assert_eq!(t["name"], "d_bestellen", "{t}");
+        assert_eq!(t["why"]["words"], json!(["monitorbestell~bestell"]), "{t}");
+        assert_eq!(t["score"].as_f64(), Some(0.5), "{t}");
+        // a question of another domain: no plan reaches the threshold
+        let t = top("Wie wird das Wetter morgen?");
+        assert!(t.is_null() || t["score"].as_f64().unwrap() < 0.5, "{t}");
     }
 
     #[pg_test]

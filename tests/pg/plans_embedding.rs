@@ -53,7 +53,7 @@ mod tests {
     #[pg_test]
     fn plan_embedding_ranks_a_close_example_first_only_with_a_model() {
         pe_setup();
-        // without a model: no entity, no keyword, so no plan at all (as before this signal)
+        // without a model: no entity, no word of any plan, so no plan at all
         let a = pe_analyze(PE_QUESTION);
         assert_eq!(a["entities"], json!([]), "{a}");
         assert_eq!(a["plans"], json!([]), "{a}");
@@ -61,8 +61,9 @@ mod tests {
         let b = pe_analyze("Kündigungsfristen?");
         assert_eq!(
             b["plans"],
-            json!([{"name": "pe_notice", "score": 0.4,
-                    "why": {"coverage": 0, "keyword": 1.0, "embedding": null, "missing": []}}]),
+            json!([{"name": "pe_notice", "score": 1.0,
+                    "why": {"explained": 1.0, "entities": null, "keyword": 1.0, "coverage": 1,
+                            "words": ["kuendigungsfrist"], "embedding": null, "missing": []}}]),
             "{b}"
         );
 
@@ -74,11 +75,12 @@ mod tests {
             best["why"]["example"],
             "How many vacation days do I get per year?"
         );
-        assert_eq!(best["why"]["coverage"], json!(0));
+        // (a plan without required kinds misses none: coverage 1)
+        assert_eq!(best["why"]["coverage"], json!(1));
         assert_eq!(best["why"]["keyword"].as_f64(), Some(0.0));
         let sim = best["why"]["embedding"].as_f64().unwrap();
         assert!(sim > 0.5, "{a}");
-        // the score is 0.25 x the similarity (coverage and keyword are 0)
+        // the score is 0.25 x the similarity (the question shares no word with any plan)
         let score = best["score"].as_f64().unwrap();
         assert!(
             (score - (0.25 * sim * 1000.0).round() / 1000.0).abs() < 1e-9,
@@ -216,7 +218,7 @@ mod tests {
         let a = pe_analyze("Kündigungsfristen?");
         assert_eq!(plan_names(&a), ["pe_notice"], "{a}");
         let why = &a["plans"][0]["why"];
-        assert_eq!(a["plans"][0]["score"].as_f64(), Some(0.4), "{a}");
+        assert_eq!(a["plans"][0]["score"].as_f64(), Some(1.0), "{a}");
         assert_eq!(why["embedding"], Value::Null, "{a}");
         let err = why["embedding_error"].as_str().unwrap();
         assert!(
@@ -237,7 +239,7 @@ mod tests {
         run("UPDATE mcp.interface SET embedding_model = 'pe_remote' WHERE name = 'pe'");
         let a = pe_analyze("Kündigungsfristen?");
         assert_eq!(plan_names(&a), ["pe_notice"], "{a}");
-        assert_eq!(a["plans"][0]["score"].as_f64(), Some(0.4), "{a}");
+        assert_eq!(a["plans"][0]["score"].as_f64(), Some(1.0), "{a}");
         let err = a["plans"][0]["why"]["embedding_error"].as_str().unwrap();
         assert!(err.contains("pe_remote"), "{a}");
         // also at the top level, where it shows when no plan scores at all

@@ -885,4 +885,274 @@ mod tests {
         run("RESET ROLE");
         assert_eq!(r_text("SELECT current_setting('hnsw.ef_search')"), "37");
     }
+
+    /// Three agreements sharing one clause: Metall Bayern, Metall Sachsen, Chemie Bayern, and a
+    /// thesaurus that knows the two regions and the two branches.
+    fn r_entity_registry() {
+        r_local_model();
+        run(r#"SELECT mcp.load_thesaurus('{"terms": [
+            {"id": "by", "kind": "tarifgebiet", "label": "Bayern", "alt_labels": ["bayerisch"]},
+            {"id": "sn", "kind": "tarifgebiet", "label": "Sachsen", "alt_labels": ["sächsisch"], "broader": ["ost"]},
+            {"id": "ost", "kind": "tarifgebiet", "label": "Tarifgebiet Ost", "alt_labels": ["Ostdeutschland"]},
+            {"id": "me", "kind": "fachbereich", "label": "Metall- und Elektroindustrie", "alt_labels": ["Metallindustrie"]},
+            {"id": "chemie", "kind": "fachbereich", "label": "Chemische Industrie", "alt_labels": ["Chemie"]}]}')"#);
+        run("INSERT INTO mcp.collection (name, embedding_model, text_config, chunk_header) VALUES ('tv', 'minilm', 'german', false)");
+        for (uri, region, branche, days) in [
+            (
+                "tv://metall/by",
+                "Bayern",
+                "Metall- und Elektroindustrie",
+                30,
+            ),
+            (
+                "tv://metall/sn",
+                "Sachsen",
+                "Metall- und Elektroindustrie",
+                28,
+            ),
+            ("tv://chemie/by", "Bayern", "Chemische Industrie", 29),
+        ] {
+            run(&format!(
+                "SELECT mcp.ingest('tv', '{uri}', 'Manteltarifvertrag', '§ 4 Urlaub. Der Urlaub beträgt {days} Arbeitstage im Kalenderjahr.',
+                                   jsonb_build_object('region', '{region}', 'branche', '{branche}'))"
+            ));
+        }
+    }
+
+    /// The question's entities (from the thesaurus) boost or filter the documents whose metadata
+    /// match them, in every mode; a search tool gets the same; without entity_keys, or without
+    /// entities in the question, the ranking is the plain one.
+    #[pg_test]
+    fn retrieval_entity_aware_search_boosts_or_filters() {
+        r_entity_registry();
+        let question = "Wie viel Urlaub gibt es in der sächsischen Metallindustrie?";
+        let plain: Vec<Vec<String>> = ["vector", "text", "hybrid"]
+            .iter()
+            .map(|m| {
+                r_uris(&format!(
+                    "SELECT uri FROM mcp.search('tv', '{question}', 3, '{m}')"
+                ))
+            })
+            .collect();
+        run(
+            r#"UPDATE mcp.collection SET entity_keys = '{"tarifgebiet": "region", "fachbereich": "branche"}' WHERE name = 'tv'"#,
+        );
+        let ents = q(&format!("SELECT mcp.search_entities(entity_keys, '{question}') FROM mcp.collection WHERE name = 'tv'"));
+        let values = |i: usize| -> Vec<String> {
+            let mut v: Vec<String> = ents[i]["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap().to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            (ents[0]["key"].as_str(), ents[1]["key"].as_str()),
+            (Some("branche"), Some("region")),
+            "{ents}"
+        );
+        assert_eq!(
+            values(0),
+            ["me", "metall- und elektroindustrie", "metallindustrie"]
+        );
+        assert_eq!(values(1), ["sachsen", "sn", "sächsisch"]);
+        // a broader term matches the documents of its narrower terms
+        let ost = q("SELECT mcp.search_entities('{\"tarifgebiet\": \"region\"}', 'Urlaub in Ostdeutschland')");
+        assert!(
+            ost[0]["values"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("sachsen")),
+            "{ost}"
+        );
+        // a key the caller's filter names is left to the filter
+        assert_eq!(
+            q("SELECT mcp.search_entities('{\"tarifgebiet\": \"region\"}', 'Urlaub in Sachsen', '{\"region\": \"Bayern\"}')"),
+            json!([])
+        );
+        for (i, mode) in ["vector", "text", "hybrid"].into_iter().enumerate() {
+            // boost (default): the Saxon metal agreement first, the others still listed
+            let got = r_uris(&format!(
+                "SELECT uri FROM mcp.search('tv', '{question}', 3, '{mode}')"
+            ));
+            assert_eq!(got[0], "tv://metall/sn", "{mode}: {got:?}");
+            assert_eq!(got.len(), 3, "{mode}: {got:?}");
+            // the boost reorders and adds, it never drops a hit of the plain search
+            assert!(
+                plain[i].iter().all(|u| got.contains(u)),
+                "{mode}: plain {:?}, boosted {got:?}",
+                plain[i]
+            );
+            // a question without entities ranks as without entity_keys
+            let none = r_uris(&format!(
+                "SELECT uri FROM mcp.search('tv', 'Urlaub Arbeitstage', 3, '{mode}')"
+            ));
+            run("UPDATE mcp.collection SET entity_keys = '{}' WHERE name = 'tv'");
+            let none_plain = r_uris(&format!(
+                "SELECT uri FROM mcp.search('tv', 'Urlaub Arbeitstage', 3, '{mode}')"
+            ));
+            assert_eq!(none, none_plain, "{mode}");
+            run(
+                r#"UPDATE mcp.collection SET entity_keys = '{"tarifgebiet": "region", "fachbereich": "branche"}' WHERE name = 'tv'"#,
+            );
+        }
+        // the scores returned stay the plain ones (cosine in vector mode)
+        let boosted = Spi::get_one::<f64>(&format!(
+            "SELECT score FROM mcp.search('tv', '{question}', 1, 'vector')"
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(boosted > -1.0 && boosted <= 1.0, "{boosted}");
+        // filter: only the documents that match every entity key
+        run("UPDATE mcp.collection SET entity_mode = 'filter' WHERE name = 'tv'");
+        for mode in ["vector", "text", "hybrid"] {
+            let got = r_uris(&format!(
+                "SELECT uri FROM mcp.search('tv', '{question}', 3, '{mode}')"
+            ));
+            assert_eq!(got, ["tv://metall/sn"], "{mode}");
+            // no document of that region and branch: the search runs without the entities
+            let got = r_uris(&format!(
+                "SELECT uri FROM mcp.search('tv', 'Urlaub Chemie Sachsen', 3, '{mode}')"
+            ));
+            assert_eq!(got.len(), 3, "{mode}: {got:?}");
+        }
+        // a search tool gets the same
+        run("UPDATE mcp.collection SET entity_mode = 'boost' WHERE name = 'tv'");
+        run("INSERT INTO mcp.interface (name) VALUES ('rag')");
+        run("SELECT mcp.register_search_tool('tv_hybrid', 'tv', 'hybrid')");
+        run("INSERT INTO mcp.interface_tool VALUES ('rag', 'tv_hybrid')");
+        let r = q(&format!(
+            r#"SELECT mcp.call_tool('tv_hybrid', '{{"query": "{question}", "k": 3}}', 'rag')"#
+        ));
+        assert_eq!(
+            r["structuredContent"]["results"][0]["uri"], "tv://metall/sn",
+            "{r}"
+        );
+        let r = q(
+            r#"SELECT mcp.call_tool('tv_hybrid', '{"query": "Urlaub bayerische Chemie", "k": 3}', 'rag')"#,
+        );
+        assert_eq!(
+            r["structuredContent"]["results"][0]["uri"], "tv://chemie/by",
+            "{r}"
+        );
+        // settings are checked
+        assert!(err_of("UPDATE mcp.collection SET entity_keys = '[1]'").starts_with("23514"));
+        assert!(
+            err_of("UPDATE mcp.collection SET entity_keys = '{\"a\": 1}'").starts_with("23514")
+        );
+        assert!(err_of("UPDATE mcp.collection SET entity_mode = 'rerank'").starts_with("23514"));
+        assert!(err_of("UPDATE mcp.collection SET entity_boost = -1").starts_with("23514"));
+    }
+
+    /// context_retrieve (vector mode through mcp.search_by_vector) gets the entities too: it
+    /// keeps the boosted order of each collection's hits (their scores stay the plain ones).
+    #[pg_test]
+    fn retrieval_context_retrieve_is_entity_aware() {
+        r_entity_registry();
+        run("UPDATE mcp.collection SET purpose = 'rag', min_score = -1 WHERE name = 'tv'");
+        run("INSERT INTO mcp.interface (name, embedding_model) VALUES ('rag', 'minilm')");
+        run("INSERT INTO mcp.interface_tool VALUES ('rag', 'context_retrieve')");
+        let call = r#"SELECT mcp.call_tool('context_retrieve', '{"query": "Urlaub in der bayerischen Chemie"}', 'rag')"#;
+        run(
+            r#"UPDATE mcp.collection SET entity_keys = '{"tarifgebiet": "region", "fachbereich": "branche"}' WHERE name = 'tv'"#,
+        );
+        let r = q(call);
+        assert_eq!(
+            r["structuredContent"]["passages"][0]["uri"], "tv://chemie/by",
+            "{r}"
+        );
+    }
+
+    /// Each chunk is embedded and indexed with its document's title and the configured metadata;
+    /// the stored text stays the chunk's own; changing the setting re-embeds on the next ingest.
+    #[pg_test]
+    fn retrieval_chunk_header_is_embedded_and_indexed() {
+        r_local_model();
+        run("INSERT INTO mcp.collection (name, embedding_model, text_config, header_keys) VALUES ('kb', 'minilm', 'german', '{region}')");
+        assert_eq!(
+            r_text("SELECT chunk_header::text FROM mcp.collection WHERE name = 'kb'"),
+            "true"
+        );
+        let body = "§ 9 Urlaub. Der Urlaub beträgt 30 Arbeitstage.";
+        let ingest = format!("SELECT mcp.ingest('kb', 'tv://x', 'Manteltarifvertrag Gebäudereinigung', '{body}', '{{\"region\": \"Hessen\"}}')");
+        run(&ingest);
+        assert_eq!(r_text("SELECT text FROM mcp.chunk"), body);
+        // title and metadata value are in the index, and in the embedded text
+        assert_eq!(r_text("SELECT (tsv @@ to_tsquery('german', 'Gebäudereinigung & Hessen & Urlaub'))::text FROM mcp.chunk"), "true");
+        let header_vec = r_text("SELECT (mcp.embed(ARRAY['Manteltarifvertrag Gebäudereinigung | Hessen' || E'\\n\\n' || text], 'minilm'))[1]::text FROM mcp.chunk");
+        let stored = r_text("SELECT embedding::text FROM mcp.chunk");
+        let (a, b): (Vec<f32>, Vec<f32>) = (
+            serde_json::from_str(&header_vec).unwrap(),
+            serde_json::from_str(&stored).unwrap(),
+        );
+        assert!(mcp_embed::cosine(&a, &b) > 0.9999);
+        // the same content again: unchanged; header off: replaced, the plain chunk indexed
+        assert_eq!(q(&ingest)["status"], "unchanged");
+        run("UPDATE mcp.collection SET chunk_header = false WHERE name = 'kb'");
+        assert_eq!(q(&ingest)["status"], "replaced");
+        assert_eq!(
+            r_text("SELECT (tsv @@ to_tsquery('german', 'Hessen'))::text FROM mcp.chunk"),
+            "false"
+        );
+    }
+
+    /// Hybrid weighs its two rankings with the collection's weights: a zero weight leaves the
+    /// other ranking's order.
+    #[pg_test]
+    fn retrieval_fusion_weights_per_collection() {
+        r_mock_model("hash8", "r_embed8w", 64, 64);
+        r_collection("kb", "hash8", "search");
+        let query = "Urlaub Arbeitstage Kalenderjahr";
+        let ranked = |mode: &str| {
+            r_uris(&format!(
+                "SELECT uri FROM mcp.search('kb', '{query}', 6, '{mode}')"
+            ))
+        };
+        let vector = ranked("vector");
+        run("UPDATE mcp.collection SET text_weight = 0 WHERE name = 'kb'");
+        assert_eq!(ranked("hybrid"), vector);
+        run("UPDATE mcp.collection SET text_weight = 1, vector_weight = 0 WHERE name = 'kb'");
+        let hybrid = ranked("hybrid");
+        let text = ranked("text");
+        assert_eq!(&hybrid[..text.len()], &text[..], "{hybrid:?} {text:?}");
+        assert!(err_of("UPDATE mcp.collection SET text_weight = 0").starts_with("23514"));
+        assert!(err_of("UPDATE mcp.collection SET vector_weight = -1").starts_with("23514"));
+    }
+
+    /// mcp.german_compound splits compounds when the dictionary files were installed, and is
+    /// plain german otherwise.
+    #[pg_test]
+    fn retrieval_german_compound_configuration() {
+        let has_dict = Spi::get_one::<bool>(
+            "SELECT EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'german_compound_ispell')",
+        )
+        .unwrap()
+        .unwrap();
+        let v =
+            r_text("SELECT to_tsvector('mcp.german_compound', 'Nachtzuschlag Urlaubstage')::text");
+        if has_dict {
+            assert!(
+                v.contains("'zuschlag'") && v.contains("'nacht'") && v.contains("'tag'"),
+                "{v}"
+            );
+            // a word the dictionary does not know goes to german_stem
+            assert_eq!(
+                r_text("SELECT to_tsvector('mcp.german_compound', 'Xylophonierungen')::text"),
+                r_text("SELECT to_tsvector('german', 'Xylophonierungen')::text")
+            );
+        } else {
+            assert_eq!(
+                v,
+                r_text("SELECT to_tsvector('german', 'Nachtzuschlag Urlaubstage')::text")
+            );
+        }
+        run("SELECT pg_advisory_xact_lock(13013)");
+        run("INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2')");
+        run("INSERT INTO mcp.collection (name, embedding_model, text_config) VALUES ('kb', 'minilm', 'mcp.german_compound')");
+        run("SELECT mcp.ingest('kb', 'u', 'T', 'Der Nachtzuschlag beträgt 25 Prozent.')");
+        let hits = r_uris("SELECT uri FROM mcp.search('kb', 'Zuschlag', 3, 'text')");
+        assert_eq!(hits.len(), usize::from(has_dict), "{hits:?}");
+    }
 }

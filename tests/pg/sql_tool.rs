@@ -84,9 +84,9 @@ mod tests {
     }
 
     fn last_call_status() -> (String, Option<String>) {
-        let (s, e) = Spi::get_two::<String, String>(
-            "SELECT status, error_sqlstate FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1",
-        )
+        let (s, e) = Spi::get_two::<String, String>(&format!(
+            "SELECT status, error_sqlstate FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
         .unwrap();
         (s.unwrap(), e)
     }
@@ -473,9 +473,9 @@ mod tests {
             !text.contains("secret_column"),
             "the model must not get the server message: {text}"
         );
-        let (state, msg) = Spi::get_two::<String, String>(
-            "SELECT error_sqlstate, error_message FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1",
-        )
+        let (state, msg) = Spi::get_two::<String, String>(&format!(
+            "SELECT error_sqlstate, error_message FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
         .unwrap();
         assert_eq!(state.as_deref(), Some("42703"));
         assert!(msg.unwrap().contains("secret_column"));
@@ -695,7 +695,7 @@ mod tests {
         );
         let r = q("SELECT mcp.call_tool('app')");
         let tag = r["content"][0]["text"].as_str().unwrap().to_string();
-        let last = Spi::get_one::<i64>("SELECT max(call_id) FROM mcp.tool_call")
+        let last = Spi::get_one::<i64>("SELECT currval('mcp.tool_call_call_id_seq'::regclass)")
             .unwrap()
             .unwrap();
         assert_eq!(tag, format!("mcp:call:{last}"));
@@ -717,11 +717,11 @@ mod tests {
 
     /// The last audit row: (status, sqlstate, operator message).
     fn last_call() -> (String, Option<String>, Option<String>) {
-        Spi::get_three::<String, String, String>(
-        "SELECT status, error_sqlstate, error_message FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1",
-    )
-    .map(|(a, b, c)| (a.unwrap(), b, c))
-    .unwrap()
+        Spi::get_three::<String, String, String>(&format!(
+            "SELECT status, error_sqlstate, error_message FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
+        .map(|(a, b, c)| (a.unwrap(), b, c))
+        .unwrap()
     }
 
     /// `query` is refused while the tool runs (parse-time walk or executor hook): status denied,
@@ -1050,8 +1050,11 @@ mod tests {
         ('nested_chat', 'x', '{"type":"object","properties":{}}', 'public.nested_chat()', false)"#,
         );
         run("INSERT INTO mcp.interface_tool VALUES ('analyst', 'nested_sql'), ('analyst', 'nested_plpgsql'), ('analyst', 'nested_chat')");
+        // The audit rows this session writes: each takes the next id in this session (other
+        // tests' rows, committed by the durable worker meanwhile, do not count).
+        run("SELECT nextval('mcp.tool_call_call_id_seq'::regclass)");
         let calls = || {
-            Spi::get_one::<i64>("SELECT count(*) FROM mcp.tool_call")
+            Spi::get_one::<i64>("SELECT currval('mcp.tool_call_call_id_seq'::regclass)")
                 .unwrap()
                 .unwrap()
         };

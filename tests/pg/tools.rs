@@ -182,9 +182,9 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("Tool call failed: parameter 'tarifgebiet' missing"));
-        let st = Spi::get_one::<String>(
-            "SELECT status FROM mcp.tool_call ORDER BY call_id DESC LIMIT 1",
-        )
+        let st = Spi::get_one::<String>(&format!(
+            "SELECT status FROM mcp.tool_call WHERE {MY_LAST_CALL}"
+        ))
         .unwrap();
         assert_eq!(st.as_deref(), Some("invalid"));
         assert_eq!(

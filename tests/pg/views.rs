@@ -77,22 +77,28 @@ mod tests {
         );
         assert!(e.starts_with("23514"), "{e}");
 
-        // tool_error_rates: one ok from the chat, plus direct calls that fail and are refused
-        q(r#"SELECT mcp.call_tool('failTool', '{"x": 1}')"#);
-        q(r#"SELECT mcp.call_tool('failTool', '{"x": "1"}')"#);
-        q(r#"SELECT mcp.call_tool('failTool', '{"x": 2}', 'analysis')"#);
+        // tool_error_rates: direct calls that fail and are refused, of a tool only this test
+        // calls (the view covers the whole table, and with durable audit other tests' rows are
+        // committed in it while this one runs; the chat's call is counted in recent_runs above)
+        run(
+            r#"INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+            ('vwFailTool', 'always fails', '{"type":"object","properties":{"x":{"type":"integer"}},"required":["x"]}',
+             'public.fail_tool(int)')"#,
+        );
+        run("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'vwFailTool')");
+        q(r#"SELECT mcp.call_tool('vwFailTool', '{"x": 1}')"#);
+        q(r#"SELECT mcp.call_tool('vwFailTool', '{"x": "1"}')"#);
+        q(r#"SELECT mcp.call_tool('vwFailTool', '{"x": 2}', 'analysis')"#);
         let rates = q(
         "SELECT jsonb_object_agg(tool, jsonb_build_object('calls', calls, 'ok', ok, 'error', error,
                  'invalid', invalid, 'denied', denied, 'error_rate', error_rate, 'failure_rate', failure_rate,
                  'has_p95', p95_latency_ms IS NOT NULL, 'has_last_error', last_error_at IS NOT NULL))
-           FROM mcp.tool_error_rates",
+           FROM mcp.tool_error_rates WHERE tool = 'vwFailTool'",
     );
         assert_eq!(
             rates,
             json!({
-                "getTarifVertrag": {"calls": 1, "ok": 1, "error": 0, "invalid": 0, "denied": 0, "error_rate": 0.0,
-                                    "failure_rate": 0.0, "has_p95": true, "has_last_error": false},
-                "failTool": {"calls": 3, "ok": 0, "error": 1, "invalid": 1, "denied": 1, "error_rate": 1.0,
+                "vwFailTool": {"calls": 3, "ok": 0, "error": 1, "invalid": 1, "denied": 1, "error_rate": 1.0,
                              "failure_rate": 1.0, "has_p95": true, "has_last_error": true}
             })
         );

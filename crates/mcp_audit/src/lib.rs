@@ -7,8 +7,14 @@
 //! * [`clip_text`], [`clip_json`], [`RowCuts`]: audit values cut to a byte limit, with the
 //!   original size and SHA-256 of what was cut ([`Cut`]); [`clamp_count`] for token counts and
 //!   sizes stored as `bigint`.
+//! * [`rows`]: the audit rows, one type per table, and the [`rows::Record`] both writers store
+//!   through `mcp.audit_store`.
+//! * [`queue`]: the durable audit's queues (byte rings in shared memory) and how databases
+//!   share them, without PostgreSQL.
 
 mod clip;
+pub mod queue;
+pub mod rows;
 mod scrub;
 
 pub use clip::{

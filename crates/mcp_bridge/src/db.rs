@@ -2,7 +2,9 @@
 //! refusal, and the one statement the bridge runs.
 
 use futures_util::StreamExt;
+use std::sync::{Arc, Mutex as StdMutex};
 use tokio::sync::mpsc;
+use tokio_postgres::error::DbError;
 use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Notification};
 
 /// LISTEN channel of the registry trigger (sql/mcp_server.sql).
@@ -11,19 +13,37 @@ pub const CHANNEL: &str = "mcp_registry_changed";
 /// The statement that forwards one message.
 pub const HANDLE_SQL: &str = "SELECT mcp.handle($1::text::jsonb)::text";
 
+/// Where a connection's notices (NOTICE, WARNING, … of the statement it runs) go: the request
+/// running on it sets a sender for its duration; otherwise they are dropped.
+pub type NoticeSink = Arc<StdMutex<Option<mpsc::UnboundedSender<DbError>>>>;
+
 /// Connect; notifications (LISTEN) arrive on the returned receiver, which closes when the
 /// connection ends.
 pub async fn connect(
     cfg: &Config,
 ) -> Result<(Client, mpsc::UnboundedReceiver<Notification>), tokio_postgres::Error> {
+    connect_with_notices(cfg).await.map(|(c, rx, _)| (c, rx))
+}
+
+/// [`connect`], with the connection's notice sink.
+pub async fn connect_with_notices(
+    cfg: &Config,
+) -> Result<(Client, mpsc::UnboundedReceiver<Notification>, NoticeSink), tokio_postgres::Error> {
     let (client, mut connection) = cfg.connect(NoTls).await?;
     let (tx, rx) = mpsc::unbounded_channel();
+    let sink: NoticeSink = Arc::new(StdMutex::new(None));
+    let notices = sink.clone();
     tokio::spawn(async move {
         let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
         while let Some(m) = messages.next().await {
             match m {
                 Ok(AsyncMessage::Notification(n)) => {
                     let _ = tx.send(n);
+                }
+                Ok(AsyncMessage::Notice(n)) => {
+                    if let Some(to) = notices.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+                        let _ = to.send(n);
+                    }
                 }
                 Ok(_) => {}
                 Err(e) => {
@@ -33,7 +53,7 @@ pub async fn connect(
             }
         }
     });
-    Ok((client, rx))
+    Ok((client, rx, sink))
 }
 
 /// Whether the login role is a superuser (superusers bypass grants and row-level security,

@@ -35,7 +35,9 @@ use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
-use tokio::sync::{broadcast, oneshot, watch, Mutex, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{
+    broadcast, mpsc, oneshot, watch, Mutex, Notify, OwnedSemaphorePermit, Semaphore,
+};
 use tokio_postgres::{Client, Config, NoTls};
 
 /// Protocol revisions accepted in the MCP-Protocol-Version header (those mcp.handle speaks).
@@ -44,6 +46,8 @@ const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 struct Session {
     role: String,
     protocol_version: String,
+    /// The level of `logging/setLevel`: a tool's notices at or above it reach the client.
+    log_level: Option<String>,
     app_name: String,
     last_used: Instant,
     /// SSE streams open on this session.
@@ -58,9 +62,23 @@ impl Session {
     }
 }
 
+/// One of the authenticator's connections and where its notices go.
+struct Conn {
+    client: Client,
+    notices: db::NoticeSink,
+}
+
+/// Where the notices of a running `tools/call` go: its SSE response, as notifications (see
+/// crate::notices) at the session's log level and for its progress token.
+struct Events {
+    tx: mpsc::UnboundedSender<String>,
+    level: Option<String>,
+    progress_token: Option<Value>,
+}
+
 /// A pool of the authenticator's connections with the semaphore that bounds it.
 struct Pool {
-    idle: Mutex<Vec<Client>>,
+    idle: Mutex<Vec<Conn>>,
     permits: Arc<Semaphore>,
 }
 
@@ -75,7 +93,10 @@ impl Pool {
 
 struct Inner {
     cfg: Config,
-    key: jwt::JwtKey,
+    /// None only with an anonymous role and no key configured: every JWT is refused.
+    key: Option<jwt::JwtKey>,
+    /// The role of a request without an Authorization header (`--anonymous-role`).
+    anonymous: Option<String>,
     expected: jwt::Expected,
     limits: Limits,
     /// Connections for requests: `limits.max_connections`.
@@ -120,22 +141,29 @@ fn allowed_hosts(listen: &std::net::SocketAddr, opts: &Opts) -> Vec<String> {
 }
 
 pub async fn run(cfg: Config, opts: Opts) -> u8 {
-    let key = match crate::jwt_key(&opts) {
-        Ok(k) => k,
-        Err(e) => {
+    let key = match (crate::jwt_key(&opts), &opts.anonymous_role) {
+        (Ok(k), _) => Some(k),
+        (Err(_), Some(_)) if opts.jwt_secret_file.is_none() => None,
+        (Err(e), _) => {
             eprintln!("pg_mcp_bridge: {e}");
             return 2;
         }
     };
+    if let Some(anon) = &opts.anonymous_role {
+        if let Err(e) = anonymous_allowed(&opts.listen, anon) {
+            eprintln!("pg_mcp_bridge: --anonymous-role: {e}");
+            return 2;
+        }
+    }
     // Check the authenticator once at start.
-    let first = match db::connect(&cfg).await {
-        Ok((c, _)) => c,
+    let first = match db::connect_with_notices(&cfg).await {
+        Ok((client, _, notices)) => Conn { client, notices },
         Err(e) => {
             eprintln!("pg_mcp_bridge: cannot connect to the database: {e}");
             return 1;
         }
     };
-    match db::is_superuser(&first).await {
+    match db::is_superuser(&first.client).await {
         Ok(true) if !opts.allow_superuser => {
             eprintln!("pg_mcp_bridge: refusing to run with a superuser as authenticator (it could become any role); use a NOLOGIN-free, NOINHERIT role that is a member of the API roles only, or pass --allow-superuser");
             return 1;
@@ -146,7 +174,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
             return 1;
         }
     }
-    match db::authenticator_owns(&first).await {
+    match db::authenticator_owns(&first.client).await {
         Ok(0) => {}
         Ok(n) => eprintln!("pg_mcp_bridge: warning: the authenticator owns {n} objects in this database (tables, functions, schemas); it should own nothing: give them to another role (REASSIGN OWNED, ALTER … OWNER TO)"),
         Err(e) => eprintln!("pg_mcp_bridge: cannot check what the authenticator owns: {}", db::describe(&e)),
@@ -176,6 +204,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     let inner = Arc::new(Inner {
         cfg: cfg.clone(),
         key,
+        anonymous: opts.anonymous_role.clone(),
         expected: opts.jwt_expected.clone(),
         requests,
         auth: Pool::new(limits.auth_connections),
@@ -370,9 +399,15 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
         );
         r
     };
+    if let (None, Some(anon)) = (headers.get(header::AUTHORIZATION), &s.anonymous) {
+        return Ok(anon.clone());
+    }
     let token = bearer(headers).ok_or_else(|| unauthorized("a bearer token is required"))?;
     let role = if jwt::looks_like_jwt(token) {
-        jwt::verify_with(token, &s.key, crate::now_secs(), &s.expected)
+        let Some(key) = &s.key else {
+            return Err(unauthorized("no JWT key is configured"));
+        };
+        jwt::verify_with(token, key, crate::now_secs(), &s.expected)
             .map(|c| c.role)
             .map_err(|e| unauthorized(e.0))?
     } else {
@@ -396,6 +431,23 @@ async fn authenticate(s: &Inner, headers: &HeaderMap) -> Result<String, Response
     Ok(role)
 }
 
+/// An anonymous role only on a loopback listener (anyone who can reach the port gets the
+/// role, so it must not leave the machine) and only with a role name.
+fn anonymous_allowed(listen: &str, role: &str) -> Result<(), String> {
+    if role.is_empty() || role.chars().any(char::is_control) {
+        return Err("not a role name".into());
+    }
+    let addr: std::net::SocketAddr = listen
+        .parse()
+        .map_err(|_| format!("--listen {listen} is not an IP address and port"))?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "only on a loopback address (127.0.0.1, ::1), not {listen}"
+        ));
+    }
+    Ok(())
+}
+
 /// The role of an opaque token (by its SHA-256 in mcp.bridge_token, as the authenticator).
 async fn opaque_token_role(
     s: &Inner,
@@ -408,25 +460,26 @@ async fn opaque_token_role(
     let Ok(_permit) = s.auth.permits.acquire().await else {
         return Ok(None);
     };
-    let client = checkout(&s.cfg, &s.auth).await?;
-    let row = client
+    let conn = checkout(&s.cfg, &s.auth).await?;
+    let row = conn
+        .client
         .query_opt(
             "SELECT role_name::text FROM mcp.bridge_token
               WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > pg_catalog.now())",
             &[&hash],
         )
         .await;
-    checkin(&s.auth, client).await;
+    checkin(&s.auth, conn).await;
     Ok(row?.map(|r| r.get(0)))
 }
 
 /// A pooled connection (a new one when none is idle).
-async fn checkout(cfg: &Config, pool: &Pool) -> Result<Client, tokio_postgres::Error> {
+async fn checkout(cfg: &Config, pool: &Pool) -> Result<Conn, tokio_postgres::Error> {
     let pooled = {
         let mut idle = pool.idle.lock().await;
         let mut found = None;
         while let Some(c) = idle.pop() {
-            if !c.is_closed() {
+            if !c.client.is_closed() {
                 found = Some(c);
                 break;
             }
@@ -435,12 +488,16 @@ async fn checkout(cfg: &Config, pool: &Pool) -> Result<Client, tokio_postgres::E
     };
     match pooled {
         Some(c) => Ok(c),
-        None => Ok(db::connect(cfg).await?.0),
+        None => {
+            let (client, _, notices) = db::connect_with_notices(cfg).await?;
+            Ok(Conn { client, notices })
+        }
     }
 }
 
-async fn checkin(pool: &Pool, c: Client) {
-    if !c.is_closed() {
+async fn checkin(pool: &Pool, c: Conn) {
+    *c.notices.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    if !c.client.is_closed() {
         pool.idle.lock().await.push(c);
     }
 }
@@ -474,6 +531,7 @@ fn new_session_id() -> Option<String> {
 struct SessionRef {
     id: String,
     protocol_version: String,
+    log_level: Option<String>,
     app_name: String,
     streams: Arc<AtomicUsize>,
     closed: watch::Receiver<bool>,
@@ -504,6 +562,7 @@ fn session_of(s: &Inner, headers: &HeaderMap, role: &str) -> Result<SessionRef, 
                 return Ok(SessionRef {
                     id: id.to_string(),
                     protocol_version: sess.protocol_version.clone(),
+                    log_level: sess.log_level.clone(),
                     app_name: sess.app_name.clone(),
                     streams: sess.streams.clone(),
                     closed: sess.closed.subscribe(),
@@ -604,6 +663,7 @@ async fn forward(
     app_name: &str,
     body: String,
     cancel: Option<Arc<Notify>>,
+    events: Option<Events>,
 ) -> Result<Option<String>, Failure> {
     let role_permit = role_semaphore(s, role)
         .acquire_owned()
@@ -616,7 +676,7 @@ async fn forward(
         .acquire_owned()
         .await
         .map_err(|_| Failure::RoleRefused)?;
-    let client = checkout(&s.cfg, &s.requests).await.map_err(Failure::Db)?;
+    let conn = checkout(&s.cfg, &s.requests).await.map_err(Failure::Db)?;
     let (tx, rx) = oneshot::channel();
     let task = Task {
         s: s.clone(),
@@ -625,9 +685,10 @@ async fn forward(
         app_name: app_name.to_string(),
         body,
         cancel,
+        events,
         permits: (role_permit, permit),
     };
-    tokio::spawn(task.run(client, tx));
+    tokio::spawn(task.run(conn, tx));
     rx.await.unwrap_or(Err(Failure::RoleRefused))
 }
 
@@ -638,21 +699,42 @@ struct Task {
     app_name: String,
     body: String,
     cancel: Option<Arc<Notify>>,
+    events: Option<Events>,
     permits: (OwnedSemaphorePermit, OwnedSemaphorePermit),
 }
 
 impl Task {
-    async fn run(
-        self,
-        mut client: Client,
-        mut tx: oneshot::Sender<Result<Option<String>, Failure>>,
-    ) {
+    async fn run(self, conn: Conn, mut tx: oneshot::Sender<Result<Option<String>, Failure>>) {
+        let Conn {
+            mut client,
+            notices,
+        } = conn;
         let token = client.cancel_token();
+        // the statement's notices, while it runs, to the call's response stream
+        let (ntx, mut nrx) = mpsc::unbounded_channel();
+        if self.events.is_some() {
+            *notices.lock().unwrap_or_else(|p| p.into_inner()) = Some(ntx);
+        }
+        let events = &self.events;
+        let relay = |n: tokio_postgres::error::DbError| {
+            if let Some(ev) = events {
+                if let Some(m) = crate::notices::notification(
+                    n.severity(),
+                    n.code().code(),
+                    n.message(),
+                    n.detail(),
+                    ev.level.as_deref(),
+                    ev.progress_token.as_ref(),
+                ) {
+                    let _ = ev.tx.send(m);
+                }
+            }
+        };
         // cancelled while it waited for a connection: not run at all
         if let Some(n) = &self.cancel {
             use futures_util::FutureExt;
             if n.notified().now_or_never().is_some() {
-                checkin(&self.s.requests, client).await;
+                checkin(&self.s.requests, Conn { client, notices }).await;
                 drop(self.permits);
                 let _ = tx.send(Err(Failure::Cancelled));
                 return;
@@ -674,10 +756,14 @@ impl Task {
                     None => std::future::pending().await,
                 }
             };
-            let stop = tokio::select! {
-                r = &mut work => Err(r),
-                _ = tx.closed() => Ok(()),
-                _ = cancelled => Ok(()),
+            tokio::pin!(cancelled);
+            let stop = loop {
+                tokio::select! {
+                    r = &mut work => break Err(r),
+                    _ = tx.closed() => break Ok(()),
+                    _ = &mut cancelled => break Ok(()),
+                    Some(n) = nrx.recv() => relay(n),
+                }
             };
             match stop {
                 Err(r) => r,
@@ -692,7 +778,11 @@ impl Task {
                 }
             }
         };
-        checkin(&self.s.requests, client).await;
+        // notices that arrived with the last of the statement's answer
+        while let Ok(n) = nrx.try_recv() {
+            relay(n);
+        }
+        checkin(&self.s.requests, Conn { client, notices }).await;
         drop(self.permits);
         let _ = tx.send(result);
     }
@@ -873,7 +963,42 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
     } else {
         None
     };
-    let result = forward(&s, &role, &version, &app_name, msg.to_string(), cancel).await;
+    // A tools/call whose client takes SSE, and asked for log messages (logging/setLevel) or
+    // progress (_meta.progressToken), gets its answer as an SSE stream: the notices of the
+    // statement as notifications first, then the response.
+    let progress_token = msg["params"]["_meta"].get("progressToken").cloned();
+    let log_level = session.as_ref().and_then(|x| x.log_level.clone());
+    let accepts_sse = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"));
+    if method == "tools/call" && accepts_sse && (log_level.is_some() || progress_token.is_some()) {
+        let (etx, erx) = mpsc::unbounded_channel();
+        let events = Events {
+            tx: etx,
+            level: log_level,
+            progress_token,
+        };
+        let s2 = s.clone();
+        let body = msg.to_string();
+        let key = registered.key.take();
+        let answer = async move {
+            let _registered = InFlight { s: &s2, key };
+            let r = forward(&s2, &role, &version, &app_name, body, cancel, Some(events)).await;
+            sse_answer(&s2, r, &id)
+        };
+        return sse_response(erx, answer);
+    }
+    let result = forward(
+        &s,
+        &role,
+        &version,
+        &app_name,
+        msg.to_string(),
+        cancel,
+        None,
+    )
+    .await;
     drop(registered);
     match result {
         Ok(None) => StatusCode::ACCEPTED.into_response(),
@@ -889,6 +1014,9 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             )
         }
         Ok(Some(answer)) => {
+            if method == "logging/setLevel" {
+                remember_level(&s, &session_id, &msg, &answer);
+            }
             let negotiated = if is_init {
                 serde_json::from_str::<Value>(&answer)
                     .ok()
@@ -905,6 +1033,7 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                     Session {
                         role,
                         protocol_version: pv,
+                        log_level: None,
                         app_name,
                         last_used: Instant::now(),
                         streams: Arc::new(AtomicUsize::new(0)),
@@ -947,6 +1076,94 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             json_response(status, db::db_failure(&id, &e))
         }
     }
+}
+
+/// After a successful `logging/setLevel`: the session's level for a tool's notices.
+fn remember_level(s: &Inner, session_id: &str, msg: &Value, answer: &str) {
+    let ok = serde_json::from_str::<Value>(answer).is_ok_and(|v| v.get("result").is_some());
+    let level = msg["params"]["level"]
+        .as_str()
+        .filter(|l| crate::notices::is_level(l));
+    if let (true, Some(level)) = (ok, level) {
+        if let Some(sess) = s
+            .sessions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_mut(session_id)
+        {
+            sess.log_level = Some(level.to_string());
+        }
+    }
+}
+
+/// The JSON-RPC answer of a streamed tools/call (the last event of its stream).
+fn sse_answer(s: &Inner, r: Result<Option<String>, Failure>, id: &Value) -> Option<String> {
+    match r {
+        Ok(None) => None,
+        Ok(Some(a)) if a.len() > s.limits.max_response => {
+            Some(db::rpc_error(id, -32603, "Response too large"))
+        }
+        Ok(Some(a)) => Some(a),
+        Err(Failure::Cancelled) => Some(db::rpc_error(id, -32800, "Request cancelled")),
+        Err(Failure::RoleRefused) => Some(db::rpc_error(
+            id,
+            -32600,
+            "Forbidden: the token's role may not be used",
+        )),
+        Err(Failure::Db(e)) => {
+            eprintln!(
+                "pg_mcp_bridge: tools/call: request failed: {}",
+                db::describe(&e)
+            );
+            Some(db::db_failure(id, &e))
+        }
+    }
+}
+
+/// An SSE response: the notifications of `events` as they come, then the answer. The answer
+/// future is polled by the stream, so a client that goes away drops it and the statement is
+/// cancelled as for a JSON answer.
+fn sse_response(
+    events: mpsc::UnboundedReceiver<String>,
+    answer: impl std::future::Future<Output = Option<String>> + Send + 'static,
+) -> Response {
+    struct St<F> {
+        events: mpsc::UnboundedReceiver<String>,
+        answer: Option<std::pin::Pin<Box<F>>>,
+        last: Option<String>,
+    }
+    let st = St {
+        events,
+        answer: Some(Box::pin(answer)),
+        last: None,
+    };
+    let stream = futures_util::stream::unfold(st, |mut st| async move {
+        loop {
+            if st.answer.is_none() {
+                // the answer is in: what the statement said before it, then the answer
+                if let Ok(m) = st.events.try_recv() {
+                    return Some((
+                        Ok::<Event, Infallible>(Event::default().event("message").data(m)),
+                        st,
+                    ));
+                }
+                let last = st.last.take()?;
+                return Some((Ok(Event::default().event("message").data(last)), st));
+            }
+            let fut = st.answer.as_mut()?;
+            tokio::select! {
+                biased;
+                Some(m) = st.events.recv() => {
+                    return Some((Ok(Event::default().event("message").data(m)), st));
+                }
+                a = fut => {
+                    st.answer = None;
+                    st.last = a;
+                }
+            }
+        }
+    });
+    Sse::new(stream).into_response()
 }
 
 /// Decrements a session's stream count when its SSE stream ends.
@@ -1032,6 +1249,16 @@ async fn delete_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn anonymous_role_only_on_loopback() {
+        assert!(super::anonymous_allowed("127.0.0.1:0", "anon").is_ok());
+        assert!(super::anonymous_allowed("[::1]:8765", "anon").is_ok());
+        assert!(super::anonymous_allowed("0.0.0.0:8765", "anon").is_err());
+        assert!(super::anonymous_allowed("192.0.2.1:8765", "anon").is_err());
+        assert!(super::anonymous_allowed("localhost:8765", "anon").is_err());
+        assert!(super::anonymous_allowed("127.0.0.1:0", "").is_err());
+    }
 
     #[test]
     fn the_bearer_scheme_is_case_insensitive() {

@@ -14,6 +14,7 @@ mod db;
 mod http;
 mod jwt;
 mod limits;
+mod notices;
 mod pgconn;
 mod stdio;
 
@@ -36,6 +37,9 @@ pub struct Opts {
     pub allowed_hosts: Vec<String>,
     pub jwt_expected: jwt::Expected,
     pub limits: limits::Limits,
+    /// HTTP only: the role of a request that carries no Authorization header at all (loopback
+    /// listeners only; PostgREST's anonymous role).
+    pub anonymous_role: Option<String>,
 }
 
 const USAGE: &str = "usage:
@@ -43,6 +47,7 @@ const USAGE: &str = "usage:
   pg_mcp_bridge http [--dsn CONNINFO] [--listen 127.0.0.1:8765] [--jwt-secret-file FILE]
                 [--allowed-origin ORIGIN]... [--allowed-host HOST[:PORT]]...
                 [--jwt-audience AUD] [--jwt-issuer ISS] [--interface NAME] [--allow-superuser]
+                [--anonymous-role ROLE]   (requests without Authorization; loopback only)
   limits (both transports; docs/bridge-resource-model.md): --max-connections N
     --max-connections-per-role N --auth-connections N --max-sessions N
     --max-sessions-per-role N --session-idle-timeout SECS --max-streams-per-session N
@@ -90,6 +95,7 @@ fn parse_args(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<O
             "--allowed-host" => o.allowed_hosts.push(value(&mut i, "--allowed-host")?),
             "--jwt-audience" => o.jwt_expected.audience = Some(value(&mut i, "--jwt-audience")?),
             "--jwt-issuer" => o.jwt_expected.issuer = Some(value(&mut i, "--jwt-issuer")?),
+            "--anonymous-role" => o.anonymous_role = Some(value(&mut i, "--anonymous-role")?),
             f if f.starts_with("--") && limits::FLAGS.contains(&&f[2..]) => {
                 let v = value(&mut i, f)?;
                 o.limits.set(&f[2..], &v)?;

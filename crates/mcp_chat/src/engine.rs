@@ -320,8 +320,16 @@ impl<'a> Run<'a> {
                     );
                 }
             }
-            let req = self.request(self.msgs.clone(), self.tools.clone(), choice.clone());
-            let resp = match self.exchange(ExchangePurpose::Chat, &req, counted) {
+            // The conversation and the tools travel in the request and come back after it (no
+            // copy of the history per request).
+            let (msgs, tools) = (
+                std::mem::take(&mut self.msgs),
+                std::mem::take(&mut self.tools),
+            );
+            let req = self.request(msgs, tools, choice.clone());
+            let sent = self.exchange(ExchangePurpose::Chat, &req, counted);
+            (self.msgs, self.tools) = (req.messages, req.tools);
+            let resp = match sent {
                 Ok(r) => r,
                 Err(stop) => return stop,
             };
@@ -911,16 +919,18 @@ impl<'a> Run<'a> {
                 std::borrow::Cow::Owned(clean) => clean,
             }
         };
-        ex.response_body = Some(raw.clone());
-
         if let Some(s) = reply.status.filter(|s| !(200..300).contains(s)) {
             let mut pe = p.normalize_error(s, &raw, &reply.headers);
             pe.message = self.scrub.scrub_message(&pe.message);
             pe.code = pe.code.map(|c| self.scrub.scrub_message(&c));
+            ex.response_body = Some(raw);
             return Err(self.failed(ex, pe, None));
         }
 
+        // The provider's dialect reads its answer (one parse of the body), then the body moves
+        // into the record.
         let resp = p.parse_response(&raw, &req.tools);
+        ex.response_body = Some(raw);
         ex.finish_reason = Some(resp.finish_reason);
         ex.reasoning = resp.reasoning.clone();
         let mut fixes = resp.repairs.clone();

@@ -467,22 +467,6 @@ pub fn normalize_error(
     normalize_error_with_retry(provider, http_status, body, hint.map(|d| d.as_secs_f64()))
 }
 
-/// [`normalize_error`] with all response headers (`retry-after-ms` first, then `retry-after`,
-/// then `x-ratelimit-reset-*`: [`crate::retry_after_from_headers`]).
-pub fn normalize_error_with_headers(
-    provider: &str,
-    http_status: Option<u16>,
-    body: &str,
-    headers: &[(&str, &str)],
-) -> ProviderError {
-    normalize_error_with_retry(
-        provider,
-        http_status,
-        body,
-        crate::provider::openai::retry_after_from_headers(headers),
-    )
-}
-
 /// [`normalize_error`] with the wait the response headers asked for (seconds), which wins over
 /// a wait stated in the message.
 pub(crate) fn normalize_error_with_retry(

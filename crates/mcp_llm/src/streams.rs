@@ -2,13 +2,13 @@
 //! function `mcp.parse_llm_response`, for bodies captured elsewhere): server-sent-event streams
 //! (OpenAI `chat.completion.chunk`s or Anthropic events), Ollama's NDJSON stream and its native
 //! `/api/chat` answer. The chat engine sends no `stream` request and parses with
-//! [`crate::parse_chat_response`], which does not look here.
+//! its provider's dialect ([`crate::provider::Dialect::parse`]), which does not look here.
 
-use crate::error::{error_from_value, looks_like_error, ErrorKind, ProviderError};
-use crate::response::{
+use crate::answer::{
     call_from_value, content_text, finish, mark_incomplete, message, str_field, u, usage_from, FinishReason,
     LlmResponse,
 };
+use crate::error::{error_from_value, looks_like_error, ErrorKind, ProviderError};
 use crate::types::Usage;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;

@@ -22,7 +22,7 @@
 //! Answers without any of the marker characters (`<`, `[`, `{` at the start) are not looked
 //! at beyond one `memchr` pass.
 
-use crate::response::{decode_args_text, parse_items_text, Args, ParsedToolCall};
+use crate::answer::{decode_args_text, parse_items_text, Args, ParsedToolCall};
 use crate::types::ToolDef;
 use mcp_audit::clip_chars;
 use serde_json::{Map, Number, Value};
@@ -557,7 +557,7 @@ fn json_payload(body: &str, closed: bool, cx: &Cx, out: &mut Out) {
     let n = items.len();
     for (k, (v, truncated)) in items.into_iter().enumerate() {
         let v = normalize_call_object(v);
-        let mut c = crate::response::call_from_value(&v, 0);
+        let mut c = crate::answer::call_from_value(&v, 0);
         if v.get("id").and_then(Value::as_str).is_none_or(|i| i.trim().is_empty()) {
             c.id = String::new();
         }
@@ -1353,7 +1353,7 @@ fn bare_calls(s: &str, cx: &Cx) -> Option<(&'static str, Vec<ParsedToolCall>)> {
         let calls = items
             .into_iter()
             .map(|v| {
-                let mut c = crate::response::call_from_value(&v, 0);
+                let mut c = crate::answer::call_from_value(&v, 0);
                 if v.get("id").is_none() {
                     c.id = String::new();
                 }

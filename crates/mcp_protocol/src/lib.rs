@@ -7,6 +7,8 @@
 
 use serde_json::{json, Map, Value};
 
+pub mod content;
+
 /// Protocol revisions `mcp.handle` speaks, newest first. 2025-11-25 is the newest revision the
 /// official SDKs reach through the `initialize` handshake (TypeScript SDK 1.32, Python SDK 2.3);
 /// the Python SDK's stateless 2026-07-28 envelope is not implemented: its `server/discover`
@@ -536,7 +538,7 @@ pub fn initialize_result(version: &str, server_name: &str, server_version: &str)
         "protocolVersion": version,
         "capabilities": {
             "tools": {"listChanged": true},
-            "resources": {"listChanged": true},
+            "resources": {"listChanged": true, "subscribe": true},
             "prompts": {"listChanged": true},
             "completions": {},
             "logging": {}

@@ -9,6 +9,11 @@
 //!   input; once the budget is spent strings are parsed in the conservative one-pass mode.
 
 use crate::chars::*;
+// `parser` and `py` import each other, and that is honest mutual recursion, not a layering
+// slip: the parser's string rule asks the second opinion (`py`) at a doubtful quote, and the
+// second opinion reads strings by calling back into the parser's methods (its input, cursor,
+// open containers, nesting). Either half alone cannot parse a string; `py` holds only its own
+// state (`SecondOpinion`), which the parser carries without reading.
 use crate::py::SecondOpinion;
 use crate::{Fix, RepairError};
 use serde_json::{Map, Number, Value};

@@ -19,6 +19,8 @@
 //! (exhausted) and the first-pass result stands, so the total work stays linear.
 
 use crate::chars::*;
+// Mutual recursion with `parser` (see the note at its `use crate::py`): this mode parses through
+// the parser's methods, and the parser calls it at a doubtful quote.
 use crate::parser::{Ctx, PResult, Parser};
 
 /// The second opinion's own state (the parser holds it, opaque; only this module reads it).

@@ -167,6 +167,28 @@ fn windowed(
 /// one list contributes 1 / (RRF_K + r).
 pub const RRF_K: f64 = 60.0;
 
+/// The contextual header of a document's chunks: its title and the given metadata values, in
+/// order, empty ones left out, joined by " | "; `None` when nothing is left. In a corpus of
+/// many agreements sharing the same clauses, a chunk such as "§ 9 Urlaub. 30 Arbeitstage"
+/// names neither branch nor region: the header does.
+pub fn chunk_header(title: Option<&str>, values: &[&str]) -> Option<String> {
+    let parts: Vec<&str> = title
+        .into_iter()
+        .chain(values.iter().copied())
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" | "))
+}
+
+/// What is embedded and indexed for a chunk: the header, a blank line, the chunk's text.
+pub fn with_header(header: Option<&str>, text: &str) -> String {
+    match header {
+        Some(h) => format!("{h}\n\n{text}"),
+        None => text.to_string(),
+    }
+}
+
 /// Fuse ranked lists of ids (best first) by reciprocal rank; ties keep the order in which an id
 /// was first seen (earlier list first). Returns (id, score), best first.
 pub fn rrf<T: Clone + PartialEq>(lists: &[Vec<T>], k: f64) -> Vec<(T, f64)> {

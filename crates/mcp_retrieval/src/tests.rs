@@ -196,3 +196,21 @@ fn texts_without_breaks_are_chunked_in_windows() {
         }
     }
 }
+
+#[test]
+fn chunk_header_joins_title_and_values_and_skips_empty_ones() {
+    assert_eq!(
+        crate::chunk_header(Some("MTV Metall – Bayern"), &["Bayern", " ", "Metall"]).as_deref(),
+        Some("MTV Metall – Bayern | Bayern | Metall")
+    );
+    assert_eq!(
+        crate::chunk_header(None, &["Sachsen"]).as_deref(),
+        Some("Sachsen")
+    );
+    assert_eq!(crate::chunk_header(Some("  "), &[]), None);
+    assert_eq!(
+        crate::with_header(Some("T"), "§ 9 Urlaub"),
+        "T\n\n§ 9 Urlaub"
+    );
+    assert_eq!(crate::with_header(None, "§ 9 Urlaub"), "§ 9 Urlaub");
+}

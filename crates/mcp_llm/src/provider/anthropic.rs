@@ -1,10 +1,13 @@
 //! Anthropic's Messages API: `{base}/messages`, the key in `x-api-key`, `anthropic-version`;
 //! system prompts top-level, tool calls and results as content blocks.
 
-use super::{merge_extra, Dialect, ProviderConfig};
-use crate::error::{ErrorKind, ProviderError};
-use crate::response::{array_cut, call_from_value, mark_incomplete, usage_from, Cut, FinishReason, LlmResponse};
-use crate::types::{ChatRequest, Role};
+use super::dialect::{merge_extra, Dialect, ProviderConfig};
+use crate::answer::{
+    array_cut, call_from_value, error_answer, mark_incomplete, unrecognized, usage_from, Cut, FinishReason, LlmResponse,
+};
+use crate::complete::{parse_json_answer, Shaped};
+use crate::error::{looks_like_error, ErrorKind, ProviderError};
+use crate::types::{ChatRequest, Role, ToolDef};
 use serde_json::{json, Map, Value};
 
 /// `anthropic-version` header sent to the Messages API.
@@ -32,6 +35,20 @@ impl Dialect for Anthropic {
 
     fn body(&self, req: &ChatRequest) -> Value {
         anthropic_body(req)
+    }
+
+    /// A Messages answer, or an error object in the body (`{"type": "error", …}`); anything
+    /// else is `invalid_response`.
+    fn parse(&self, raw: &str, tools: &[ToolDef]) -> LlmResponse {
+        parse_json_answer(raw, Some(tools), |v, raw, truncated| {
+            if is_message(v) {
+                Shaped::Answer(from_message(v, raw, truncated))
+            } else if looks_like_error(v) {
+                Shaped::Final(error_answer(v))
+            } else {
+                Shaped::Answer(unrecognized(v))
+            }
+        })
     }
 }
 
@@ -130,6 +147,14 @@ pub fn anthropic_body(req: &ChatRequest) -> Value {
 
 // ---------------------------------------------------------------------------------------------
 // Answer
+
+/// The shape of a Messages answer: `"type": "message"`, or content blocks with a stop reason or
+/// the assistant's role.
+pub(crate) fn is_message(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("message")
+        || (v.get("content").map(Value::is_array) == Some(true)
+            && (v.get("stop_reason").is_some() || v.get("role").and_then(Value::as_str) == Some("assistant")))
+}
 
 /// A Messages answer (`{"type": "message", "content": [blocks], "stop_reason", "usage"}`).
 pub(crate) fn from_message(v: &Value, raw: &str, truncated: bool) -> LlmResponse {

@@ -2,10 +2,13 @@
 //! `/v1`, vLLM, llama.cpp), and Azure OpenAI, which differs only in the URL (deployment and
 //! `api-version`) and the key header (`api-key`).
 
-use super::{merge_extra, Dialect, ProviderConfig};
-use crate::error::{error_from_value, normalize_error_with_retry, ErrorKind, ProviderError};
-use crate::response::{message, usage_from, FinishReason, LlmResponse};
-use crate::types::{ChatRequest, Message, Role};
+use super::dialect::{merge_extra, Dialect, ProviderConfig};
+use crate::answer::{
+    bare_message, error_answer, is_bare_message, message, unrecognized, usage_from, FinishReason, LlmResponse,
+};
+use crate::complete::{parse_json_answer, Shaped};
+use crate::error::{error_from_value, looks_like_error, normalize_error_with_retry, ErrorKind, ProviderError};
+use crate::types::{ChatRequest, Message, Role, ToolDef};
 use serde_json::{json, Map, Value};
 use std::time::SystemTime;
 
@@ -37,8 +40,12 @@ impl Dialect for OpenAi {
         openai_body(req)
     }
 
+    fn parse(&self, raw: &str, tools: &[ToolDef]) -> LlmResponse {
+        parse_answer(raw, tools)
+    }
+
     fn normalize_error(&self, label: &str, status: u16, body: &str, headers: &[(&str, &str)]) -> ProviderError {
-        normalize_error_with_retry(label, Some(status), body, retry_after_from_headers(headers))
+        normalize_error_with_headers(label, Some(status), body, headers)
     }
 }
 
@@ -70,6 +77,10 @@ impl Dialect for Azure {
 
     fn body(&self, req: &ChatRequest) -> Value {
         openai_body(req)
+    }
+
+    fn parse(&self, raw: &str, tools: &[ToolDef]) -> LlmResponse {
+        parse_answer(raw, tools)
     }
 
     fn check(&self, p: &ProviderConfig) -> Result<(), String> {
@@ -188,6 +199,25 @@ pub fn openai_body(req: &ChatRequest) -> Value {
 // ---------------------------------------------------------------------------------------------
 // Answer
 
+/// A chat-completions answer (OpenAI and Azure alike): `choices`, an error object in the body,
+/// or a bare assistant message (some compatible servers and gateways answer with the message
+/// alone); anything else is `invalid_response`.
+fn parse_answer(raw: &str, tools: &[ToolDef]) -> LlmResponse {
+    parse_json_answer(raw, Some(tools), |v, raw, truncated| {
+        if let Some(choices) = v.get("choices").and_then(Value::as_array) {
+            Shaped::Answer(from_choices(v, choices, raw, truncated))
+        } else if looks_like_error(v) {
+            Shaped::Final(error_answer(v))
+        } else if is_bare_message(v) && v.get("type").and_then(Value::as_str) != Some("message") {
+            // A bare chat message (some gateways); an Anthropic Messages answer
+            // (`"type": "message"`, typed content blocks) is another dialect's, not guessed.
+            Shaped::Answer(bare_message(v, raw, truncated))
+        } else {
+            Shaped::Answer(unrecognized(v))
+        }
+    })
+}
+
 /// A chat-completions answer (`{"choices": [{"message"|"delta"|"text", "finish_reason"}],
 /// "usage"}`).
 pub(crate) fn from_choices(v: &Value, choices: &[Value], raw: &str, truncated: bool) -> LlmResponse {
@@ -249,6 +279,17 @@ pub(crate) fn from_choices(v: &Value, choices: &[Value], raw: &str, truncated: b
 // ---------------------------------------------------------------------------------------------
 // Errors: how long to wait
 
+/// [`crate::normalize_error`] with all response headers (`retry-after-ms` first, then
+/// `retry-after`, then `x-ratelimit-reset-*`: [`retry_after_from_headers`]).
+pub fn normalize_error_with_headers(
+    provider: &str,
+    http_status: Option<u16>,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> ProviderError {
+    normalize_error_with_retry(provider, http_status, body, retry_after_from_headers(headers))
+}
+
 /// Retry delay from response headers (names case-insensitive): the shared reader
 /// ([`mcp_http::retry_after`]: `retry-after-ms`, then `retry-after`), then OpenAI's and Azure's
 /// `x-ratelimit-reset-requests`/`-tokens` (`"1s"`, `"6m0s"`, `"20ms"`) when those are missing.
@@ -304,7 +345,7 @@ fn parse_go_duration(s: &str) -> Option<f64> {
 
 #[cfg(test)]
 mod embedding_endpoint_tests {
-    use crate::provider::{ProviderConfig, ProviderKind};
+    use crate::provider::dialect::{ProviderConfig, ProviderKind};
 
     #[test]
     fn embeddings_endpoints_per_dialect() {

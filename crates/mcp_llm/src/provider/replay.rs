@@ -3,8 +3,9 @@
 //! completions) so the audit shows what would have been sent. Deterministic: tests, demos and
 //! the SQL goldens use it.
 
-use super::{Dialect, ProviderConfig};
-use crate::types::ChatRequest;
+use super::dialect::{Dialect, ProviderConfig};
+use crate::answer::LlmResponse;
+use crate::types::{ChatRequest, ToolDef};
 use serde_json::Value;
 
 /// The replay pseudo-dialect.
@@ -28,5 +29,12 @@ impl Dialect for Replay {
 
     fn check(&self, _p: &ProviderConfig) -> Result<(), String> {
         Ok(())
+    }
+
+    /// A recording may hold the answers of any dialect (it replays what another provider
+    /// answered): the one dialect that recognizes the shape ([`crate::parse_chat_response`];
+    /// streams are not read, as no chat requests one).
+    fn parse(&self, raw: &str, tools: &[ToolDef]) -> LlmResponse {
+        crate::response::parse_chat_response_with_tools(raw, Some(tools))
     }
 }

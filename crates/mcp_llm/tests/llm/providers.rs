@@ -115,3 +115,46 @@ fn the_chat_path_reads_json_answers_only() {
         let _: Value = a.to_json();
     }
 }
+
+#[test]
+fn each_dialect_reads_its_own_answers() {
+    let openai = r#"{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_item","arguments":"{\"id\": 7}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":2}}"#;
+    let anthropic = r#"{"type":"message","role":"assistant","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t1","name":"get_item","input":{"id":7}}],"stop_reason":"tool_use","usage":{"input_tokens":5,"output_tokens":2}}"#;
+    let cfg = |k| ProviderConfig::new(k, "http://h/v1", "m");
+    // A dialect reads its own shape exactly as the shape-guessing reader does.
+    for (kind, raw) in [
+        (ProviderKind::Openai, openai),
+        (ProviderKind::Azure, openai),
+        (ProviderKind::Anthropic, anthropic),
+        (ProviderKind::Replay, openai),
+        (ProviderKind::Replay, anthropic),
+    ] {
+        let r = cfg(kind).parse_response(raw, &[]);
+        assert_eq!(r.to_json(), parse_llm_response(raw).to_json(), "{kind:?}");
+        assert_eq!(r.complete_tool_calls().len(), 1, "{kind:?}");
+        assert!(r.error.is_none());
+    }
+    // The other dialect's answer is not guessed: invalid_response.
+    for (kind, raw) in [(ProviderKind::Openai, anthropic), (ProviderKind::Anthropic, openai)] {
+        let r = cfg(kind).parse_response(raw, &[]);
+        let e = r.error.as_ref().expect("an error");
+        assert_eq!(e.kind, ErrorKind::InvalidResponse, "{kind:?}");
+        assert!(e.message.contains("unrecognized response shape"), "{}", e.message);
+        assert!(r.tool_calls.is_empty());
+    }
+    // Error bodies in a 2xx answer, repaired and truncated bodies go through every dialect.
+    let err = r#"{"error":{"message":"overloaded","type":"overloaded_error"}}"#;
+    for kind in [ProviderKind::Openai, ProviderKind::Anthropic, ProviderKind::Replay] {
+        let r = cfg(kind).parse_response(err, &[]);
+        assert_eq!(r.finish_reason, FinishReason::Error);
+        assert_eq!(r.error.as_ref().map(|e| e.kind), Some(ErrorKind::Server), "{kind:?}");
+        assert_eq!(
+            cfg(kind).parse_response("", &[]).error.map(|e| e.kind),
+            Some(ErrorKind::InvalidResponse)
+        );
+    }
+    let cut = &openai[..openai.find("\"finish_reason\"").unwrap()];
+    let r = cfg(ProviderKind::Openai).parse_response(cut, &[]);
+    assert!(r.truncated && !r.repairs.is_empty());
+    assert_eq!(r.to_json(), parse_llm_response(cut).to_json());
+}

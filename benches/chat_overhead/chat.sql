@@ -1,0 +1,1 @@
+SELECT mcp.chat('What do we know about item 7?', 'one');

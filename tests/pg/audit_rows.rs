@@ -1,0 +1,91 @@
+//! The audit row model: every field of every row type (`mcp_audit::rows`) is a column of its
+//! table, `mcp.audit_store` refuses what it does not know, and the two sinks (the caller's
+//! transaction and the durable audit worker) write the same row.
+
+#[pgrx::pg_schema]
+mod tests {
+    use crate::tests::*;
+    use mcp_audit::rows::{
+        columns_of, EmbeddingRequestRow, LlmRequestRow, RunEndRow, RunRow, ToolCallRow,
+    };
+
+    fn columns(table: &str) -> Vec<String> {
+        Spi::get_one_with_args::<Vec<String>>(
+            "SELECT array_agg(attname::text) FROM pg_catalog.pg_attribute
+              WHERE attrelid = ('mcp.' || $1)::regclass AND attnum > 0 AND NOT attisdropped",
+            &[table.into()],
+        )
+        .unwrap()
+        .unwrap()
+    }
+
+    #[pg_test]
+    fn every_row_field_is_a_column_of_its_table() {
+        for (table, fields) in [
+            ("run", columns_of::<RunRow>()),
+            ("run", columns_of::<RunEndRow>()),
+            ("llm_request", columns_of::<LlmRequestRow>()),
+            ("tool_call", columns_of::<ToolCallRow>()),
+            ("embedding_request", columns_of::<EmbeddingRequestRow>()),
+        ] {
+            let cols = columns(table);
+            assert!(fields.len() >= 8, "{table}: {fields:?}");
+            for f in &fields {
+                assert!(
+                    cols.contains(f),
+                    "mcp.{table} has no column {f} (columns: {cols:?})"
+                );
+            }
+        }
+    }
+
+    #[pg_test]
+    fn audit_store_refuses_an_unknown_record_kind() {
+        let e = err_of(r#"SELECT mcp.audit_store('{"k": "tool_cal", "row": {}}')"#);
+        assert!(e.contains("unknown audit record kind tool_cal"), "{e}");
+        // STRICT: NULL in, nothing written, NULL out.
+        assert_eq!(
+            Spi::get_one::<i64>("SELECT mcp.audit_store(NULL)").unwrap(),
+            None
+        );
+        // Not for PUBLIC.
+        assert_eq!(
+            Spi::get_one::<bool>(
+                "SELECT has_function_privilege('public', 'mcp.audit_store(jsonb)', 'EXECUTE')"
+            )
+            .unwrap(),
+            Some(false)
+        );
+    }
+
+    /// The audit row of one `mcp.call_tool`, without its id and time.
+    fn call_row(durable: bool) -> Value {
+        run(&format!(
+            "SET LOCAL mcp.audit_durable = {}",
+            if durable { "on" } else { "off" }
+        ));
+        let before = Spi::get_one::<i64>("SELECT coalesce(max(call_id), 0) FROM mcp.tool_call")
+            .unwrap()
+            .unwrap();
+        run(
+            r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet": "Bayern", "fachbereich": "Metall"}')"#,
+        );
+        Spi::get_one_with_args::<JsonB>(
+            "SELECT to_jsonb(t) - 'call_id' - 'created_at' - 'latency_ms'
+               FROM mcp.tool_call t WHERE call_id > $1 AND tool = 'getTarifVertrag'",
+            &[before.into()],
+        )
+        .unwrap()
+        .expect("the call's row")
+        .0
+    }
+
+    #[pg_test]
+    fn both_sinks_write_the_same_row() {
+        demo_registry();
+        let through_worker = call_row(true);
+        let in_transaction = call_row(false);
+        assert_eq!(through_worker, in_transaction);
+        assert_eq!(through_worker["status"], "ok", "{through_worker}");
+    }
+}

@@ -6,8 +6,12 @@
 #     what the engine gives (so the unit test compares against the engine, not a stale file);
 #  2. in the database, mcp.embed(texts, 'e5', 'query' | 'passage') must agree with the engine:
 #     cosine >= 0.99 for every sentence (the same arithmetic: in practice > 0.999);
-#  3. mcp.ingest embeds chunks as passages and mcp.search embeds the query as a query;
-#  4. a long embedding run ends promptly on statement_timeout (57014), the session stays usable.
+#  3. mcp.ingest embeds chunks (with their header) as passages and mcp.search embeds the query
+#     as a query;
+#  4. a long embedding run ends promptly on statement_timeout (57014), the session stays usable;
+#  5. hostile input: an empty array, NUL characters (PostgreSQL's text cannot hold them: refused
+#     before pg_mcp sees them), a 1 MB text, 10,000 texts ended by statement_timeout, an unknown
+#     or empty input_type (22023), a NULL input_type (STRICT: NULL).
 # Uses the regress cluster (PG_MCP_REGRESS_DIR / PG_MCP_REGRESS_PORT).
 set -euo pipefail
 LOG_TAG=embed
@@ -54,8 +58,9 @@ res="$(psql_at "$PORT" "$DB" -At 2>&1 <<'SQL' || true
 SET client_min_messages = warning;
 INSERT INTO mcp.collection (name, embedding_model, text_config) VALUES ('de', 'e5', 'german');
 SELECT mcp.ingest('de', 'tv://x', 'MTV', 'Der Urlaub beträgt 30 Arbeitstage im Kalenderjahr.') IS NOT NULL;
-SELECT round((1 - (c.embedding <=> (mcp.embed(ARRAY[c.text], 'e5', 'passage'))[1]))::numeric, 5),
-       round((1 - (c.embedding <=> (mcp.embed(ARRAY[c.text], 'e5', 'query'))[1]))::numeric, 3) < 0.999
+-- the chunk is embedded with its header (the title: chunk_header is on by default) as a passage
+SELECT round((1 - (c.embedding <=> (mcp.embed(ARRAY['MTV' || E'\n\n' || c.text], 'e5', 'passage'))[1]))::numeric, 5),
+       round((1 - (c.embedding <=> (mcp.embed(ARRAY['MTV' || E'\n\n' || c.text], 'e5', 'query'))[1]))::numeric, 3) < 0.999
   FROM mcp.chunk c;
 SELECT round((s.score - (1 - (c.embedding <=> (mcp.embed(ARRAY['Wie viel Urlaub?'], 'e5', 'query'))[1])))::numeric, 5)
   FROM mcp.search('de', 'Wie viel Urlaub?', 1, 'vector') s JOIN mcp.chunk c USING (chunk_id);
@@ -76,5 +81,46 @@ case "$err" in *"canceling statement due to statement timeout"*) ;; *) log "FAIL
 [ "$ms" -lt 3000 ] || { log "FAIL: the timeout took ${ms} ms"; exit 1; }
 [ "$(psql_at "$PORT" "$DB" -At -c "SELECT cardinality(mcp.embed(ARRAY['ok'], 'e5'))")" = 1 ]
 log "statement_timeout ends a long E5 run in ${ms} ms; the session is usable"
+
+# hostile input; every answer is exact (each statement runs: ON_ERROR_STOP off)
+res="$(psql_at "$PORT" "$DB" -At -v ON_ERROR_STOP=0 2>&1 <<'SQL' || true
+\set VERBOSITY sqlstate
+SELECT cardinality(mcp.embed(ARRAY[]::text[], 'e5')), cardinality(mcp.embed('{}', 'e5', 'passage'));
+SELECT mcp.embed(ARRAY[chr(0)], 'e5');
+SELECT mcp.embed(ARRAY['a' || convert_from('\x00'::bytea, 'UTF8')], 'e5');
+SELECT mcp.embed(ARRAY['x'], 'e5', 'document');
+SELECT mcp.embed(ARRAY['x'], 'e5', '');
+SELECT mcp.embed(ARRAY['x'], 'e5', NULL) IS NULL;
+SQL
+)"
+want="$(printf '0|0\nERROR:  54000\nERROR:  22021\nERROR:  22023\nERROR:  22023\nt')"
+[ "$res" = "$want" ] || { log "FAIL: hostile input: got"; printf '%s\n' "$res" >&2; exit 1; }
+log "empty array: no vectors; NUL refused by PostgreSQL (54000, 22021); unknown and empty input_type 22023; NULL input_type NULL"
+
+# a 1 MB text (about 250 windows of 510 pieces) gives one unit vector
+start=$(date +%s%N)
+res="$(psql_at "$PORT" "$DB" -At -c "SET statement_timeout = '300s'" \
+        -c "SELECT octet_length(t), vector_dims(v), round(vector_norm(v)::numeric, 4)
+              FROM (SELECT t, (mcp.embed(ARRAY[t], 'e5', 'passage'))[1] AS v
+                      FROM (SELECT left(repeat('Der Urlaub beträgt 30 Arbeitstage. ', 30000), 1048576) AS t) x) y" 2>&1)"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$res" = "1048576|384|1.0000" ] || { log "FAIL: 1 MB text: $res"; exit 1; }
+log "a 1 MB text: one unit vector of 384 in ${ms} ms"
+
+# 10,000 texts: statement_timeout ends the run, the same session goes on
+start=$(date +%s%N)
+res="$(psql_at "$PORT" "$DB" -At -v ON_ERROR_STOP=0 2>&1 <<'SQL' || true
+SELECT pg_backend_pid() AS pid0 \gset
+SET statement_timeout = '500ms';
+SELECT cardinality(mcp.embed(array_fill('Die Arbeitszeit beträgt 35 Stunden in der Woche'::text, ARRAY[10000]), 'e5', 'passage'));
+RESET statement_timeout;
+SELECT pg_backend_pid() = :pid0, cardinality(mcp.embed(ARRAY['ok', 'auch ok'], 'e5'));
+SQL
+)"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+case "$res" in *"canceling statement due to statement timeout"*"t|2") ;; *) log "FAIL: 10,000 texts: $res"; exit 1;; esac
+[ "$ms" -lt 3000 ] || { log "FAIL: 10,000 texts: the timeout took ${ms} ms"; exit 1; }
+log "10,000 texts ended by statement_timeout in ${ms} ms; the same session embeds again"
+
 psql_at "$PORT" postgres -c "DROP DATABASE $DB" >/dev/null
 log "ok"

@@ -1968,7 +1968,7 @@ COMMENT ON COLUMN mcp.collection.fingerprint IS 'The model''s fingerprint when t
 COMMENT ON COLUMN mcp.collection.text_config IS 'Text-search configuration (e.g. german, english, simple) for the chunks'' tsvector and text/hybrid search.';
 COMMENT ON COLUMN mcp.collection.top_k IS 'Results when the caller gives no k, and passages context_retrieve takes from it (SQLcl: 7).';
 COMMENT ON COLUMN mcp.collection.min_score IS 'context_retrieve ignores passages whose cosine similarity is below this (SQLcl: 0.7).';
-COMMENT ON COLUMN mcp.collection.chunk_tokens IS 'mcp.ingest splits documents into chunks of at most this many tokens (cl100k_base). A local BERT model reads at most its max_seq_length word pieces of a chunk (all-MiniLM-L6-v2: 256); E5 reads all of it (windows of 510 pieces).';
+COMMENT ON COLUMN mcp.collection.chunk_tokens IS 'mcp.ingest splits documents into chunks of at most this many tokens (cl100k_base). A local BERT model reads at most its max_seq_length word pieces of a chunk (all-MiniLM-L6-v2: 256); E5 reads up to 8 windows of 510 pieces.';
 COMMENT ON COLUMN mcp.collection.chunk_overlap IS 'Tokens neighbouring chunks share.';
 COMMENT ON COLUMN mcp.collection.created_at IS 'When the row was created.';
 COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';

@@ -15,13 +15,30 @@
 //! The encoder is the engine's: an input is `<s>` + pieces of `"query: " + text` (or
 //! `"passage: "`) + `</s>`; a text longer than 510 pieces is cut into windows of 510 (no
 //! overlap), each run on its own, and the windows' mean-pooled vectors averaged weighted by
-//! their piece counts; the result is L2-normalized. Activations are quantized to int8 before
+//! their piece counts; the result is L2-normalized. At most [`MAX_WINDOWS`] windows are run
+//! (the engine runs all): a window costs about half a second of CPU, so without a bound a 1 MB
+//! text would hold a backend for minutes; the rest of such a text is not read, as a BERT model
+//! reads only its first max_seq_length pieces. Activations are quantized to int8 before
 //! every matrix product, as the engine does, so both compute the same sums (`tests/embed/run.sh`
 //! compares them). One text at a time on one thread (no OpenMP inside a backend).
 
 use crate::q4::{self, Q4Matrix, QActs, BLOCK_BYTES, QK};
 use crate::unigram::Unigram;
 use crate::EmbedError;
+
+/// Windows of 510 pieces read of one text at most (4080 pieces, about 3000 German words; a
+/// chunk of mcp.ingest is far shorter).
+pub const MAX_WINDOWS: usize = 8;
+
+/// The windows of at most `wmax` pieces that are run for `ids`: at least one (an empty text
+/// is one empty window), at most [`MAX_WINDOWS`].
+pub fn windows(ids: &[u32], wmax: usize) -> Vec<&[u32]> {
+    let mut w: Vec<&[u32]> = ids.chunks(wmax.max(1)).take(MAX_WINDOWS).collect();
+    if w.is_empty() {
+        w.push(&[]);
+    }
+    w
+}
 
 /// What a text is, for E5's prefixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,12 +354,8 @@ impl E5 {
         let h = self.cfg.hidden;
         let wmax = self.cfg.max_positions - 2;
         let mut sum = vec![0f32; h];
-        let mut windows: Vec<&[u32]> = ids.chunks(wmax).collect();
-        if windows.is_empty() {
-            windows.push(&[]);
-        }
         let mut work = Work::default();
-        for w in windows {
+        for w in windows(&ids, wmax) {
             let mut seq = Vec::with_capacity(w.len() + 2);
             seq.push(self.bos);
             seq.extend_from_slice(w);
@@ -476,5 +489,23 @@ fn layer_norm(x: &mut [f32], y: Option<&[f32]>, w: &[f32], b: &[f32], h: usize, 
         for i in 0..h {
             r[i] = (r[i] - mean) * inv * w[i] + b[i];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_are_bounded() {
+        assert_eq!(windows(&[], 510), vec![&[] as &[u32]]);
+        let ids: Vec<u32> = (0..1200).collect();
+        let w = windows(&ids, 510);
+        assert_eq!(w.iter().map(|x| x.len()).collect::<Vec<_>>(), [510, 510, 180]);
+        let many: Vec<u32> = (0..(510 * MAX_WINDOWS as u32 + 7)).collect();
+        let w = windows(&many, 510);
+        assert_eq!(w.len(), MAX_WINDOWS);
+        assert!(w.iter().all(|x| x.len() == 510));
+        assert_eq!(w[MAX_WINDOWS - 1].last(), Some(&(510 * MAX_WINDOWS as u32 - 1)));
     }
 }

@@ -65,7 +65,7 @@ impl std::error::Error for EmbedError {}
 pub struct LocalModel {
     encoder: Encoder,
     /// Tokens per text (per window for E5), specials included (BERT:
-    /// sentence_bert_config.json max_seq_length; E5: 512, longer texts are windowed).
+    /// sentence_bert_config.json max_seq_length; E5: 512, longer texts are windowed, at most `e5::MAX_WINDOWS` windows).
     pub max_seq_len: usize,
     /// `local:sha256:<hex>` of the model files (BERT: model.safetensors, config.json and
     /// vocab.txt; E5: the packed file).

@@ -117,3 +117,19 @@ fn fingerprint_and_broken_files() {
     odd[8..12].copy_from_slice(&100i32.to_le_bytes());
     assert!(LocalModel::e5_from_bytes(odd).is_err());
 }
+
+#[test]
+fn a_long_text_is_read_up_to_max_windows() {
+    let m = model();
+    let sentence = "Der Urlaub beträgt 30 Arbeitstage im Kalenderjahr. ";
+    let per = m.token_ids_as(sentence, InputType::Passage).len() - 2;
+    // enough sentences to fill all windows, then the same again and a different ending: the
+    // part after the last window is not read
+    let full = sentence.repeat(mcp_embed::e5::MAX_WINDOWS * 510 / per + 2);
+    let longer = format!("{full}{}Die Kündigungsfrist beträgt sechs Wochen.", full);
+    assert!(m.token_ids_as(&full, InputType::Passage).len() > mcp_embed::e5::MAX_WINDOWS * 510);
+    let v = m.embed_as(&[full.as_str(), longer.as_str()], InputType::Passage);
+    assert_eq!(v[0], v[1]);
+    let norm: f32 = v[0].iter().map(|a| a * a).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-4, "{norm}");
+}

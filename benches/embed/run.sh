@@ -4,8 +4,9 @@
 # runs them (one thread).
 #  1. crates/mcp_embed/examples/embed_cost.rs: load time, ms per query and per ~120-word
 #     passage, resident memory the load adds (private vs file-backed).
-#  2. With the demo cluster up (scripts/demo.sh; PG_MCP_DEMO_PORT): mcp.embed in one backend,
-#     the first call (load, fingerprint check included) and then 20 queries per model.
+#  2. With the demo cluster up (scripts/demo.sh; PG_MCP_DEMO_PORT): mcp.embed in a new backend
+#     per model: the first call (load, fingerprint check included), 20 queries, 5 passages, and
+#     the resident memory the model added to that backend.
 set -euo pipefail
 LOG_TAG=bench-embed
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -15,29 +16,40 @@ if ! psql_at "$PORT" pg_mcp_demo -Atc "SELECT 1 FROM mcp.embedding_model WHERE n
   log "demo cluster with model e5 not found on port $PORT: in-database part skipped"
   exit 0
 fi
-psql_at "$PORT" pg_mcp_demo -At <<'SQL' | python3 -c '
-import sys
-rows = [l.rstrip("\n").split("|") for l in sys.stdin if l.strip()]
-print("\n| in the backend | first call (load) ms | ms per query |")
-print("|---|---|---|")
-for r in rows[1:]:
-    print(f"| {r[0]} | {float(r[1]):.0f} | {float(r[2]):.1f} |")
-'
-SELECT 'pid', pg_backend_pid();
-CREATE TEMP TABLE t (model text, load_ms float8, per_query_ms float8);
+# One new backend per model: its resident memory (/proc/self/status of the backend, read with
+# pg_read_file) before the first call and after 20 queries and 5 passages, so the difference is
+# what the model costs that backend (RssAnon: private; RssFile: file pages, shared).
+echo
+echo "| in the backend | first call (load) ms | ms per query | ms per passage | RssAnon MB added | RssFile MB added |"
+echo "|---|---|---|---|---|---|"
+for m in minilm e5; do
+  psql_at "$PORT" pg_mcp_demo -At -v m="$m" <<'SQL'
+CREATE TEMP TABLE t (k text, v float8);
+CREATE FUNCTION pg_temp.kb(key text) RETURNS float8 LANGUAGE sql AS $$
+  SELECT (regexp_match(pg_read_file('/proc/self/status'), key || ':\s+(\d+) kB'))[1]::float8 $$;
+SET bench.model = :'m';
 DO $$
-DECLARE m text; t0 timestamptz; t1 timestamptz; q text[] := ARRAY[
-  'Wie viele Urlaubstage habe ich in der bayerischen Metallindustrie?', 'Kündigungsfrist in der Probezeit',
-  'Welcher Tarifvertrag gilt für mich?', 'Zuschläge für Nachtarbeit'];
+DECLARE m text := current_setting('bench.model'); t0 timestamptz; t1 timestamptz; t2 timestamptz;
+  a0 float8 := pg_temp.kb('RssAnon'); f0 float8 := pg_temp.kb('RssFile');
+  q text[] := ARRAY['Wie viele Urlaubstage habe ich in der bayerischen Metallindustrie?',
+                    'Kündigungsfrist in der Probezeit', 'Welcher Tarifvertrag gilt für mich?',
+                    'Zuschläge für Nachtarbeit'];
+  p text := 'Die regelmäßige wöchentliche Arbeitszeit beträgt 35 Stunden. Beschäftigte haben Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr. Für Mehrarbeit wird ein Zuschlag von 25 Prozent gezahlt, für Nachtarbeit zwischen 22 und 6 Uhr ein Zuschlag von 25 Prozent und für Arbeit an Sonntagen ein Zuschlag von 70 Prozent. Die Kündigungsfrist beträgt in den ersten sechs Monaten zwei Wochen, danach einen Monat zum Monatsende.';
 BEGIN
-  FOREACH m IN ARRAY ARRAY['minilm', 'e5'] LOOP
-    t0 := clock_timestamp();
-    PERFORM mcp.embed(ARRAY['warm'], m);
-    t1 := clock_timestamp();
-    FOR i IN 1..20 LOOP PERFORM mcp.embed(ARRAY[q[1 + i % 4]], m, 'query'); END LOOP;
-    INSERT INTO t VALUES (m, extract(epoch FROM t1 - t0) * 1000,
-                          extract(epoch FROM clock_timestamp() - t1) * 1000 / 20);
-  END LOOP;
+  t0 := clock_timestamp();
+  PERFORM mcp.embed(ARRAY['warm'], m);
+  t1 := clock_timestamp();
+  FOR i IN 1..20 LOOP PERFORM mcp.embed(ARRAY[q[1 + i % 4]], m, 'query'); END LOOP;
+  t2 := clock_timestamp();
+  FOR i IN 1..5 LOOP PERFORM mcp.embed(ARRAY[p], m, 'passage'); END LOOP;
+  INSERT INTO t VALUES ('load', extract(epoch FROM t1 - t0) * 1000),
+    ('query', extract(epoch FROM t2 - t1) * 1000 / 20),
+    ('passage', extract(epoch FROM clock_timestamp() - t2) * 1000 / 5),
+    ('anon', (pg_temp.kb('RssAnon') - a0) / 1024), ('file', (pg_temp.kb('RssFile') - f0) / 1024);
 END $$;
-SELECT * FROM t;
+SELECT format('| %s | %s | %s | %s | %s | %s |', current_setting('bench.model'),
+  round((SELECT v FROM t WHERE k = 'load')::numeric), round((SELECT v FROM t WHERE k = 'query')::numeric, 1),
+  round((SELECT v FROM t WHERE k = 'passage')::numeric, 1), round((SELECT v FROM t WHERE k = 'anon')::numeric, 1),
+  round((SELECT v FROM t WHERE k = 'file')::numeric, 1));
 SQL
+done

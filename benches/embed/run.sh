@@ -11,7 +11,10 @@ set -euo pipefail
 LOG_TAG=bench-embed
 . "$(dirname "$0")/../../scripts/lib.sh"
 PORT="${PG_MCP_DEMO_PORT:-55432}"
-(cd "$ROOT" && cargo run -q --release -p mcp_embed --example embed_cost "${BENCH_N:-40}")
+# BENCH_CRATE=0 skips part 1 (the in-database part only)
+if [ "${BENCH_CRATE:-1}" != 0 ]; then
+  (cd "$ROOT" && cargo run -q --release -p mcp_embed --example embed_cost "${BENCH_N:-40}")
+fi
 if ! psql_at "$PORT" pg_mcp_demo -Atc "SELECT 1 FROM mcp.embedding_model WHERE name = 'e5'" 2>/dev/null | grep -q 1; then
   log "demo cluster with model e5 not found on port $PORT: in-database part skipped"
   exit 0

@@ -123,9 +123,9 @@ fn a_long_text_is_read_up_to_max_windows() {
     let m = model();
     let sentence = "Der Urlaub beträgt 30 Arbeitstage im Kalenderjahr. ";
     let per = m.token_ids_as(sentence, InputType::Passage).len() - 2;
-    // enough sentences to fill all windows, then the same again and a different ending: the
-    // part after the last window is not read
-    let full = sentence.repeat(mcp_embed::e5::MAX_WINDOWS * 510 / per + 2);
+    // enough sentences to fill all windows twice (per counts the prefix too), then the same
+    // again and a different ending: the part after the last window is not read
+    let full = sentence.repeat(2 * mcp_embed::e5::MAX_WINDOWS * 510 / per);
     let longer = format!("{full}{}Die Kündigungsfrist beträgt sechs Wochen.", full);
     assert!(m.token_ids_as(&full, InputType::Passage).len() > mcp_embed::e5::MAX_WINDOWS * 510);
     let v = m.embed_as(&[full.as_str(), longer.as_str()], InputType::Passage);

@@ -501,11 +501,17 @@ mod tests {
         assert_eq!(windows(&[], 510), vec![&[] as &[u32]]);
         let ids: Vec<u32> = (0..1200).collect();
         let w = windows(&ids, 510);
-        assert_eq!(w.iter().map(|x| x.len()).collect::<Vec<_>>(), [510, 510, 180]);
+        assert_eq!(
+            w.iter().map(|x| x.len()).collect::<Vec<_>>(),
+            [510, 510, 180]
+        );
         let many: Vec<u32> = (0..(510 * MAX_WINDOWS as u32 + 7)).collect();
         let w = windows(&many, 510);
         assert_eq!(w.len(), MAX_WINDOWS);
         assert!(w.iter().all(|x| x.len() == 510));
-        assert_eq!(w[MAX_WINDOWS - 1].last(), Some(&(510 * MAX_WINDOWS as u32 - 1)));
+        assert_eq!(
+            w[MAX_WINDOWS - 1].last(),
+            Some(&(510 * MAX_WINDOWS as u32 - 1))
+        );
     }
 }

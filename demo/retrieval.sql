@@ -1,16 +1,21 @@
 -- Retrieval demo (issue 13): a small German corpus of collective-agreement excerpts, written for
--- this demo (not the text of real agreements), ingested with the local embedding model
--- (all-MiniLM-L6-v2, run inside the backend), searched in three modes, and a replayed chat in
--- which the model calls context_retrieve and answers with a citation.
+-- this demo (not the text of real agreements), ingested with the local multilingual embedding
+-- model (multilingual-e5-small, run inside the backend; the English all-MiniLM-L6-v2 is
+-- registered too), searched in three modes, and a replayed chat in which the model calls
+-- context_retrieve and answers with a citation.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
 
+-- German collections and the plan signal use E5 (queries get "query: ", chunks "passage: ").
+-- E5's cosine similarities are compressed (unrelated German text still scores about 0.79, a
+-- matching clause 0.85 to 0.90), hence min_score 0.82 for context_retrieve.
 INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES
- ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2')
+ ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2'),
+ ('e5', 'local', 384, '/usr/local/share/pg_mcp/models/multilingual-e5-small-q4')
 ON CONFLICT (name) DO NOTHING;
 
 INSERT INTO mcp.collection (name, description, purpose, embedding_model, text_config, top_k, min_score, chunk_tokens, chunk_overlap)
-VALUES ('tarif', 'Auszüge aus Tarifverträgen (für die Demo geschrieben)', 'rag', 'minilm', 'german', 7, 0.4, 120, 16)
+VALUES ('tarif', 'Auszüge aus Tarifverträgen (für die Demo geschrieben)', 'rag', 'e5', 'german', 7, 0.82, 120, 16)
 ON CONFLICT (name) DO NOTHING;
 
 -- Entity-aware search: the question's entities (thesaurus kinds tarifgebiet and fachbereich, see
@@ -83,7 +88,11 @@ INSERT INTO mcp.provider (name, kind, model, description, options) VALUES
     '{"id":"chatcmpl-rag-2","object":"chat.completion","model":"recorded","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"In der Metall- und Elektroindustrie Bayern haben Beschäftigte Anspruch auf 30 Arbeitstage Urlaub im Kalenderjahr; die Wochenarbeitszeit beträgt 35 Stunden. Quelle: Manteltarifvertrag Metall- und Elektroindustrie Bayern (tv://metall-bayern/mtv)."}}],"usage":{"prompt_tokens":612,"completion_tokens":58,"total_tokens":670}}')))
 ON CONFLICT (name) DO NOTHING;
 INSERT INTO mcp.interface (name, description, provider, access_role, embedding_model)
-VALUES ('tarif_rag', 'RAG over the collective-agreement excerpts', 'demo-rag-replay', 'public', 'minilm')
+VALUES ('tarif_rag', 'RAG over the collective-agreement excerpts', 'demo-rag-replay', 'public', 'e5')
 ON CONFLICT (name) DO NOTHING;
 INSERT INTO mcp.interface_tool VALUES ('tarif_rag', 'context_retrieve'), ('tarif_rag', 'tarif_suche')
 ON CONFLICT DO NOTHING;
+
+-- The plan signal of the demo's chatbot (mcp.analyze: similarity of the question to the plans'
+-- example questions) with the multilingual model: the questions are German.
+UPDATE mcp.interface SET embedding_model = 'e5' WHERE name = 'chatbot' AND embedding_model IS NULL;

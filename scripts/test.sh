@@ -73,6 +73,8 @@ run_regress() {
 step "pg_regress (pg_test/)" run_regress
 # Plan ranking's stored example vectors under a concurrent first use (two sessions).
 step "plan vectors, concurrent first use (tests/plans/concurrent.sh)" bash "$ROOT/tests/plans/concurrent.sh"
+# The multilingual model (E5) against its reference engine, live; prefixes; cancel.
+step "E5 model vs its reference engine (tests/embed/run.sh)" bash "$ROOT/tests/embed/run.sh"
 
 # 4. Cancelling a chat from another backend / by statement_timeout (needs two real sessions).
 step "chat cancel (tests/cancel/run.sh)" bash "$ROOT/tests/cancel/run.sh"

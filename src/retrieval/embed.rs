@@ -6,7 +6,7 @@
 use super::{fail, vector_literal, R};
 use crate::error::McpError;
 use crate::pg::first_row;
-use mcp_embed::{EmbedError, LocalModel};
+use mcp_embed::{EmbedError, InputType, LocalModel};
 use mcp_http::{Options, Request};
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
@@ -295,14 +295,16 @@ fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
     Ok(())
 }
 
-/// Vectors of `texts` with model `m`, in batches of its batch_size.
-pub fn embed_with(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
+/// Vectors of `texts` with model `m`, in batches of its batch_size. `input` says whether the
+/// texts are queries or passages (documents): a local E5 model prefixes them with `query: ` or
+/// `passage: `, as it was trained; BERT models and the openai kind get the texts unchanged.
+pub fn embed_with(m: &ModelRow, texts: &[&str], input: InputType) -> R<Vec<Vec<f32>>> {
     let mut out = Vec::with_capacity(texts.len());
     match m.kind.as_str() {
         "local" => {
             let model = local_model(m)?;
             for batch in texts.chunks(m.batch_size) {
-                out.extend(model.embed(batch));
+                out.extend(model.embed_as(batch, input));
             }
         }
         "openai" => {
@@ -320,11 +322,28 @@ pub fn embed_with(m: &ModelRow, texts: &[&str]) -> R<Vec<Vec<f32>>> {
     Ok(out)
 }
 
+/// `mcp.embed`'s input_type: query or passage (22023 otherwise).
+pub fn input_type(name: &str) -> R<InputType> {
+    match name {
+        "query" => Ok(InputType::Query),
+        "passage" => Ok(InputType::Passage),
+        other => Err(fail(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!("input_type \"{other}\" is not one of query, passage"),
+        )),
+    }
+}
+
 /// The vectors of `texts` (NULL stays NULL, in place) as pgvector text literals.
-pub fn embed_literals(texts: &[Option<String>], model: &str) -> R<Vec<Option<String>>> {
+pub fn embed_literals(
+    texts: &[Option<String>],
+    model: &str,
+    input_type_name: &str,
+) -> R<Vec<Option<String>>> {
+    let input = input_type(input_type_name)?;
     let m = model_row(model)?;
     let present: Vec<&str> = texts.iter().flatten().map(String::as_str).collect();
-    let mut vectors = embed_with(&m, &present)?.into_iter();
+    let mut vectors = embed_with(&m, &present, input)?.into_iter();
     Ok(texts
         .iter()
         .map(|t| {

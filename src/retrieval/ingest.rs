@@ -179,7 +179,7 @@ pub fn ingest(
         .map(|ch| mcp_retrieval::with_header(header.as_deref(), &ch.text))
         .collect();
     let texts: Vec<&str> = indexed.iter().map(String::as_str).collect();
-    let vectors = embed_with(&m, &texts)?;
+    let vectors = embed_with(&m, &texts, mcp_embed::InputType::Passage)?;
     if vectors.len() != texts.len() {
         return Err(fail(
             PgSqlErrorCode::ERRCODE_DATA_EXCEPTION,

@@ -91,7 +91,9 @@ fn run_context_retrieve(args: &Map<String, Value>, rec: &mut Call<'_>) -> ToolOu
             if eligible.is_empty() {
                 return Ok((Vec::new(), Vec::new()));
             }
-            let qv = vector_literal(&embed_with(&m, &[query.as_str()])?.remove(0));
+            let qv = vector_literal(
+                &embed_with(&m, &[query.as_str()], mcp_embed::InputType::Query)?.remove(0),
+            );
             let sql = format!(
             "SELECT chunk_id, title, uri, score, text
                FROM mcp.search_by_vector($1, $2, $3::{}.vector, $4, 'vector', '{{}}') WHERE score >= $5",

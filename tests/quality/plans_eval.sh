@@ -8,6 +8,12 @@
 # else none ('-'); a question is right when that is its expected plan.
 #
 #   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it] [--reuse]
+#                                    [--model none,minilm,e5]
+#
+# --model: the embedding signal of the plans (mcp.interface.embedding_model of the interfaces
+# evaluated): none (the interfaces as loaded, no embedding signal), minilm (all-MiniLM-L6-v2,
+# English), e5 (multilingual-e5-small); a list runs every domain with each, in the same run, and
+# the last lines give one "plan accuracy" line per model.
 #
 # --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
 # again without reloading (and keeps them)
@@ -17,14 +23,15 @@
 # figures before a change can be printed next to those after it from one installed build.
 #
 # Needs the extension installed (scripts/lib.sh install_extension; with a slot, the slot's).
-# Prints a table per domain and a last line "plan accuracy: dev … tarif … it …".
+# Prints a table per domain and per model, and last one line per model
+# "plan accuracy (embedding MODEL): dev … tarif … it …".
 set -euo pipefail
 LOG_TAG=plans-eval
 . "$(dirname "$0")/../../scripts/lib.sh"
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it"
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it"; models="none"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
@@ -33,6 +40,7 @@ while [ $# -gt 0 ]; do
     --baseline) baseline="${2:?--baseline needs a git revision}"; shift ;;
     --with) with="${2:?--with needs a file}"; shift ;;
     --only) only="${2:?--only needs a list such as dev,tarif}"; shift ;;
+    --model) models="${2:?--model needs a list such as none,e5}"; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -95,13 +103,34 @@ run() { # db label iface file column
   psql_at "$PORT" "$1" -v label="$2" -v iface="$3" -v qfile="$4" -v col="$5" -v min_score="$MIN_SCORE" \
       -v show_misses="$show" -f "$Q/plans_eval.sql" <"$4" | tee -a "$out"
 }
-run quality_dev dev chatbot "$ROOT/demo/questions.tsv" 3
-run quality_blind tarif chatbot "$Q/questions/tarif_plans.tsv" 2
-run quality_blind it it_support "$Q/questions/it_plans.tsv" 2
+for db in quality_dev quality_blind; do
+  psql_at "$PORT" "$db" -c "INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES
+    ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2'),
+    ('e5', 'local', 384, '${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}')
+    ON CONFLICT (name) DO NOTHING" >/dev/null
+done
+summary=()
+IFS=',' read -ra model_list <<<"$models"
+for model in "${model_list[@]}"; do
+  if [ "$model" != none ]; then
+    for db in quality_dev quality_blind; do
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support')" >/dev/null
+    done
+  else
+    for db in quality_dev quality_blind; do
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support')" >/dev/null
+    done
+  fi
+  echo; echo "##### embedding signal: $model"
+  : >"$out"
+  run quality_dev dev chatbot "$ROOT/demo/questions.tsv" 3
+  run quality_blind tarif chatbot "$Q/questions/tarif_plans.tsv" 2
+  run quality_blind it it_support "$Q/questions/it_plans.tsv" 2
+  # the ROLLUP row of each domain's table: "            | n | right | accuracy"
+  summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
+done
 if [ "$keep" = 0 ]; then
   psql_at "$PORT" postgres -c "DROP DATABASE quality_dev" -c "DROP DATABASE quality_blind" >/dev/null
 fi
-# the ROLLUP row of each domain's table: "            | n | right | accuracy"
-printf 'plan accuracy:'
-awk -F'|' '/^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out"
 echo
+printf '%s\n' "${summary[@]}"

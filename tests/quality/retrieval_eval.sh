@@ -17,9 +17,10 @@
 # for the set's mapping of entity kinds to metadata keys (blind: region and branche, see SPEC.md;
 # dev: tarifgebiet and branche). A document's rank is the rank of
 # its best chunk among the first 60 chunks. Metrics: recall@7, hit@1, MRR@10 over documents.
-# The embedding model is a parameter: --model NAME names a row of mcp.embedding_model; minilm
-# (the shipped all-MiniLM-L6-v2) is registered here, any other is registered by --model-sql
-# FILE first (e.g. an E5 model), so the same run can be repeated with another model.
+# The embedding model is a parameter: --model NAME[,NAME...] names rows of mcp.embedding_model;
+# the shipped minilm (all-MiniLM-L6-v2, English) and e5 (multilingual-e5-small, 4-bit) are
+# registered here, any other by --model-sql FILE first. With several models (--model minilm,e5)
+# every set and variant runs with each, in the same run, and the table shows them side by side.
 # The demo thesaurus (demo/thesaurus.json) is loaded: entity-aware variants use it.
 # Runs against the slot's demo cluster (scripts/demo.sh or install first) in database
 # pg_mcp_eval (--db), which it recreates.
@@ -55,7 +56,8 @@ fresh_db "$PORT" "$DB"
 psql_at "$PORT" "$DB" -v thesaurus="$(cat "$ROOT/demo/thesaurus.json")" \
     <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset"
 psql_at "$PORT" "$DB" -c "INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES
-  ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2') ON CONFLICT (name) DO NOTHING" >/dev/null
+  ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2'),
+  ('e5', 'local', 384, '${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}') ON CONFLICT (name) DO NOTHING" >/dev/null
 [ -n "$MODEL_SQL" ] && psql_at "$PORT" "$DB" -f "$MODEL_SQL" >/dev/null
 
 # The sets as files postgres can read: documents as one JSON object a line, questions as TSV.
@@ -80,7 +82,7 @@ psql_at "$PORT" postgres -c "DROP DATABASE ${DB}_dev" >/dev/null
 psql_at "$PORT" "$DB" <<SQL >/dev/null
 CREATE TABLE eval_doc (dset text, uri text, title text, metadata jsonb, body text);
 CREATE TABLE eval_q (dset text, id int, question text, relevant text);
-CREATE TABLE eval_result (dset text, variant text, mode text, questions int, recall7 numeric, hit1 numeric, mrr10 numeric,
+CREATE TABLE eval_result (model text, dset text, variant text, mode text, questions int, recall7 numeric, hit1 numeric, mrr10 numeric,
                           search_ms numeric, ingest_s numeric);
 CREATE TEMP TABLE line (l text);
 \copy line FROM '$work/blind_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
@@ -97,9 +99,11 @@ INSERT INTO eval_q SELECT 'dev', row_number() OVER (), split_part(l, e'\t', 1), 
 SQL
 log "model $MODEL; sets $SETS; $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' documents', ', ') FROM (SELECT dset, count(*) n FROM eval_doc GROUP BY dset) x"); $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' questions', ', ') FROM (SELECT dset, count(*) n FROM eval_q GROUP BY dset) x")"
 
+IFS=',' read -ra model_list <<<"$MODEL"
 IFS=',' read -ra set_list <<<"$SETS"
 IFS=';' read -ra variant_list <<<"$VARIANTS"
 IFS=';' read -ra search_list <<<"$SEARCH"
+for model in "${model_list[@]}"; do
 for set in "${set_list[@]}"; do
   case "$set" in
     blind) ek="'{\"tarifgebiet\": \"region\", \"fachbereich\": \"branche\"}'" ;;
@@ -107,9 +111,9 @@ for set in "${set_list[@]}"; do
   esac
   for v in "${variant_list[@]}"; do
     name="${v%%:*}"; clause="${v#*:}"; clause="${clause//ENTITY_KEYS/$ek}"
-    coll="e_${set}_${name}"
+    coll="e_${model}_${set}_${name}"
     t0=$(date +%s.%N)
-    psql_at "$PORT" "$DB" -v coll="$coll" -v model="$MODEL" -v set="$set" <<SQL >/dev/null
+    psql_at "$PORT" "$DB" -v coll="$coll" -v model="$model" -v set="$set" <<SQL >/dev/null
 SET client_min_messages = warning;
 INSERT INTO mcp.collection (name, purpose, embedding_model, text_config, top_k, min_score, chunk_tokens, chunk_overlap)
 VALUES (:'coll', 'search', :'model', 'german', 7, 0.4, 120, 16);
@@ -120,7 +124,7 @@ SQL
     for sv in "${search_list[@]}"; do
     sname="${sv%%:*}"; sclause="${sv#*:}"; sclause="${sclause//ENTITY_KEYS/$ek}"
     [ -n "$sclause" ] && psql_at "$PORT" "$DB" -v coll="$coll" -c "UPDATE mcp.collection SET $sclause WHERE name = '$coll'" >/dev/null
-    psql_at "$PORT" "$DB" -v coll="$coll" -v set="$set" -v variant="$name/$sname" -v ingest_s="$(echo "$t1 - $t0" | bc)" <<'SQL' >/dev/null
+    psql_at "$PORT" "$DB" -v coll="$coll" -v model="$model" -v set="$set" -v variant="$name/$sname" -v ingest_s="$(echo "$t1 - $t0" | bc)" <<'SQL' >/dev/null
 SET client_min_messages = warning;
 SET eval.set = :'set';
 SET eval.coll = :'coll';
@@ -144,7 +148,7 @@ BEGIN
   END LOOP;
 END $$;
 INSERT INTO eval_result
-SELECT :'set', :'variant', m.mode, count(*),
+SELECT :'model', :'set', :'variant', m.mode, count(*),
        round(avg(CASE WHEN r.rank <= 7 THEN 1 ELSE 0 END), 3),
        round(avg(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END), 3),
        round(avg(CASE WHEN r.rank <= 10 THEN 1.0 / r.rank ELSE 0 END), 3),
@@ -157,8 +161,9 @@ SQL
     done
   done
 done
-psql_at "$PORT" "$DB" -c "SELECT dset, variant, mode, questions, recall7 AS \"recall@7\", hit1 AS \"hit@1\", mrr10 AS \"MRR@10\",
+done
+psql_at "$PORT" "$DB" -c "SELECT dset, variant, mode, model, questions, recall7 AS \"recall@7\", hit1 AS \"hit@1\", mrr10 AS \"MRR@10\",
   search_ms AS \"ms/search\", ingest_s AS \"ingest s\" FROM eval_result
-  ORDER BY dset, variant, array_position(ARRAY['text','vector','hybrid'], mode)"
-[ -n "$OUT" ] && psql_at "$PORT" "$DB" -Atc "COPY (SELECT '$MODEL', * FROM eval_result) TO STDOUT" >>"$OUT"
+  ORDER BY dset, variant, array_position(ARRAY['text','vector','hybrid'], mode), model"
+[ -n "$OUT" ] && psql_at "$PORT" "$DB" -Atc "COPY (SELECT * FROM eval_result) TO STDOUT" >>"$OUT"
 exit 0

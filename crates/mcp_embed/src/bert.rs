@@ -290,7 +290,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// BERT's exact GELU, `x · Φ(x)`, with erf from Abramowitz–Stegun 7.1.26 (|error| < 1.5e-7).
-fn gelu(x: f32) -> f32 {
+pub(crate) fn gelu(x: f32) -> f32 {
     0.5 * x * (1.0 + erf(x / std::f32::consts::SQRT_2))
 }
 

@@ -36,6 +36,21 @@ install_extension() {
   as_root rm -f "$kept"
 }
 
+# library_aside CMD...: run CMD (one that installs pg_mcp.so, such as `cargo pgrx test`, which
+# copies over the installed file in place like `cargo pgrx install`) with the installed file
+# renamed first, for the same reason as install_extension: a running server that maps it (the
+# demo cluster, preloaded) keeps the old inode. The old file is removed when CMD put a new one in
+# place, restored when it did not.
+library_aside() {
+  local lib; lib="$(${PG_CONFIG} --pkglibdir)/pg_mcp.so"
+  local kept="$lib.replaced.$$" rc=0
+  if as_root test -e "$lib"; then as_root mv -f "$lib" "$kept"; fi
+  "$@" || rc=$?
+  if as_root test -e "$lib"; then as_root rm -f "$kept"
+  elif as_root test -e "$kept"; then as_root mv -f "$kept" "$lib"; fi
+  return "$rc"
+}
+
 # crash_count DIR: how many times a server process of the cluster in DIR died of a signal, as
 # its log says (a crash-restart does not change pg_postmaster_start_time()).
 crash_count() {

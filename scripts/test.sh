@@ -45,7 +45,9 @@ log "PostgreSQL $PG_MAJOR: $("$PG_CONFIG" --version) ($PG_CONFIG)"
 
 # 2. In-database tests. PostgreSQL refuses to run as root: pgrx runs it as 'postgres'.
 as_root mkdir -p "$PGRX_TEST_DIR"; as_root chown postgres: "$PGRX_TEST_DIR"
-step "cargo pgrx test (#[pg_test])" cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
+# (the installed library renamed first: cargo pgrx test installs over it, and the demo cluster
+# may have it mapped)
+step "cargo pgrx test (#[pg_test])" library_aside cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
 
 # 3. pg_regress golden files for the SQL surface, against a private cluster.
 run_regress() {

@@ -9,6 +9,7 @@ mod audit_bounds;
 mod audit_rows;
 mod chat;
 mod chat_providers;
+mod hook_coverage;
 mod lifecycle;
 mod mcp_server;
 mod plans;

@@ -3,7 +3,9 @@
 //! runs with a recording hook chained in front of the installed ones, and the test checks that
 //! the function the docs list as "not seen by the hook" (docs/tools.md) was not reported, while
 //! a plain function call in the same statement was (so the hook was live). It fails if a
-//! PostgreSQL version started (or stopped) calling the hook in one of these places.
+//! PostgreSQL version started (or stopped) calling the hook in one of these places. The inputs
+//! are never constants (a row of `generate_series`, a setting, `random()`): the planner folds a
+//! call of constants before the executor, and the hook, would see it.
 
 #[pgrx::pg_schema]
 mod tests {
@@ -84,13 +86,13 @@ mod tests {
         // type output through a cast via I/O
         check(
             "cast through I/O",
-            "SELECT abs(x)::text FROM (VALUES (-1)) v(x)",
+            "SELECT abs(x)::text FROM generate_series(-1, -1) x",
             &["pg_catalog.int4out(int4)"],
         );
         // sorting: the btree comparison and its sort support, through the type cache
         check(
             "sort",
-            "SELECT abs(x) FROM (VALUES (2), (1), (3)) v(x) ORDER BY x",
+            "SELECT abs(x) FROM generate_series(1, 3) x ORDER BY x DESC",
             &[
                 "pg_catalog.btint4cmp(int4, int4)",
                 "pg_catalog.btint4sortsupport(internal)",
@@ -98,15 +100,17 @@ mod tests {
         );
         check(
             "GREATEST",
-            "SELECT GREATEST(abs(x), 3) FROM (VALUES (-1)) v(x)",
+            "SELECT GREATEST(abs(x), 3) FROM generate_series(-1, -1) x",
             &["pg_catalog.btint4cmp(int4, int4)"],
         );
         check(
             "row comparison",
-            "SELECT ROW(abs(x), 1) < ROW(2, 2) FROM (VALUES (-1)) v(x)",
+            "SELECT ROW(abs(x), 1) < ROW(2, 2) FROM generate_series(-1, -1) x",
             &["pg_catalog.btint4cmp(int4, int4)"],
         );
         // a hash join's hash function (its join operator int4eq is seen)
+        run("SET LOCAL enable_mergejoin = off");
+        run("SET LOCAL enable_nestloop = off");
         check(
             "hash join",
             "SELECT count(*) FROM (SELECT abs(g) AS a FROM generate_series(1, 50) g) x
@@ -116,7 +120,7 @@ mod tests {
         // a selectivity estimator, called by the planner
         check(
             "selectivity estimator",
-            "SELECT count(*) FROM (VALUES (1), (2)) v(x) WHERE x = abs(-1)",
+            "SELECT count(*) FROM generate_series(1, 2) x WHERE abs(x) = 1",
             &["pg_catalog.eqsel(internal, oid, internal, int4)"],
         );
         // an index access method's support function (an index scan compares through it)
@@ -125,15 +129,16 @@ mod tests {
         run("ANALYZE hook_idx");
         run("SET LOCAL enable_seqscan = off");
         run("SET LOCAL enable_bitmapscan = off");
+        run("SET LOCAL pg_mcp_test.hook_key = '-7'");
         check(
             "index scan",
-            "SELECT id FROM hook_idx WHERE id = abs(-7)",
+            "SELECT id FROM hook_idx WHERE id = abs(current_setting('pg_mcp_test.hook_key')::int)",
             &["pg_catalog.btint4cmp(int4, int4)"],
         );
         // a trigger function itself (the statements it runs are seen)
         run(
             "CREATE FUNCTION pg_temp.hook_trg() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN NEW.id := abs(NEW.id); RETURN NEW; END $$",
+             $$ BEGIN NEW.id := abs(NEW.id + (random() * 0)::int); RETURN NEW; END $$",
         );
         run("CREATE TRIGGER hook_trg BEFORE INSERT ON hook_idx FOR EACH ROW EXECUTE FUNCTION pg_temp.hook_trg()");
         let trg = Spi::get_one::<pg_sys::Oid>("SELECT 'pg_temp.hook_trg()'::regprocedure::oid")
@@ -148,7 +153,7 @@ mod tests {
         // the inline handler of DO (its statements are seen)
         check(
             "DO",
-            "DO $$ BEGIN PERFORM abs(-1); END $$",
+            "DO $$ BEGIN PERFORM abs((random() * 0)::int - 1); END $$",
             &["pg_catalog.plpgsql_inline_handler(internal)"],
         );
     }

@@ -61,9 +61,10 @@ mod tests {
         let b = pe_analyze("Kündigungsfristen?");
         // the word as the German Snowball stemmer of this PostgreSQL stems it: 15 keeps the
         // folded "ue" (kuendigungsfrist), 18's newer Snowball reads "ue" as "ü" (kundigungsfrist)
-        let stem = Spi::get_one::<String>("SELECT (ts_lexize('german_stem', 'kuendigungsfristen'))[1]")
-            .unwrap()
-            .unwrap();
+        let stem =
+            Spi::get_one::<String>("SELECT (ts_lexize('german_stem', 'kuendigungsfristen'))[1]")
+                .unwrap()
+                .unwrap();
         assert_eq!(
             b["plans"],
             json!([{"name": "pe_notice", "score": 1.0,

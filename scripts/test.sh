@@ -112,12 +112,7 @@ step "life cycle (tests/upgrade/run.sh)" bash "$ROOT/tests/upgrade/run.sh"
 
 # 8a. A hot standby (streaming replica of a primary, both started by the test): the read paths
 #     work there, mcp.chat and writes refuse with 25006 (mcp.chat before any LLM request).
-#     Not yet passing: mcp.call_tool on a standby still ends in "cannot assign TransactionIds
-#     during recovery" (pgrx's read-write SPI calls on the read path), so the suite runs only
-#     with PG_MCP_STANDBY=1 until that is fixed (docs/operations.md, "Hot standby").
-if [ "${PG_MCP_STANDBY:-0}" = 1 ]; then
-  step "hot standby (tests/standby/run.sh)" bash "$ROOT/tests/standby/run.sh"
-fi
+step "hot standby (tests/standby/run.sh)" bash "$ROOT/tests/standby/run.sh"
 
 # 8b. Installing a new library while a server that preloads it runs (rename, never overwrite).
 step "install under a running server (tests/install/run.sh)" bash "$ROOT/tests/install/run.sh"

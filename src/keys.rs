@@ -42,6 +42,8 @@ fn random_nonce() -> McpResult<[u8; mcp_keys::NONCE_LEN]> {
 
 /// Store (or with `None`, remove) the API key of a provider, sealed with the server key.
 pub fn store_api_key(provider: &str, key: Option<&str>) -> McpResult<()> {
+    // A write: refused in a read-only transaction (a standby) with PostgreSQL's own 25006.
+    crate::pg::prevent_if_read_only(c"mcp.set_api_key");
     if !may_manage_providers()? {
         return Err(providers_privilege_error("set an API key"));
     }

@@ -75,11 +75,17 @@ fn plan_example_similarity(
     let rows = crate::pg::as_extension_owner(|| {
         Spi::connect_mut(|c| {
             let mut out = Vec::new();
-            for r in c.update(
-                "SELECT plan, similarity, example FROM mcp.plan_example_similarity_as_owner($1, $2)",
-                None,
-                &[interface.into(), question_vector.into()],
-            )? {
+            let sql =
+                "SELECT plan, similarity, example FROM mcp.plan_example_similarity_as_owner($1, $2)";
+            let args = [interface.into(), question_vector.into()];
+            // It stores the example vectors it computed, except in a read-only transaction; on a
+            // standby (no transaction id can be assigned) through read-only SPI.
+            let rows = if crate::pg::can_assign_xid() {
+                c.update(sql, None, &args)?
+            } else {
+                c.select(sql, None, &args)?
+            };
+            for r in rows {
                 out.push((
                     r.get::<String>(1)?.unwrap_or_default(),
                     r.get::<f64>(2)?.unwrap_or(0.0),
@@ -109,7 +115,7 @@ pub struct Chosen {
 }
 
 fn spi_json(sql: &str, args: &[pgrx::datum::DatumWithOid<'_>]) -> McpResult<Value> {
-    Ok(Spi::get_one_with_args::<JsonB>(sql, args)
+    Ok(crate::pg::read_one::<JsonB>(sql, args)
         .map_err(|e| McpError::Internal(format!("plan lookup: {e}")))?
         .map(|j| j.0)
         .unwrap_or(Value::Null))
@@ -154,7 +160,7 @@ pub fn choose(
     let mut text = question.to_string();
     let mut continued = false;
     if let Some((asked, earlier)) = last_exchange(history) {
-        let plan = Spi::get_one_with_args::<String>(
+        let plan = crate::pg::read_one::<String>(
             "SELECT s.plan FROM mcp.plan_step s JOIN mcp.plan p ON p.name = s.plan
               WHERE p.interface = $1 AND p.enabled AND s.kind = 'ask'
                 AND COALESCE(s.question, 'Bitte nennen Sie: ' || s.ask_kind || '.') = $2
@@ -169,7 +175,7 @@ pub fn choose(
         }
     }
     if let Some(p) = &forced {
-        let ok = Spi::get_one_with_args::<bool>(
+        let ok = crate::pg::read_one::<bool>(
             "SELECT EXISTS (SELECT 1 FROM mcp.plan WHERE name = $1 AND interface = $2 AND enabled)",
             &[p.as_str().into(), interface.into()],
         )
@@ -268,7 +274,7 @@ fn fill_arguments(args: &Value, labels: &Map<String, Value>, question: &str) -> 
 /// variable given; a kind not found renders empty) through `mcp.render_prompt`.
 fn render(prompt: &str, labels: &Map<String, Value>, question: &str) -> Result<String, String> {
     let vars = crate::pg::in_subtransaction(false, || {
-        let declared = Spi::get_one_with_args::<Vec<String>>(
+        let declared = crate::pg::read_one::<Vec<String>>(
             "SELECT variables FROM mcp.prompt WHERE name = $1 AND active",
             &[prompt.into()],
         )?
@@ -291,7 +297,7 @@ fn render(prompt: &str, labels: &Map<String, Value>, question: &str) -> Result<S
             };
             vars.insert(v, json!(value));
         }
-        Spi::get_one_with_args::<String>(
+        crate::pg::read_one::<String>(
             "SELECT mcp.render_prompt($1, $2)",
             &[prompt.into(), JsonB(Value::Object(vars)).into()],
         )

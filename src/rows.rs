@@ -74,10 +74,11 @@ fn vector_oid() -> pg_sys::Oid {
     if let Some(o) = OID.with(|c| c.get()) {
         return o;
     }
-    let o = Spi::get_one::<pg_sys::Oid>(
+    let o = crate::pg::read_one::<pg_sys::Oid>(
         "SELECT t.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_extension e \
          ON e.extnamespace OPERATOR(pg_catalog.=) t.typnamespace \
          WHERE e.extname OPERATOR(pg_catalog.=) 'vector' AND t.typname OPERATOR(pg_catalog.=) 'vector'",
+        &[],
     )
     .ok()
     .flatten()

@@ -140,7 +140,9 @@ fn explain_has_analyze(e: *mut pg_sys::ExplainStmt) -> bool {
     }
 }
 
-#[cfg(any(feature = "pg13", feature = "pg14"))]
+// One `cfg` per supported version (14-18): a new version (19) does not compile until someone
+// checked which of the two it has.
+#[cfg(feature = "pg14")]
 unsafe fn analyze(
     raw: *mut pg_sys::RawStmt,
     sql: &CStr,
@@ -155,7 +157,7 @@ unsafe fn analyze(
     )
 }
 
-#[cfg(not(any(feature = "pg13", feature = "pg14")))]
+#[cfg(any(feature = "pg15", feature = "pg16", feature = "pg17", feature = "pg18"))]
 unsafe fn analyze(
     raw: *mut pg_sys::RawStmt,
     sql: &CStr,

@@ -83,7 +83,7 @@ fn check_tool_row<'a>(
     let body = text(&new, "body")?;
     let mut function = None;
     if let Some(signature) = text(&new, "function")? {
-        let stored = Spi::get_one_with_args::<String>(
+        let stored = crate::pg::read_one::<String>(
             "SELECT mcp.check_function_signature($1, $2)",
             &[signature.clone().into(), format!("tool \"{name}\"").into()],
         )

@@ -12,8 +12,9 @@ pub fn extension_owner() -> pg_sys::Oid {
     if let Some(o) = OWNER.with(|c| c.get()) {
         return o;
     }
-    let owner = Spi::get_one::<pg_sys::Oid>(
+    let owner = super::read_one::<pg_sys::Oid>(
         "SELECT e.extowner FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'pg_mcp'",
+        &[],
     )
     .ok()
     .flatten()

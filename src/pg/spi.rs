@@ -90,3 +90,32 @@ pub fn write_kept<T: FromDatum + IntoDatum>(
         }
     })
 }
+
+/// The first column of the first row of a read (`None` for NULL; an error when there is no row,
+/// as `Spi::get_one_with_args`), through read-only SPI: `Spi::connect` and `select`. pgrx's
+/// `Spi::get_one*`, `Spi::run*` and `Spi::connect_mut`'s `update` first ask for a transaction id
+/// (`GetCurrentTransactionId`), which a hot standby cannot assign (XX000 "cannot assign
+/// TransactionIds during recovery"), so no read path of pg_mcp uses them. `select` runs the
+/// statement read-only until the transaction has written, then as any other (pgrx decides by
+/// whether a transaction id was assigned), so a read still sees the transaction's own writes.
+pub fn read_one<T: FromDatum + IntoDatum>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+) -> SpiResult<Option<T>> {
+    Spi::connect(|c| c.select(sql, Some(1), args)?.first().get_one())
+}
+
+/// Whether this backend can assign a transaction id: not on a hot standby (recovery). A
+/// statement that may write on the primary (through a function that checks
+/// `transaction_read_only` itself) runs through pgrx's mutable SPI only where this holds.
+pub fn can_assign_xid() -> bool {
+    !unsafe { pg_sys::RecoveryInProgress() }
+}
+
+/// Refuse a command that writes in a read-only transaction (a hot standby, `SET TRANSACTION
+/// READ ONLY`) with PostgreSQL's own check and message: 25006 "cannot execute NAME in a
+/// read-only transaction", before it does any work (an embedding request, a sealed key).
+pub fn prevent_if_read_only(name: &std::ffi::CStr) {
+    // SAFETY: raises an ERROR (pgrx turns it into its unwinding) or returns
+    unsafe { pg_sys::PreventCommandIfReadOnly(name.as_ptr()) }
+}

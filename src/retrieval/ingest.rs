@@ -91,6 +91,9 @@ pub fn ingest(
     metadata: Value,
     mime_type: &str,
 ) -> R<Value> {
+    // Writes chunks and vectors: refused in a read-only transaction (a standby) before the
+    // embedding work, with PostgreSQL's own 25006.
+    crate::pg::prevent_if_read_only(c"mcp.ingest");
     if !metadata.is_object() {
         return Err(fail(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,

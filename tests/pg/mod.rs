@@ -10,6 +10,7 @@ mod audit_rows;
 mod chat;
 mod chat_providers;
 mod governance;
+mod hook_coverage;
 mod lifecycle;
 mod mcp_server;
 mod plans;

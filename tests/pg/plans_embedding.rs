@@ -59,11 +59,17 @@ mod tests {
         assert_eq!(a["plans"], json!([]), "{a}");
         // a plan that scores without the model keeps its score and why unchanged
         let b = pe_analyze("Kündigungsfristen?");
+        // the word as the German Snowball stemmer of this PostgreSQL stems it: 15 keeps the
+        // folded "ue" (kuendigungsfrist), 18's newer Snowball reads "ue" as "ü" (kundigungsfrist)
+        let stem =
+            Spi::get_one::<String>("SELECT (ts_lexize('german_stem', 'kuendigungsfristen'))[1]")
+                .unwrap()
+                .unwrap();
         assert_eq!(
             b["plans"],
             json!([{"name": "pe_notice", "score": 1.0,
                     "why": {"explained": 1.0, "entities": null, "keyword": 1.0, "coverage": 1,
-                            "words": ["kuendigungsfrist"], "embedding": null, "missing": []}}]),
+                            "words": [stem], "embedding": null, "missing": []}}]),
             "{b}"
         );
 

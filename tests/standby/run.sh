@@ -70,6 +70,8 @@ CREATE ROLE standby_reader LOGIN;
 CREATE TABLE public.tarif (region text PRIMARY KEY, hours int NOT NULL);
 INSERT INTO public.tarif VALUES ('Bayern', 35), ('Hessen', 38);
 GRANT SELECT ON public.tarif TO standby_reader;
+-- searching a collection needs SELECT on its documents and chunks (none is granted to PUBLIC)
+GRANT SELECT ON mcp.document, mcp.chunk TO standby_reader;
 CREATE FUNCTION public.hours_of(region text) RETURNS int LANGUAGE sql STABLE
   AS 'SELECT hours FROM public.tarif WHERE region = \$1';
 INSERT INTO mcp.tool (name, description, parameters, function) VALUES

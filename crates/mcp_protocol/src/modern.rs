@@ -238,12 +238,7 @@ pub fn cache_hint(method: &str, list_ttl_ms: u64) -> Option<(u64, &'static str)>
 
 /// A complete result as the modern era shapes it: `resultType`, the server's identity in
 /// `_meta`, and the caching hint of cacheable methods.
-pub fn modern_result(
-    method: &str,
-    result: Value,
-    server_info: &Value,
-    list_ttl_ms: u64,
-) -> Value {
+pub fn modern_result(method: &str, result: Value, server_info: &Value, list_ttl_ms: u64) -> Value {
     let mut m = match result {
         Value::Object(m) => m,
         other => {
@@ -484,7 +479,11 @@ mod tests {
     #[test]
     fn a_request_without_an_envelope_stays_legacy() {
         for v in ["", "2025-11-25", "2025-06-18", "2025-03-26"] {
-            assert_eq!(era("tools/list", &Map::new(), v).unwrap(), Era::Legacy, "{v}");
+            assert_eq!(
+                era("tools/list", &Map::new(), v).unwrap(),
+                Era::Legacy,
+                "{v}"
+            );
             // a legacy _meta (progressToken) changes nothing
             let p = params(json!({"_meta": {"progressToken": 1}, "name": "x"}));
             assert_eq!(era("tools/call", &p, v).unwrap(), Era::Legacy);
@@ -562,7 +561,12 @@ mod tests {
         ] {
             assert!(!modern_method_known(m), "{m}");
         }
-        for m in ["server/discover", "tools/call", "resources/read", "completion/complete"] {
+        for m in [
+            "server/discover",
+            "tools/call",
+            "resources/read",
+            "completion/complete",
+        ] {
             assert!(modern_method_known(m), "{m}");
         }
     }
@@ -576,8 +580,16 @@ mod tests {
         assert_eq!(r["ttlMs"], 60000);
         assert_eq!(r["cacheScope"], "private");
         let r = modern_result("resources/read", json!({"contents": []}), &info, 60000);
-        assert_eq!((r["ttlMs"].as_u64(), r["cacheScope"].as_str()), (Some(0), Some("private")));
-        let r = modern_result("tools/call", json!({"content": [], "_meta": {"k": 1}}), &info, 5);
+        assert_eq!(
+            (r["ttlMs"].as_u64(), r["cacheScope"].as_str()),
+            (Some(0), Some("private"))
+        );
+        let r = modern_result(
+            "tools/call",
+            json!({"content": [], "_meta": {"k": 1}}),
+            &info,
+            5,
+        );
         assert_eq!(r["resultType"], "complete");
         assert_eq!(r["_meta"]["k"], 1);
         assert!(r.get("ttlMs").is_none() && r.get("cacheScope").is_none());
@@ -592,9 +604,15 @@ mod tests {
             true
         );
         // resource not found changed its code
-        let e = modern_error(RpcError::new(codes::RESOURCE_NOT_FOUND, "Resource not found"));
+        let e = modern_error(RpcError::new(
+            codes::RESOURCE_NOT_FOUND,
+            "Resource not found",
+        ));
         assert_eq!(e.code, codes::INVALID_PARAMS);
-        assert_eq!(modern_error(RpcError::internal("x")).code, codes::INTERNAL_ERROR);
+        assert_eq!(
+            modern_error(RpcError::internal("x")).code,
+            codes::INTERNAL_ERROR
+        );
     }
 
     fn headers<'a>(
@@ -632,13 +650,35 @@ mod tests {
         ];
         assert!(check_http_headers(&call("ätsch"), headers(&enc)).is_ok());
         let bad: [&[(&str, &str)]; 7] = [
-            &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "boom")],
-            &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/list"), ("mcp-name", "sql_query")],
-            &[("mcp-protocol-version", "2025-11-25"), ("mcp-method", "tools/call"), ("mcp-name", "sql_query")],
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "boom"),
+            ],
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/list"),
+                ("mcp-name", "sql_query"),
+            ],
+            &[
+                ("mcp-protocol-version", "2025-11-25"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "sql_query"),
+            ],
             &[("mcp-method", "tools/call"), ("mcp-name", "sql_query")],
-            &[("mcp-protocol-version", "2026-07-28"), ("mcp-name", "sql_query")],
-            &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call")],
-            &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "=?base64?!!?=")],
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-name", "sql_query"),
+            ],
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+            ],
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "=?base64?!!?="),
+            ],
         ];
         for h in bad {
             let e = check_http_headers(&call("sql_query"), headers(h)).unwrap_err();
@@ -648,11 +688,18 @@ mod tests {
         // a header value with bytes outside visible ASCII
         let e = check_http_headers(
             &call("sql_query"),
-            headers(&[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "sql_qüery")]),
+            headers(&[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "sql_qüery"),
+            ]),
         )
         .unwrap_err();
         assert_eq!(e.code, -32020);
-        assert_eq!(modern_http_status(&crate::error_response(&json!(1), &e)), 400);
+        assert_eq!(
+            modern_http_status(&crate::error_response(&json!(1), &e)),
+            400
+        );
     }
 
     #[test]
@@ -660,7 +707,9 @@ mod tests {
         let legacy = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                             "params": {"name": "sql_query", "arguments": {}}});
         assert!(check_http_headers(&legacy, headers(&[])).is_ok());
-        assert!(check_http_headers(&legacy, headers(&[("mcp-protocol-version", "2025-11-25")])).is_ok());
+        assert!(
+            check_http_headers(&legacy, headers(&[("mcp-protocol-version", "2025-11-25")])).is_ok()
+        );
         // but a header it does send must agree
         let e = check_http_headers(&legacy, headers(&[("mcp-name", "boom")])).unwrap_err();
         assert_eq!(e.code, -32020);
@@ -670,11 +719,16 @@ mod tests {
         let e = check_http_headers(&legacy, headers(&[("mcp-protocol-version", "2026-07-28")]))
             .unwrap_err();
         assert_eq!(e.code, codes::INVALID_PARAMS);
-        assert_eq!(modern_http_status(&crate::error_response(&json!(1), &e)), 400);
+        assert_eq!(
+            modern_http_status(&crate::error_response(&json!(1), &e)),
+            400
+        );
         // batches and notifications are not checked here
         assert!(check_http_headers(&json!([legacy]), headers(&[("mcp-name", "x")])).is_ok());
         let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        assert!(check_http_headers(&note, headers(&[("mcp-protocol-version", "2026-07-28")])).is_ok());
+        assert!(
+            check_http_headers(&note, headers(&[("mcp-protocol-version", "2026-07-28")])).is_ok()
+        );
     }
 
     #[test]
@@ -687,6 +741,9 @@ mod tests {
         assert_eq!(st(-32601, "Method not found"), 404);
         assert_eq!(st(-32602, "Unknown tool: x"), 200);
         assert_eq!(st(-32603, "Internal error"), 200);
-        assert_eq!(modern_http_status(&json!({"jsonrpc": "2.0", "id": 1, "result": {}})), 200);
+        assert_eq!(
+            modern_http_status(&json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+            200
+        );
     }
 }

@@ -13,7 +13,7 @@ use crate::jsonb::JsonbStored;
 use crate::pg::{first_row, in_subtransaction, select_kept, set_guc, with_tool_timeout};
 use crate::registry::function_signature;
 use crate::{gucs, sql_tool, tools};
-use mcp_protocol::{codes, Incoming, RpcError};
+use mcp_protocol::{codes, modern, Incoming, RpcError};
 use pgrx::prelude::*;
 use pgrx::JsonB;
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
@@ -29,6 +29,8 @@ pub static PROTOCOL_VERSION: GucSetting<Option<CString>> =
     GucSetting::<Option<CString>>::new(Some(c""));
 /// Items per page of tools/list, resources/list, resources/templates/list and prompts/list.
 pub static PAGE_SIZE: GucSetting<i32> = GucSetting::<i32>::new(100);
+/// `ttlMs` of the list results a 2026-07-28 client gets.
+pub static LIST_TTL_MS: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 
 pub fn init_gucs() {
     GucRegistry::define_string_guc(
@@ -44,6 +46,16 @@ pub fn init_gucs() {
         c"MCP protocol revision negotiated on this connection (set by initialize; empty = latest).",
         c"The HTTP bridge sets it per request from the MCP-Protocol-Version header.",
         &PROTOCOL_VERSION,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.list_ttl_ms",
+        c"How long (ms) a 2026-07-28 MCP client may cache a list result (its ttlMs; 0 = always re-fetch).",
+        c"tools/list, prompts/list, resources/list and resources/templates/list; resources/read is never cached (0).",
+        &LIST_TTL_MS,
+        0,
+        86_400_000,
         GucContext::Userset,
         GucFlags::default(),
     );
@@ -79,31 +91,93 @@ fn page_size() -> usize {
 }
 
 /// The response to one MCP JSON-RPC message; `None` for notifications and client responses.
+///
+/// Both eras in one function: a request whose `_meta` carries the 2026-07-28 envelope is
+/// served statelessly by what it says ([`mcp_protocol::modern::era`]); every other request by
+/// the revision `initialize` negotiated on the connection, as before.
 pub(crate) fn handle_one(msg: &Value) -> Option<Value> {
     match mcp_protocol::classify(msg) {
         Incoming::Response | Incoming::Notification { .. } => None,
         Incoming::Invalid { id, error } => Some(mcp_protocol::error_response(&id, &error)),
         Incoming::Request { id, method, params } => {
-            let outcome = in_subtransaction(false, || dispatch(&method, &params));
-            Some(match outcome {
-                Ok(Ok(result)) => mcp_protocol::result_response(&id, result),
-                Ok(Err(e)) => mcp_protocol::error_response(&id, &e),
-                Err(info) => {
-                    // The operator log gets the detail; the client a generic error.
-                    pgrx::log!(
-                        "pg_mcp: mcp.handle {} failed: SQLSTATE {}: {}",
-                        method_for_log(&method),
-                        info.sqlstate,
-                        info.message
-                    );
-                    mcp_protocol::error_response(
-                        &id,
-                        &RpcError::internal("Internal error")
-                            .with_data(json!({"sqlstate": info.sqlstate})),
-                    )
+            let era = match modern::era(&method, &params, &guc_text(&PROTOCOL_VERSION)) {
+                Ok(era) => era,
+                Err(e) => return Some(mcp_protocol::error_response(&id, &e)),
+            };
+            Some(match era {
+                modern::Era::Legacy => answer(&id, &method, || dispatch(&method, &params)),
+                modern::Era::Modern(envelope) => {
+                    if !modern::modern_method_known(&method) {
+                        return Some(mcp_protocol::error_response(&id, &unknown_method(&method)));
+                    }
+                    let _era = RequestVersion::set(envelope.version);
+                    let answer = answer(&id, &method, || dispatch_modern(&method, &params));
+                    modernize(&method, answer)
                 }
             })
         }
+    }
+}
+
+/// The JSON-RPC response to one request whose work is `work`, run in a subtransaction.
+fn answer(id: &Value, method: &str, work: impl FnOnce() -> Result<Value, RpcError>) -> Value {
+    match in_subtransaction(false, work) {
+        Ok(Ok(result)) => mcp_protocol::result_response(id, result),
+        Ok(Err(e)) => mcp_protocol::error_response(id, &e),
+        Err(info) => {
+            // The operator log gets the detail; the client a generic error.
+            pgrx::log!(
+                "pg_mcp: mcp.handle {} failed: SQLSTATE {}: {}",
+                method_for_log(method),
+                info.sqlstate,
+                info.message
+            );
+            mcp_protocol::error_response(
+                id,
+                &RpcError::internal("Internal error").with_data(json!({"sqlstate": info.sqlstate})),
+            )
+        }
+    }
+}
+
+/// A response as the modern era shapes it: `resultType`, `_meta.serverInfo` and the caching
+/// hints on results; the 2026-07-28 codes on errors.
+fn modernize(method: &str, mut response: Value) -> Value {
+    if let Some(result) = response.get_mut("result") {
+        let r = std::mem::take(result);
+        *result = modern::modern_result(method, r, &server_info(), list_ttl_ms());
+    } else if let Some(code) = response.pointer_mut("/error/code") {
+        if code.as_i64() == Some(codes::RESOURCE_NOT_FOUND) {
+            *code = json!(modern::modern_error(RpcError::new(codes::RESOURCE_NOT_FOUND, "")).code);
+        }
+    }
+    response
+}
+
+fn unknown_method(method: &str) -> RpcError {
+    RpcError::new(codes::METHOD_NOT_FOUND, "Method not found")
+        .with_data(json!({ "method": method_for_log(method) }))
+}
+
+thread_local! {
+    /// The revision of the modern request being served (none: the connection's revision).
+    static REQUEST_VERSION: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+    /// The installed extension version, read once per backend for `serverInfo`.
+    static EXT_VERSION: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
+}
+
+/// While alive, [`negotiated_version`] is a modern request's own revision.
+struct RequestVersion(Option<&'static str>);
+
+impl RequestVersion {
+    fn set(v: &'static str) -> RequestVersion {
+        RequestVersion(REQUEST_VERSION.with(|c| c.replace(Some(v))))
+    }
+}
+
+impl Drop for RequestVersion {
+    fn drop(&mut self) {
+        REQUEST_VERSION.with(|c| c.set(self.0));
     }
 }
 
@@ -140,9 +214,45 @@ fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError
         "prompts/get" => prompts_get(params),
         "completion/complete" => complete(params),
         "logging/setLevel" => set_level(params),
-        _ => Err(RpcError::new(codes::METHOD_NOT_FOUND, "Method not found")
-            .with_data(json!({ "method": method_for_log(method) }))),
+        _ => Err(unknown_method(method)),
     }
+}
+
+/// A modern request's method (already known to the 2026-07-28 core): `server/discover`, and
+/// the methods both eras share.
+fn dispatch_modern(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    match method {
+        "server/discover" => Ok(modern::discover_result(false)),
+        _ => dispatch(method, params),
+    }
+}
+
+/// `{name, version}` of this server: the installed extension version, as `initialize` says.
+fn server_info() -> Value {
+    json!({"name": "pg_mcp", "version": extension_version()})
+}
+
+fn extension_version() -> String {
+    if let Some(v) = EXT_VERSION.with(|c| c.get().cloned()) {
+        return v;
+    }
+    let v = first_row(
+        "SELECT extversion FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pg_mcp'",
+        &[],
+        |t| t.get::<String>(1),
+    )
+    .ok()
+    .flatten()
+    .flatten()
+    .unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_string());
+    EXT_VERSION.with(|c| {
+        let _ = c.set(v.clone());
+    });
+    v
+}
+
+fn list_ttl_ms() -> u64 {
+    LIST_TTL_MS.get().max(0) as u64
 }
 
 fn initialize(params: &Map<String, Value>) -> Result<Value, RpcError> {
@@ -164,8 +274,13 @@ fn initialize(params: &Map<String, Value>) -> Result<Value, RpcError> {
     ))
 }
 
+/// The revision the current request is served by: a modern request's own, otherwise the
+/// connection's (`mcp.protocol_version`, '' = the latest handshake revision).
 pub(crate) fn negotiated_version() -> String {
-    guc_text(&PROTOCOL_VERSION)
+    REQUEST_VERSION
+        .with(|c| c.get())
+        .map(str::to_string)
+        .unwrap_or_else(|| guc_text(&PROTOCOL_VERSION))
 }
 
 thread_local! {
@@ -215,7 +330,10 @@ fn page_result(key: &str, items: Vec<Value>, next: Option<String>) -> Value {
 
 fn tools_list(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let cursor = cursor(params)?;
-    let all = tools::visible_tools(&interface()).map_err(from_mcp)?;
+    let mut all = tools::visible_tools(&interface()).map_err(from_mcp)?;
+    // Byte order of the names, whatever the database's collation: the same order on every
+    // call and every database, and the order the keyset cursor continues in.
+    all.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let (page, next) = mcp_protocol::paginate(&all, |t| t.name.as_str(), cursor, page_size())?;
     let page: Vec<tools::ToolRow> = page.into_iter().cloned().collect();
     let rendered = tools::tools_json(&page, "mcp").map_err(from_mcp)?;

@@ -95,6 +95,7 @@ SELECT mcp.handle('{"jsonrpc":"2.0","id":41,"method":"logging/setLevel","params"
 
 -- protocol errors
 SELECT mcp.handle('{"jsonrpc":"2.0","id":50,"method":"no/such"}');
+-- server/discover without the 2026-07-28 envelope in _meta: a malformed modern request
 SELECT mcp.handle('{"jsonrpc":"2.0","id":51,"method":"server/discover"}') -> 'error' ->> 'code' AS discover;
 SELECT mcp.handle('{"id":52,"method":"ping"}');
 SELECT mcp.handle('{"jsonrpc":"2.0","id":null,"method":"ping"}');

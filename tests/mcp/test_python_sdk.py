@@ -117,11 +117,23 @@ async def exercise(session, label: str):
     await session.send_ping()
 
 
-async def test_stdio_client_auto_mode():
-    """Client() in its default 'auto' mode probes server/discover, gets -32601 and falls back to
-    initialize; then the full surface, as the user's own login role."""
+async def test_stdio_client_auto_mode_is_stateless():
+    """Client() in its default 'auto' mode probes server/discover, which pg_mcp answers: the
+    client stays in the stateless 2026-07-28 revision (no initialize), as the user's own login
+    role over stdio."""
     params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
     async with Client(params, client_info=types.Implementation(name="pg-mcp-py-auto", version="1.0")) as client:
+        assert client.protocol_version == "2026-07-28", client.protocol_version
+        info = client.server_info
+        assert info.name == "pg_mcp" and info.version == EXT_VERSION, info
+        await exercise_modern(client)
+
+
+async def test_stdio_client_legacy_mode():
+    """mode='legacy': the initialize handshake, 2025-11-25, exactly as before."""
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    async with Client(params, mode="legacy",
+                      client_info=types.Implementation(name="pg-mcp-py-legacy", version="1.0")) as client:
         assert client.protocol_version == "2025-11-25", client.protocol_version
         info = client.server_info
         assert info.name == "pg_mcp" and info.version == EXT_VERSION, info
@@ -130,6 +142,53 @@ async def test_stdio_client_auto_mode():
         r = await client.call_tool("sql_query", {"query": "SELECT count(*) AS n FROM t"})
         assert "40" in text_of(r), text_of(r)
         seen(dump(r))
+
+
+async def exercise_modern(client):
+    """The SDK's surface in the 2026-07-28 revision: every answer is validated by the SDK's
+    2026-07-28 models (resultType, ttlMs/cacheScope on the cacheable results)."""
+    tools = await client.list_tools(cache_mode="bypass")
+    dump(tools)
+    names = [t.name for t in tools.tools]
+    assert {"find_titel", "boom", "sql_query", "schema_information"} <= set(names), names
+    # deterministic order: byte order of the names, the same on every call
+    assert names == sorted(names, key=lambda n: n.encode()), names
+    again = await client.list_tools(cache_mode="bypass")
+    assert [t.name for t in again.tools] == names
+    assert tools.ttl_ms == 60000 and tools.cache_scope == "private", (tools.ttl_ms, tools.cache_scope)
+    find = next(t for t in tools.tools if t.name == "find_titel")
+    assert find.output_schema["required"] == ["id", "titel"], find
+    r = await client.call_tool("find_titel", {"id": 3})
+    dump(r)
+    assert not r.is_error and r.structured_content == {"id": 3, "titel": "Titel 3"}, r
+    r = await client.call_tool("find_titel", {"id": "three"})
+    dump(r)
+    assert r.is_error and "must be an integer" in text_of(r), text_of(r)
+    r = await client.call_tool("boom", {"n": 1})
+    dump(r)
+    assert r.is_error and "failed during execution" in text_of(r), text_of(r)
+    res = await client.list_resources(cache_mode="bypass")
+    dump(res)
+    assert [str(x.uri) for x in res.resources] == ["pgmcp://t/count"], res
+    rr = await client.read_resource("pgmcp://t/count", cache_mode="bypass")
+    dump(rr)
+    assert rr.contents[0].text == "40" and rr.ttl_ms == 0 and rr.cache_scope == "private", rr
+    try:
+        await client.read_resource("pgmcp://t/nothing", cache_mode="bypass")
+        raise AssertionError("unknown resource read")
+    except MCPError as e:
+        seen(str(e))
+        assert e.error.code == -32602, e.error  # -32002 before 2026-07-28
+    prompts = await client.list_prompts(cache_mode="bypass")
+    dump(prompts)
+    assert "titel_summary" in [p.name for p in prompts.prompts]
+    p = await client.get_prompt("titel_summary", {"id": "7", "lang": "German"})
+    dump(p)
+    assert p.messages[0].content.text == 'Summarize title <data name="id">7</data> in <data name="lang">German</data>.', p
+    c = await client.complete(types.PromptReference(type="ref/prompt", name="titel_summary"),
+                              {"name": "lang", "value": "ge"})
+    dump(c)
+    assert c.completion.values == ["German"], c
 
 
 async def test_stdio_session_full_surface_and_application_name():
@@ -303,6 +362,31 @@ async def test_http_list_changed_over_sse():
         psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
 
 
+async def test_http_client_auto_mode_is_stateless():
+    """Over Streamable HTTP: 'auto' discovers 2026-07-28; no session is opened, and every
+    request carries its own _meta and the Mcp-Method/Mcp-Name headers the bridge checks."""
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+        async with Client(streamable_http_client(URL, http_client=hc),
+                          client_info=types.Implementation(name="pg-mcp-py-modern", version="1.0")) as client:
+            assert client.protocol_version == "2026-07-28", client.protocol_version
+            assert client.server_info.name == "pg_mcp" and client.server_info.version == EXT_VERSION
+            await exercise_modern(client)
+    rows = psql("SELECT count(*) FROM mcp.tool_call WHERE role_name = 'mcp_t_analyst' AND tool = 'boom' AND status = 'error'")
+    assert int(rows) >= 1, rows
+
+
+async def test_http_legacy_client_alongside():
+    """A 2025-11-25 client on the same bridge at the same time: initialize, a session, as before."""
+    async def both(s):
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+            async with Client(streamable_http_client(URL, http_client=hc)) as modern_client:
+                assert modern_client.protocol_version == "2026-07-28"
+                legacy = sorted(t.name for t in (await s.list_tools()).tools)
+                modern_names = sorted(t.name for t in (await modern_client.list_tools()).tools)
+                assert legacy == modern_names, (legacy, modern_names)
+    await http_session(token("mcp_t_analyst"), both)
+
+
 def post(body, tok=None, session=None, extra=None, raw=False):
     h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     if tok:
@@ -396,6 +480,82 @@ def test_http_raw_protocol_errors():
     assert post({"jsonrpc": "2.0", "id": 9, "method": "ping"}, analyst, sa).status_code == 404
 
 
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientInfo": {"name": "raw-modern", "version": "0"},
+               "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def modern_post(tok, method, params=None, headers=None, id=1):
+    body = {"jsonrpc": "2.0", "id": id, "method": method, "params": {**(params or {}), "_meta": MODERN_META}}
+    h = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+    if params and ("name" in params or "uri" in params):
+        h["Mcp-Name"] = params.get("name") or params.get("uri")
+    if headers is not None:
+        h = {k: v for k, v in {**h, **headers}.items() if v is not None}
+    return post(body, tok, extra=h)
+
+
+def test_http_stateless_discover_and_header_checks():
+    analyst = token("mcp_t_analyst")
+    r = modern_post(analyst, "server/discover")
+    assert r.status_code == 200, (r.status_code, r.text)
+    d = r.json()["result"]
+    assert d["resultType"] == "complete" and d["cacheScope"] == "public" and d["ttlMs"] > 0, d
+    assert d["supportedVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], d
+    assert d["_meta"]["io.modelcontextprotocol/serverInfo"] == {"name": "pg_mcp", "version": EXT_VERSION}, d
+    assert "mcp-session-id" not in r.headers, r.headers
+    r = modern_post(analyst, "tools/call", {"name": "find_titel", "arguments": {"id": 2}})
+    assert r.status_code == 200 and r.json()["result"]["structuredContent"] == {"id": 2, "titel": "Titel 2"}, r.text
+    assert r.json()["result"]["resultType"] == "complete", r.text
+    # a header that disagrees with the body: 400, -32020, and the tool does not run
+    before = psql("SELECT count(*) FROM mcp.tool_call WHERE role_name = 'mcp_t_analyst' AND tool = 'boom'")
+    for h in ({"Mcp-Name": "find_titel"}, {"Mcp-Method": "tools/list"}, {"Mcp-Name": None},
+              {"Mcp-Method": None}, {"MCP-Protocol-Version": "2025-11-25"}, {"Mcp-Name": "=?base64?!!?=" }):
+        r = modern_post(analyst, "tools/call", {"name": "boom", "arguments": {"n": 1}}, h)
+        assert r.status_code == 400 and r.json()["error"]["code"] == -32020, (h, r.status_code, r.text)
+        assert r.json()["id"] == 1, r.text
+    # the base64 sentinel form of a name is decoded before the comparison
+    r = modern_post(analyst, "resources/read", {"uri": "pgmcp://t/count"},
+                    {"Mcp-Name": "=?base64?cGdtY3A6Ly90L2NvdW50?="})
+    assert r.status_code == 200 and r.json()["result"]["contents"][0]["text"] == "40", r.text
+    assert (r.json()["result"]["ttlMs"], r.json()["result"]["cacheScope"]) == (0, "private"), r.text
+    after = psql("SELECT count(*) FROM mcp.tool_call WHERE role_name = 'mcp_t_analyst' AND tool = 'boom'")
+    assert before == after, (before, after)
+    # a version nobody speaks: 400 with UnsupportedProtocolVersionError and the supported list
+    r = post({"jsonrpc": "2.0", "id": 3, "method": "tools/list",
+              "params": {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "1900-01-01"}}},
+             analyst, extra={"MCP-Protocol-Version": "1900-01-01", "Mcp-Method": "tools/list"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32022, (r.status_code, r.text)
+    assert "2026-07-28" in r.json()["error"]["data"]["supported"], r.text
+    # a handshake revision in the envelope is not served statelessly
+    r = post({"jsonrpc": "2.0", "id": 4, "method": "tools/list",
+              "params": {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2025-11-25"}}},
+             analyst, extra={"MCP-Protocol-Version": "2025-11-25", "Mcp-Method": "tools/list"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32022, (r.status_code, r.text)
+    assert r.json()["error"]["data"]["requested"] == "2025-11-25", r.text
+    # the 2026-07-28 header without the envelope: malformed, 400 -32602
+    r = post({"jsonrpc": "2.0", "id": 5, "method": "tools/list"}, analyst,
+             extra={"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32602, (r.status_code, r.text)
+    # methods 2026-07-28 removed: 404 with -32601
+    r = modern_post(analyst, "ping")
+    assert r.status_code == 404 and r.json()["error"]["code"] == -32601, (r.status_code, r.text)
+    # an unknown resource is -32602 now (and 200: an ordinary error)
+    r = modern_post(analyst, "resources/read", {"uri": "pgmcp://t/nothing"})
+    assert r.status_code == 200 and r.json()["error"]["code"] == -32602, (r.status_code, r.text)
+    # a legacy session keeps working; a header it sends must agree with the body, too
+    sa = init_http(analyst)
+    r = post({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "find_titel", "arguments": {"id": 1}}},
+             analyst, sa)
+    assert r.status_code == 200 and "resultType" not in r.json()["result"], r.text
+    r = post({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "find_titel", "arguments": {"id": 1}}},
+             analyst, sa, {"Mcp-Name": "boom"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32020, (r.status_code, r.text)
+    # the stateless requests did not need, make or keep a session
+    r = post({"jsonrpc": "2.0", "id": 8, "method": "ping"}, analyst, None)
+    assert r.status_code == 400, r.status_code
+
+
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "crates", "mcp_bridge", "tests", "fixtures")
 
 
@@ -478,7 +638,8 @@ def test_no_secret_in_any_response():
 
 
 TESTS = [
-    test_stdio_client_auto_mode,
+    test_stdio_client_auto_mode_is_stateless,
+    test_stdio_client_legacy_mode,
     test_stdio_session_full_surface_and_application_name,
     test_stdio_list_changed_and_reconnect,
     test_stdio_raw_protocol_errors_cancel_and_sigterm,
@@ -490,6 +651,9 @@ TESTS = [
     test_http_opaque_tokens,
     test_http_raw_protocol_errors,
     test_http_rs256_tokens_from_a_jwks,
+    test_http_client_auto_mode_is_stateless,
+    test_http_legacy_client_alongside,
+    test_http_stateless_discover_and_header_checks,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]
 

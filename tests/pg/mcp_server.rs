@@ -63,6 +63,49 @@ mod tests {
         assert_eq!(rows, json!(["mcp_h_analyst:ok"]));
     }
 
+    const ENVELOPE: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    #[pg_test]
+    fn handle_serves_a_modern_request_without_touching_the_connection() {
+        demo_registry();
+        run(r#"UPDATE mcp.tool SET output_schema = '{"type":"object"}' WHERE name = 'listTarif'"#);
+        run("INSERT INTO mcp.resource (uri, name, query) VALUES ('x://boom', 'boom', 'SELECT (1/0)::text')");
+        run("SET LOCAL mcp.protocol_version = '2025-03-26'");
+        // a modern request: its own revision (outputSchema, since 2025-06-18), resultType
+        let l = handle(&format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{ENVELOPE}}}}}"#
+        ));
+        assert_eq!(l["result"]["resultType"], "complete", "{l}");
+        let list_tarif = |l: &Value| {
+            l["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == "listTarif")
+                .cloned()
+                .unwrap()
+        };
+        assert!(list_tarif(&l).get("outputSchema").is_some(), "{l}");
+        // one that fails inside its subtransaction
+        let r = handle(&format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{{"uri":"x://boom",{ENVELOPE}}}}}"#
+        ));
+        assert_eq!(r["error"]["code"], -32603, "{r}");
+        // the connection's revision is still 2025-03-26, for the GUC and for the next request
+        assert_eq!(
+            q("SELECT to_jsonb(current_setting('mcp.protocol_version'))"),
+            serde_json::json!("2025-03-26")
+        );
+        let l = handle(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+        assert!(l["result"].get("resultType").is_none(), "{l}");
+        assert!(list_tarif(&l).get("outputSchema").is_none(), "{l}");
+        // names in byte order in both eras
+        let names = tool_names(&l);
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted);
+    }
+
     #[pg_test]
     fn handle_interface_setting_per_role() {
         demo_registry();

@@ -108,7 +108,11 @@ pub fn application_name(client_name: Option<&str>, client_version: Option<&str>)
 
 /// The clientInfo of an initialize request.
 pub fn client_info(msg: &serde_json::Value) -> (Option<String>, Option<String>) {
-    let ci = &msg["params"]["clientInfo"];
+    // initialize's clientInfo, or a stateless (2026-07-28) request's own in its _meta
+    let ci = match &msg["params"]["clientInfo"] {
+        serde_json::Value::Null => &msg["params"]["_meta"][mcp_protocol::modern::META_CLIENT_INFO],
+        ci => ci,
+    };
     (
         ci["name"].as_str().map(str::to_string),
         ci["version"].as_str().map(str::to_string),

@@ -13,6 +13,12 @@
 //! sessions in total and per role (least recently used evicted, idle ones expire), SSE streams
 //! per session, batch items and answer size. A request whose client goes away is cancelled in
 //! the database, and its connection is reused only once the backend is free.
+//!
+//! A request of the stateless revision (`MCP-Protocol-Version: 2026-07-28`) has no session:
+//! it is forwarded as it is, and mcp.handle serves it by its own `_meta`. The `Mcp-Method` /
+//! `Mcp-Name` / `MCP-Protocol-Version` headers are checked against the body first (400 with
+//! -32020 on a mismatch; the rules are `mcp_protocol::modern`'s, like the HTTP status of a
+//! stateless answer's error).
 
 // The Err side of the request checks is the HTTP response itself (cold path).
 #![allow(clippy::result_large_err)]
@@ -40,8 +46,7 @@ use tokio::sync::{
 };
 use tokio_postgres::{Client, Config, NoTls};
 
-/// Protocol revisions accepted in the MCP-Protocol-Version header (those mcp.handle speaks).
-const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+use mcp_protocol::modern;
 
 struct Session {
     role: String,
@@ -690,12 +695,17 @@ async fn admit(s: &Inner, headers: &HeaderMap) -> Result<String, Response> {
     authenticate(s, headers).await
 }
 
+/// A revision mcp.handle speaks in neither era: 400 with UnsupportedProtocolVersionError
+/// (-32022, listing the revisions it speaks), which a 2026-07-28 client recognizes.
 fn check_version_header(headers: &HeaderMap) -> Result<(), Response> {
     match headers.get("mcp-protocol-version") {
-        Some(v) if !SUPPORTED_VERSIONS.contains(&v.to_str().unwrap_or("")) => Err(rpc_status(
+        Some(v) if !modern::is_known(v.to_str().unwrap_or("")) => Err(json_response(
             StatusCode::BAD_REQUEST,
-            -32600,
-            "Bad Request: unsupported MCP-Protocol-Version",
+            mcp_protocol::error_response(
+                &Value::Null,
+                &modern::unsupported_version(v.to_str().unwrap_or("")),
+            )
+            .to_string(),
         )),
         _ => Ok(()),
     }
@@ -1081,9 +1091,28 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             ),
         );
     }
+    // The standard headers must agree with the body (the rule is mcp_protocol's).
+    if let Err(e) = modern::check_http_headers(&msg, |name| {
+        headers
+            .get(name)
+            .map(|v| v.to_str().map(str::to_string).map_err(|_| ()))
+    }) {
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            mcp_protocol::error_response(&id, &e).to_string(),
+        );
+    }
     let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
     let is_init = method == "initialize";
-    let session = if is_init {
+    // A request in a stateless revision (2026-07-28) has no session: it is forwarded with
+    // its header's revision, and mcp.handle serves it by what its _meta says.
+    // (The check above made a body's envelope version and the header agree.)
+    let stateless = headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| (modern::is_modern(v) || modern::body_is_modern(&msg)) && !is_init)
+        .map(str::to_string);
+    let session = if is_init || stateless.is_some() {
         None
     } else {
         match session_of(&s, &headers, &role) {
@@ -1126,7 +1155,7 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             };
             (
                 id,
-                String::new(),
+                stateless.clone().unwrap_or_default(),
                 db::application_name(n.as_deref(), v.as_deref()),
             )
         }
@@ -1193,6 +1222,16 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             json_response(
                 StatusCode::OK,
                 db::rpc_error(&id, -32603, "Response too large"),
+            )
+        }
+        Ok(Some(answer)) if stateless.is_some() => {
+            // no session to keep; the status the revision gives the answer's error, if any
+            let status = serde_json::from_str::<Value>(&answer)
+                .map(|a| modern::modern_http_status(&a))
+                .unwrap_or(200);
+            json_response(
+                StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+                answer,
             )
         }
         Ok(Some(answer)) => {

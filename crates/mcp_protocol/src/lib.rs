@@ -8,11 +8,10 @@
 use serde_json::{json, Map, Value};
 
 pub mod content;
+pub mod modern;
 
-/// Protocol revisions `mcp.handle` speaks, newest first. 2025-11-25 is the newest revision the
-/// official SDKs reach through the `initialize` handshake (TypeScript SDK 1.32, Python SDK 2.3);
-/// the Python SDK's stateless 2026-07-28 envelope is not implemented: its `server/discover`
-/// probe gets "method not found" and the client falls back to `initialize`.
+/// The handshake revisions `mcp.handle` negotiates through `initialize`, newest first. The
+/// stateless 2026-07-28 revision, served beside them per request, is in [`modern`].
 pub const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /// The revision offered when the client asks for one we do not speak.

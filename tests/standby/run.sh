@@ -80,7 +80,7 @@ INSERT INTO mcp.tool (name, description, parameters, function) VALUES
    'public.hours_of(text)');
 INSERT INTO mcp.provider (name, kind, base_url, model)
   VALUES ('ok', 'openai', 'http://127.0.0.1:$mock_port/s/ok/v1', 'mock-model');
-INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES ('minilm', 'local', 384, '$MODEL_DIR');
+INSERT INTO mcp.embedding_model (name, kind, dimension, path, access_role) VALUES ('minilm', 'local', 384, '$MODEL_DIR', 'public');
 INSERT INTO mcp.interface (name, access_role, provider, embedding_model) VALUES ('chatbot', 'public', 'ok', 'minilm');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'hoursOf'), ('chatbot', 'sql_query'), ('chatbot', 'context_retrieve');
 INSERT INTO mcp.collection (name, embedding_model, purpose, text_config, min_score) VALUES ('tarif', 'minilm', 'rag', 'english', 0.3);

@@ -13,34 +13,12 @@ log() { printf '\033[1m[%s]\033[0m %s\n' "${LOG_TAG:-pg_mcp}" "$*"; }
 as_pg() { if [ "$(id -un)" = postgres ]; then "$@"; else sudo -u postgres "$@"; fi; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Build and install the extension into the system PostgreSQL.
-install_extension() {
-  log "building and installing pg_mcp into $(${PG_CONFIG} --pkglibdir)"
-  local sudo_flag=()
-  [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
-  # PG_MCP_RELEASE=1: an optimized build (for benchmarks).
-  [ "${PG_MCP_RELEASE:-0}" = 1 ] && sudo_flag+=(--release)
-  # A running server maps pg_mcp.so (preloaded: the postmaster and every backend). cargo pgrx
-  # install copies over the file in place, which changes the pages under the running server and
-  # crashes it. So the installed file is renamed first, as install(1) and packages do: the
-  # running server keeps the old file (its inode) mapped, the install writes a new file, and
-  # the old one is removed once the new one is in place (restored when the install failed).
-  local lib; lib="$(${PG_CONFIG} --pkglibdir)/pg_mcp.so"
-  local kept="$lib.replaced.$$"
-  if as_root test -e "$lib"; then as_root mv -f "$lib" "$kept"; fi
-  # (explicit: callers run this inside `step`, where errexit does not apply)
-  if ! (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "${sudo_flag[@]}" >/dev/null); then
-    if as_root test -e "$kept" && ! as_root test -e "$lib"; then as_root mv -f "$kept" "$lib"; fi
-    log "FAIL: cargo pgrx install failed: the installed pg_mcp would be a stale build"; return 1
-  fi
-  as_root rm -f "$kept"
-}
-
-# library_aside CMD...: run CMD (one that installs pg_mcp.so, such as `cargo pgrx test`, which
-# copies over the installed file in place like `cargo pgrx install`) with the installed file
-# renamed first, for the same reason as install_extension: a running server that maps it (the
-# demo cluster, preloaded) keeps the old inode. The old file is removed when CMD put a new one in
-# place, restored when it did not.
+# library_aside CMD...: run CMD, which installs pg_mcp.so (`cargo pgrx install`, `cargo pgrx
+# test`), with the installed file renamed first. A running server maps pg_mcp.so (preloaded: the
+# postmaster and every backend); cargo pgrx copies over the file in place, which changes the
+# pages under the running server and crashes it. Renamed first, as install(1) and packages do,
+# the running server keeps the old file (its inode) mapped and CMD writes a new file. The old
+# one is removed once a new one is in place, restored when CMD left none.
 library_aside() {
   local lib; lib="$(${PG_CONFIG} --pkglibdir)/pg_mcp.so"
   local kept="$lib.replaced.$$" rc=0
@@ -49,6 +27,22 @@ library_aside() {
   if as_root test -e "$lib"; then as_root rm -f "$kept"
   elif as_root test -e "$kept"; then as_root mv -f "$kept" "$lib"; fi
   return "$rc"
+}
+
+pgrx_install() { (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "$@" >/dev/null); }
+
+# Build and install the extension into the system PostgreSQL (the running server's library set
+# aside: library_aside).
+install_extension() {
+  log "building and installing pg_mcp into $(${PG_CONFIG} --pkglibdir)"
+  local sudo_flag=()
+  [ "$(id -u)" = 0 ] || sudo_flag=(--sudo)
+  # PG_MCP_RELEASE=1: an optimized build (for benchmarks).
+  [ "${PG_MCP_RELEASE:-0}" = 1 ] && sudo_flag+=(--release)
+  # (explicit: callers run this inside `step`, where errexit does not apply)
+  if ! library_aside pgrx_install "${sudo_flag[@]}"; then
+    log "FAIL: cargo pgrx install failed: the installed pg_mcp would be a stale build"; return 1
+  fi
 }
 
 # crash_count DIR: how many times a server process of the cluster in DIR died of a signal, as

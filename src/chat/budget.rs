@@ -133,8 +133,9 @@ fn slot_of(t: &mut Table, scope: u8, name: &str) -> Option<usize> {
 }
 
 impl RunBudgets {
-    /// The budgets of `role` and `interface` (mcp.budget), and the prices of `provider`.
-    pub fn load(role: &str, interface: &str, provider: &str) -> McpResult<RunBudgets> {
+    /// The budgets of `role` and `interface` (mcp.budget), with the run's provider `prices` per
+    /// 1,000 prompt and completion tokens (read with the provider's row).
+    pub fn load(role: &str, interface: &str, prices: (f64, f64)) -> McpResult<RunBudgets> {
         let budgets = select_kept(
             "SELECT scope, name, tokens_per_day, cost_per_day::float8, requests_per_minute
                FROM mcp.budget
@@ -171,20 +172,6 @@ impl RunBudgets {
                 budgets[0].owner
             )));
         }
-        let prices = select_kept(
-            "SELECT (options ->> 'price_per_1k_prompt')::float8, (options ->> 'price_per_1k_completion')::float8
-               FROM mcp.provider WHERE name = $1",
-            &[provider.into()],
-            |mut t| {
-                Ok(match t.next() {
-                    Some(r) => (
-                        r.get::<f64>(1)?.unwrap_or(0.0),
-                        r.get::<f64>(2)?.unwrap_or(0.0),
-                    ),
-                    None => (0.0, 0.0),
-                })
-            },
-        )?;
         Ok(RunBudgets { budgets, prices })
     }
 

@@ -65,10 +65,13 @@ struct ProviderRow {
     timeout_ms: Option<i32>,
 }
 
-/// Keys of `provider.options` that price tokens for `mcp.recent_runs`; never sent.
+/// Keys of `provider.options` that price tokens for `mcp.recent_runs` and the cost budgets;
+/// never sent.
 const PRICE_KEYS: [&str; 2] = ["price_per_1k_prompt", "price_per_1k_completion"];
 
-fn provider_config(name: &str) -> McpResult<ProviderConfig> {
+/// The provider's configuration and its prices per 1,000 prompt and completion tokens (0 when
+/// not set; the table's CHECK allows only non-negative numbers), from one read of its row.
+fn provider_config(name: &str) -> McpResult<(ProviderConfig, (f64, f64))> {
     let ProviderRow {
         kind,
         base_url,
@@ -130,16 +133,17 @@ fn provider_config(name: &str) -> McpResult<ProviderConfig> {
             cfg.model = "replay".into();
         }
     }
+    let mut prices = [0.0; 2];
     if let Value::Object(mut o) = options {
         // pg_mcp's own keys (read by mcp.recent_runs) are not request fields: a provider
         // refuses unknown fields (OpenAI answers 400 "Unrecognized request argument").
-        for key in PRICE_KEYS {
-            o.remove(key);
+        for (price, key) in prices.iter_mut().zip(PRICE_KEYS) {
+            *price = o.remove(key).and_then(|v| v.as_f64()).unwrap_or(0.0);
         }
         cfg.options = o;
     }
     cfg.api_key = crate::keys::api_key(name)?;
-    Ok(cfg)
+    Ok((cfg, (prices[0], prices[1])))
 }
 
 fn active_prompt(name: &str) -> McpResult<Option<String>> {
@@ -336,7 +340,7 @@ pub fn chat(
     let provider_name = options.provider.or(iface.provider.clone()).ok_or_else(|| {
         McpError::InvalidParameter(format!("interface \"{interface}\" has no provider"))
     })?;
-    let provider = provider_config(&provider_name)?;
+    let (provider, prices) = provider_config(&provider_name)?;
     let role = calling_role();
     let session_id = match session {
         Some(s) => s,
@@ -390,7 +394,7 @@ pub fn chat(
     )?;
     let mut host = SqlHost::new(interface, run_id);
     host.session_id = Some(session_id);
-    host.budgets = Some(budget::RunBudgets::load(&role, interface, &provider_name)?);
+    host.budgets = Some(budget::RunBudgets::load(&role, interface, prices)?);
     // Decisions on calls of this session that waited for an approval: carried out first.
     let mut history = history;
     let mut waiting = Vec::new();

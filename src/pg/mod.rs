@@ -14,3 +14,14 @@ pub use spi::{can_assign_xid, first_row, prevent_if_read_only, read_one, select_
 pub use subxact::in_subtransaction_catch_all;
 pub use subxact::{in_subtransaction, PgErrorInfo};
 pub use timeout::with_tool_timeout;
+
+/// Name of the current (calling) role, read before any switch to the extension owner.
+pub fn calling_role() -> String {
+    unsafe {
+        let p = pgrx::pg_sys::GetUserNameFromId(pgrx::pg_sys::GetUserId(), true);
+        if p.is_null() {
+            return String::new();
+        }
+        std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}

@@ -63,7 +63,7 @@ pub fn model_row(name: &str) -> R<ModelRow> {
     })
     .and_then(|m| {
         // The access gate: every use of a model reads its row here, as the calling role.
-        if crate::tools::may_use_embedding_model_role(m.access_role.as_deref()) {
+        if crate::registry::may_use_embedding_model_role(m.access_role.as_deref()) {
             Ok(m)
         } else {
             Err(fail(
@@ -261,7 +261,7 @@ fn record_embedding_request(r: &EmbeddingRequest<'_>) -> R<()> {
     }
     let input_bytes = r.texts.iter().map(|t| t.len() as i64).sum::<i64>();
     let digest = mcp_audit::sha256_hex(&bytes);
-    let role = crate::tools::calling_role();
+    let role = crate::pg::calling_role();
     let error = r.error.as_deref().map(|e| mcp_audit::clip_chars(e, 2000).0);
     let rec = crate::audit::Record::EmbeddingRequest(mcp_audit::rows::EmbeddingRequestRow {
         model: r.model.into(),

@@ -1,12 +1,10 @@
 //! Search helpers of the search tool kinds (`src/tools/search.rs`) and `context_retrieve`
-//! (`src/tools/context_retrieve.rs`): hits, their text and JSON for the model, and tool
-//! failures. The ranking itself is SQL (`mcp.search_by_vector`, `sql/retrieval.sql`).
+//! (`src/tools/context_retrieve.rs`): hits and their text and JSON for the model (the tools'
+//! failures are theirs: `tool_failure` in `src/tools/search.rs`). The ranking itself is SQL (`mcp.search_by_vector`, `sql/retrieval.sql`).
 
 use super::R;
 use crate::error::McpError;
 use crate::pg::{in_subtransaction, select_kept, PgErrorInfo};
-use crate::tools::{Call, ToolOutcome};
-use mcp_chat::ToolCallStatus;
 use pgrx::pg_sys::panic::ErrorReport;
 use serde_json::{json, Value};
 
@@ -44,17 +42,6 @@ pub fn hits_json(hits: &[Hit]) -> Value {
             })
             .collect(),
     )
-}
-
-/// A failure inside a tool: the detail goes to the audit row, the model gets one sentence.
-pub fn tool_failure(tool: &str, info: PgErrorInfo, rec: &mut Call<'_>) -> ToolOutcome {
-    let text = if info.sqlstate.starts_with("08") {
-        format!("Tool '{tool}' failed: the embedding service is unavailable.")
-    } else {
-        mcp_tools::generic_tool_error(tool)
-    };
-    rec.error = Some(info);
-    ToolOutcome::error(ToolCallStatus::Error, text)
 }
 
 /// Run `f` in a subtransaction; an ERROR (or an ErrorReport it returns) becomes `Err` with its

@@ -78,43 +78,7 @@ fn no_interface(interface: &str) -> McpError {
     McpError::UndefinedObject(format!("interface \"{interface}\" does not exist"))
 }
 
-/// Whether the calling role may use an interface whose `access_role` column holds
-/// `access_role`: the one privilege check of mcp.chat, mcp.list_tools, mcp.call_tool (and
-/// mcp.handle). Superusers may; `'public'` opens the interface to every role; otherwise the
-/// caller needs the privileges of the named role (`pg_has_role(…, 'USAGE')`: a member that
-/// inherits it, directly or through other roles, as for a GRANT to that role). NULL is closed.
-/// Roles that manage interfaces (UPDATE on mcp.interface) may use every interface: they could
-/// set access_role themselves. A role that no longer exists admits nobody.
-pub fn may_use_interface_role(access_role: Option<&str>) -> bool {
-    has_access_role(access_role) || crate::registry::may_manage_interfaces()
-}
-
-/// Whether the calling role may use an embedding model whose `access_role` column holds
-/// `access_role`: the gate of mcp.embed, mcp.ingest, the search tools and context_retrieve, with
-/// the rules of [`may_use_interface_role`] (model managers instead of interface managers).
-pub fn may_use_embedding_model_role(access_role: Option<&str>) -> bool {
-    has_access_role(access_role) || crate::registry::may_manage_embedding_models()
-}
-
-/// Superuser, `'public'`, or the privileges of the named role (NULL: closed).
-fn has_access_role(access_role: Option<&str>) -> bool {
-    let me = unsafe { pg_sys::GetUserId() };
-    if unsafe { pg_sys::superuser_arg(me) } {
-        return true;
-    }
-    let member = match access_role {
-        Some("public") => true,
-        Some(role) => match std::ffi::CString::new(role) {
-            Ok(name) => unsafe {
-                let oid = pg_sys::get_role_oid(name.as_ptr(), true);
-                oid != pg_sys::Oid::INVALID && pg_sys::has_privs_of_role(me, oid)
-            },
-            Err(_) => false,
-        },
-        None => false,
-    };
-    member
-}
+pub use crate::registry::may_use_interface_role;
 
 /// An interface as the access check sees it.
 pub struct InterfaceAccess {
@@ -278,13 +242,4 @@ pub fn authorize(tool: &str, interface: &str) -> McpResult<Authorization> {
     })
 }
 
-/// Name of the current (calling) role, read before any switch to the extension owner.
-pub fn calling_role() -> String {
-    unsafe {
-        let p = pg_sys::GetUserNameFromId(pg_sys::GetUserId(), true);
-        if p.is_null() {
-            return String::new();
-        }
-        std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
-    }
-}
+pub use crate::pg::calling_role;

@@ -5,11 +5,12 @@
 //! (unless the interface's `audit_retrieval_query` is on).
 
 use super::names::CONTEXT_RETRIEVE;
+use super::search::tool_failure;
 use super::{Call, Kind, ToolOutcome};
 use crate::error::{McpError, McpResult};
 use crate::pg::{first_row, select_kept};
 use crate::retrieval::embed::{embed_with, model_row};
-use crate::retrieval::search::{caught, hits_json, hits_text, search_rows, tool_failure, Hit};
+use crate::retrieval::search::{caught, hits_json, hits_text, search_rows, Hit};
 use crate::retrieval::{vector_literal, vector_schema, NO_CONTEXT};
 use mcp_chat::ToolCallStatus;
 use pgrx::pg_sys::panic::ErrorReport;

@@ -30,8 +30,8 @@ mod sql_query;
 pub mod validate;
 
 pub use access::{
-    authorize, calling_role, interface_access, interface_denied, may_use_embedding_model_role,
-    may_use_interface_role, runnable_tools, tools_json, visible_tools, Authorization, ToolRow,
+    authorize, calling_role, interface_access, interface_denied, may_use_interface_role,
+    runnable_tools, tools_json, visible_tools, Authorization, ToolRow,
 };
 pub use validate::validate_against;
 

@@ -5,8 +5,9 @@
 
 use super::{Call, Kind, ToolOutcome};
 use crate::error::{McpError, McpResult};
-use crate::pg::first_row;
-use crate::retrieval::search::{caught, hits_json, hits_text, search_rows, tool_failure};
+use crate::pg::{first_row, PgErrorInfo};
+use crate::retrieval::search::{caught, hits_json, hits_text, search_rows};
+use mcp_chat::ToolCallStatus;
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::JsonB;
 use serde_json::{json, Map, Value};
@@ -70,4 +71,15 @@ fn run_search_tool(
         Ok(hits) => ToolOutcome::ok((hits_text(&hits), Some(json!({"results": hits_json(&hits)})))),
         Err(info) => tool_failure(tool, info, rec),
     }
+}
+
+/// A failure inside a tool: the detail goes to the audit row, the model gets one sentence.
+pub(super) fn tool_failure(tool: &str, info: PgErrorInfo, rec: &mut Call<'_>) -> ToolOutcome {
+    let text = if info.sqlstate.starts_with("08") {
+        format!("Tool '{tool}' failed: the embedding service is unavailable.")
+    } else {
+        mcp_tools::generic_tool_error(tool)
+    };
+    rec.error = Some(info);
+    ToolOutcome::error(ToolCallStatus::Error, text)
 }

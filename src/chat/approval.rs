@@ -123,15 +123,21 @@ pub fn decide(
         )));
     };
     if !self_ok {
-        // Its own run: the role itself, a role that has it (SET ROLE from a member), or a
-        // session that logged in as it. Superuser rights do not count as membership here.
+        // Its own run: the role in use is the run's role or a member of it (SET ROLE from a
+        // member), or the session logged in as the run's role or as a role that has its
+        // privileges (an inheriting login: the person behind the run). A NOINHERIT login that
+        // may SET ROLE to the run's role, such as the bridge's authenticator acting for many
+        // people, is not that person: the role it uses decides (it is `me`). Superuser rights
+        // do not count as membership here.
         let owner_oid = std::ffi::CString::new(owner.as_str())
             .map(|n| unsafe { pg_sys::get_role_oid(n.as_ptr(), true) })
             .unwrap_or(pg_sys::Oid::INVALID);
         let own = owner_oid != pg_sys::Oid::INVALID
             && unsafe {
                 pg_sys::is_member_of_role_nosuper(me, owner_oid)
-                    || pg_sys::is_member_of_role_nosuper(session_user, owner_oid)
+                    || session_user == owner_oid
+                    || (!pg_sys::superuser_arg(session_user)
+                        && pg_sys::has_privs_of_role(session_user, owner_oid))
             };
         if own {
             return Err(McpError::Privilege(format!(

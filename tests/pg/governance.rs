@@ -548,6 +548,46 @@ mod tests {
         );
     }
 
+    /// Through an authenticator (a NOINHERIT login that may become the requester and the
+    /// approver, as the bridge's is), the role in use decides; an inheriting login of the
+    /// requester stays the requester whatever role it sets.
+    #[pg_test]
+    fn gov_approval_through_an_authenticator_is_not_self_approval() {
+        ticket_registry();
+        let out = chat_as("g_req", "Mein Drucker ist kaputt", None);
+        assert_eq!(out["status"], "awaiting_approval", "{out}");
+        let run_id = out["run_id"].as_str().unwrap().to_string();
+        let approve = format!("SELECT mcp.approve('{run_id}', 'call_t1')");
+        run("CREATE ROLE g_auth LOGIN NOINHERIT");
+        run("GRANT g_req, g_appr TO g_auth");
+        run("CREATE ROLE g_req_login LOGIN"); // inheriting: the requester's own login
+        run("GRANT g_req, g_appr TO g_req_login");
+        let through = |login: &str, role: &str| {
+            run(&format!("SET LOCAL SESSION AUTHORIZATION {login}"));
+            run(&format!("SET LOCAL ROLE {role}"));
+            let e = err_of(&approve);
+            run("RESET ROLE");
+            run("RESET SESSION AUTHORIZATION");
+            e
+        };
+        // the requester's own login, acting as the approver: still its own run
+        let own = through("g_req_login", "g_appr");
+        assert!(
+            own.starts_with("42501") && own.contains("your own run"),
+            "{own}"
+        );
+        // the authenticator acting as the requester: its own run
+        let own = through("g_auth", "g_req");
+        assert!(own.starts_with("42501"), "{own}");
+        // the authenticator acting as the approver: the approver decides
+        assert_eq!(through("g_auth", "g_appr"), "");
+        let decided = q(&format!(
+            "SELECT to_jsonb(a) FROM mcp.approval a WHERE run_id = '{run_id}'"
+        ));
+        assert_eq!(decided["status"], "approved");
+        assert_eq!(decided["decided_by"], "g_appr");
+    }
+
     #[pg_test]
     fn gov_expired_approval_is_not_run() {
         ticket_registry();

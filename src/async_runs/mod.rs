@@ -83,8 +83,8 @@ fn role_oid(name: &str) -> pg_sys::Oid {
 fn may_see(owner: &str) -> bool {
     let o = role_oid(owner);
     let me = unsafe { pg_sys::GetUserId() };
-    unsafe { pg_sys::superuser() }
-        || (o != pg_sys::Oid::INVALID && unsafe { pg_sys::has_privs_of_role(me, o) })
+    let superuser = unsafe { pg_sys::superuser() };
+    superuser || (o != pg_sys::Oid::INVALID && unsafe { pg_sys::has_privs_of_role(me, o) })
 }
 
 fn is_admin() -> bool {

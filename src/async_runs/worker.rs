@@ -51,6 +51,13 @@ unsafe extern "C-unwind" fn on_worker_exit(_code: std::ffi::c_int, arg: pg_sys::
     pool::release(arg.value());
 }
 
+unsafe extern "C-unwind" {
+    /// tcop/postgres.c: the SIGTERM handler of backends (pgrx's `pg_sys::die` is a guarded Rust
+    /// wrapper, not a handler PostgreSQL can call).
+    #[link_name = "die"]
+    fn backend_die(postgres_signal_arg: std::ffi::c_int);
+}
+
 fn die_pending() -> bool {
     unsafe { pg_sys::ProcDiePending != 0 }
 }
@@ -70,9 +77,9 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
     // raises FATAL inside the signal handler, through Rust frames.)
     unsafe {
         #[cfg(not(feature = "pg18"))]
-        pg_sys::pqsignal(pg_sys::SIGTERM as i32, Some(pg_sys::die));
+        pg_sys::pqsignal(pg_sys::SIGTERM as i32, Some(backend_die));
         #[cfg(feature = "pg18")]
-        pg_sys::pqsignal_be(pg_sys::SIGTERM as i32, Some(pg_sys::die));
+        pg_sys::pqsignal_be(pg_sys::SIGTERM as i32, Some(backend_die));
     }
     let Some(db) = pool::claim(i) else {
         return;

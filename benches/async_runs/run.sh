@@ -30,8 +30,11 @@ N=$(( PER * CONNECTIONS ))
 work="$(mktemp -d)"; chmod 755 "$work"
 bg_pid=
 . "$ROOT/tests/cancel/sessions.sh"   # now_ms, start_mock
-(cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
-"${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm" --listen 127.0.0.1:0 --scenarios "$HERE/scenarios" \
+# MOCK_LLM=path: a mock_llm binary built before (e.g. while another cargo command holds the
+# target directory); else it is built here.
+MOCK_BIN="${MOCK_LLM:-${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm}"
+[ -n "${MOCK_LLM:-}" ] || (cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
+"$MOCK_BIN" --listen 127.0.0.1:0 --scenarios "$HERE/scenarios" \
    --port-file "$work/port" --max-recorded 0 --max-connections 2048 >"$work/mock.out" 2>&1 &
 mock_pid=$!
 sampler=

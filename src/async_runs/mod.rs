@@ -108,7 +108,10 @@ pub fn submit(
     }
     crate::pg::prevent_if_read_only(c"mcp.chat_submit");
     let role = calling_role();
-    let (all_max, role_max) = (QUEUE_MAX.get().max(0) as i64, QUEUE_MAX_PER_ROLE.get().max(0) as i64);
+    let (all_max, role_max) = (
+        QUEUE_MAX.get().max(0) as i64,
+        QUEUE_MAX_PER_ROLE.get().max(0) as i64,
+    );
     let counts = as_extension_owner(|| {
         crate::pg::first_row(
             "SELECT pg_catalog.count(*) FILTER (WHERE a.role_name OPERATOR(pg_catalog.=) $1::name),
@@ -192,7 +195,9 @@ pub fn result(run_id: Uuid, wait_ms: i32) -> McpResult<Value> {
             return Err(not_found(run_id));
         }
         if status != "queued" && status != "running" {
-            return Ok(result.unwrap_or_else(|| json!({"status": status, "run_id": run_id.to_string()})));
+            return Ok(
+                result.unwrap_or_else(|| json!({"status": status, "run_id": run_id.to_string()}))
+            );
         }
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {

@@ -198,10 +198,7 @@ pub fn request_cancel(run: [u8; 16]) -> bool {
     }
     let latch = {
         let mut p = POOL.exclusive();
-        let Some(s) = p.slots[..n]
-            .iter_mut()
-            .find(|s| s.pid != 0 && s.run == run)
-        else {
+        let Some(s) = p.slots[..n].iter_mut().find(|s| s.pid != 0 && s.run == run) else {
             return false;
         };
         s.cancel = true;

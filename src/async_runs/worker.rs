@@ -150,7 +150,9 @@ fn recover() {
     });
     match r {
         Ok(Ok(Some(n))) if n > 0 => {
-            pgrx::log!("pg_mcp chat worker: {n} run(s) left running by a stopped worker marked aborted")
+            pgrx::log!(
+                "pg_mcp chat worker: {n} run(s) left running by a stopped worker marked aborted"
+            )
         }
         Ok(Ok(_)) => {}
         Ok(Err(e)) => pgrx::warning!("pg_mcp chat worker: could not mark stale runs aborted: {e}"),
@@ -213,13 +215,12 @@ fn take_run(i: usize) -> Option<Job> {
                     return Ok::<_, pgrx::spi::SpiError>(None);
                 }
                 let r = t.first();
-                let options = r
-                    .get::<JsonB>(6)?
-                    .map(|j| j.0)
-                    .unwrap_or_else(|| json!({}));
+                let options = r.get::<JsonB>(6)?.map(|j| j.0).unwrap_or_else(|| json!({}));
                 Ok(Some((
                     Job {
-                        run_id: r.get::<Uuid>(1)?.unwrap_or_else(|| Uuid::from_bytes([0; 16])),
+                        run_id: r
+                            .get::<Uuid>(1)?
+                            .unwrap_or_else(|| Uuid::from_bytes([0; 16])),
                         role: r.get::<String>(2)?.unwrap_or_default(),
                         question: r.get::<String>(3)?.unwrap_or_default(),
                         interface: r.get::<String>(4)?.unwrap_or_default(),

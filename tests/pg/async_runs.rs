@@ -60,15 +60,24 @@ mod tests {
         let id = submit("mine");
         run("SET LOCAL ROLE mcp_t_async_b");
         let not_found = format!("42704: asynchronous run {id} does not exist");
-        assert_eq!(err_of(&format!("SELECT mcp.chat_result('{id}')")), not_found);
-        assert_eq!(err_of(&format!("SELECT mcp.chat_cancel('{id}')")), not_found);
+        assert_eq!(
+            err_of(&format!("SELECT mcp.chat_result('{id}')")),
+            not_found
+        );
+        assert_eq!(
+            err_of(&format!("SELECT mcp.chat_cancel('{id}')")),
+            not_found
+        );
         let n = Spi::get_one::<i64>("SELECT count(*) FROM mcp.async_run").unwrap();
         assert_eq!(n, Some(0), "row-level security hides another role's runs");
         run("RESET ROLE");
         // a member of the submitter has its privileges, and may
         run("GRANT mcp_t_async_a TO mcp_t_async_b");
         run("SET LOCAL ROLE mcp_t_async_b");
-        assert_eq!(q(&format!("SELECT mcp.chat_result('{id}')"))["status"], "queued");
+        assert_eq!(
+            q(&format!("SELECT mcp.chat_result('{id}')"))["status"],
+            "queued"
+        );
         run("RESET ROLE");
     }
 
@@ -113,11 +122,10 @@ mod tests {
         );
         run("RESET ROLE");
         // a cancelled run is no longer open: room again
-        let id = Spi::get_one::<pgrx::Uuid>(
-            "SELECT run_id FROM mcp.async_run WHERE question = 'b1'",
-        )
-        .unwrap()
-        .unwrap();
+        let id =
+            Spi::get_one::<pgrx::Uuid>("SELECT run_id FROM mcp.async_run WHERE question = 'b1'")
+                .unwrap()
+                .unwrap();
         run(&format!("SELECT mcp.chat_cancel('{id}')"));
         run("SET LOCAL ROLE mcp_t_async_b");
         submit("b2");

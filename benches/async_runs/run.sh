@@ -97,10 +97,12 @@ sync_ok="$(cat "$work"/sync.*.out | grep -c '^completed$' || true)"
 for c in $(seq "$CONNECTIONS"); do
   for i in $(seq "$PER"); do echo "SELECT mcp.chat_submit('async $c.$i', 'bench');"; done >"$work/async.$c.sql"
 done
-sample async "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_mcp chat worker' AND state = 'active'" & sampler=$!
+sample async "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_mcp chat worker'" & sampler=$!
 log "async: $N chats submitted through $CONNECTIONS connections, $WORKERS chat workers"
 t0="$(now_ms)"
-for c in $(seq "$CONNECTIONS"); do "$PG_BIN/psql" -X -q -At -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -v ON_ERROR_STOP=1 -f "$work/async.$c.sql" >"$work/async.$c.out" 2>&1 & done
+# (the caps, 100 per role by default, would refuse most of them: one role submits them all)
+for c in $(seq "$CONNECTIONS"); do PGOPTIONS="-c mcp.chat_queue_max_per_role=1000000 -c mcp.chat_queue_max=1000000" \
+  "$PG_BIN/psql" -X -q -At -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -v ON_ERROR_STOP=1 -f "$work/async.$c.sql" >"$work/async.$c.out" 2>&1 & done
 for c in $(jobs -p); do [ "$c" = "$sampler" ] || [ "$c" = "$mock_pid" ] || wait "$c" || { log "FAIL: a submit session failed"; cat "$work"/async.*.out | grep -v '^[0-9a-f-]*$' | head; exit 1; }; done
 submit_ms=$(( $(now_ms) - t0 ))
 until [ "$(q "SELECT count(*) FROM mcp.async_run WHERE question LIKE 'async %' AND status IN ('queued', 'running')")" = 0 ]; do sleep 0.1; done

@@ -124,13 +124,13 @@ pub fn submit(
     let (mine, all) = counts.unwrap_or((0, 0));
     if all >= all_max {
         return Err(McpError::QueueFull(format!(
-            "the queue of asynchronous runs is full: {all} open runs in this database (mcp.chat_queue_max = {all_max})"
+            "the queue of asynchronous runs is full: {all} open run(s) in this database (mcp.chat_queue_max = {all_max})"
         ))
         .with_hint("Wait for runs to finish (mcp.chat_result, LISTEN mcp_run) and submit again, or use mcp.chat."));
     }
     if mine >= role_max {
         return Err(McpError::QueueFull(format!(
-            "role \"{role}\" has {mine} open asynchronous runs (mcp.chat_queue_max_per_role = {role_max})"
+            "role \"{role}\" has {mine} open asynchronous run(s) (mcp.chat_queue_max_per_role = {role_max})"
         ))
         .with_hint("Wait for runs to finish (mcp.chat_result, LISTEN mcp_run) and submit again."));
     }

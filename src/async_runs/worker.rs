@@ -21,8 +21,9 @@ use serde_json::{json, Value};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-/// A worker without work ends after this long (its slot passes to where work is).
-const IDLE_EXIT: Duration = Duration::from_secs(10);
+/// A worker without work ends after this long: its slot passes to where work is, and a DROP
+/// DATABASE (which waits 5 s for other sessions to leave) does not fail on an idle worker.
+const IDLE_EXIT: Duration = Duration::from_secs(2);
 /// How often an idle worker looks for queued runs (a submit also sets its latch).
 const POLL: Duration = Duration::from_millis(100);
 

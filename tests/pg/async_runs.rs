@@ -110,14 +110,14 @@ mod tests {
         submit("a2");
         let e = err_of("SELECT mcp.chat_submit('a3', 'chatbot')");
         assert!(
-            e.starts_with("53400: role \"mcp_t_async_a\" has 2 open asynchronous runs"),
+            e.starts_with("53400: role \"mcp_t_async_a\" has 2 open asynchronous run(s)"),
             "{e}"
         );
         run("SET LOCAL ROLE mcp_t_async_b");
         submit("b1");
         let e = err_of("SELECT mcp.chat_submit('b2', 'chatbot')");
         assert!(
-            e.starts_with("53400: the queue of asynchronous runs is full: 3 open runs"),
+            e.starts_with("53400: the queue of asynchronous runs is full: 3 open run(s)"),
             "{e}"
         );
         run("RESET ROLE");

@@ -98,7 +98,9 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
             return;
         }
         if let Some(job) = take_run(i) {
-            execute(i, job);
+            if !execute(i, job) {
+                return;
+            }
             idle_since = Instant::now();
             continue;
         }
@@ -271,6 +273,9 @@ fn run_as(job: &Job) -> Value {
         McpError::UndefinedObject(format!("role \"{}\" does not exist", job.role)).raise();
     }
     let (mut saved_user, mut saved_ctx) = (pg_sys::Oid::INVALID, 0i32);
+    // Settings the run changes (a tool's SET, set_config(…, false)) end with it: the worker's
+    // next run may be another role's. (On an ERROR the subtransaction's abort undoes them.)
+    let nest_level = unsafe { pg_sys::NewGUCNestLevel() };
     unsafe {
         pg_sys::GetUserIdAndSecContext(&mut saved_user, &mut saved_ctx);
         // A local user id change: SET ROLE / SET SESSION AUTHORIZATION are refused inside, so
@@ -288,17 +293,57 @@ fn run_as(job: &Job) -> Value {
         &job.options,
         job.run_id,
     );
-    unsafe { pg_sys::SetUserIdAndSecContext(saved_user, saved_ctx) };
+    unsafe {
+        pg_sys::SetUserIdAndSecContext(saved_user, saved_ctx);
+        pg_sys::AtEOXact_GUC(false, nest_level);
+    }
     match r {
         Ok(v) => v,
         Err(e) => e.raise(),
     }
 }
 
-fn execute(i: usize, job: Job) {
+/// What a run may leave in the worker's session besides settings, dropped before the next run
+/// (which may be another role's): temporary tables (a later run's unqualified table names would
+/// find them first), sequence state, prepared statements, advisory locks, LISTENs.
+const RESET_SESSION: [&str; 5] = [
+    "DISCARD TEMP",
+    "DISCARD SEQUENCES",
+    "DEALLOCATE ALL",
+    "SELECT pg_catalog.pg_advisory_unlock_all()",
+    "UNLISTEN *",
+];
+
+/// Drop the run's session state (as the worker, after the run); false when that failed (the
+/// worker then ends instead of running another role's chat in that session).
+fn reset_session() -> bool {
+    let r = crate::pg::in_subtransaction_catch_all(|| {
+        RESET_SESSION.iter().try_for_each(|sql| Spi::run(sql))
+    });
+    match r {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            pgrx::warning!("pg_mcp chat worker: could not reset the session after a run: {e}");
+            false
+        }
+        Err(e) => {
+            pgrx::warning!(
+                "pg_mcp chat worker: could not reset the session after a run: {}: {}",
+                e.sqlstate,
+                e.message
+            );
+            false
+        }
+    }
+}
+
+/// Run one job and store its result; false when the worker must end (its session could not be
+/// reset).
+fn execute(i: usize, job: Job) -> bool {
     let run_id = job.run_id;
     let r = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
         let outcome = crate::pg::in_subtransaction_catch_all(|| run_as(&job));
+        let clean = reset_session();
         let (status, result) = match outcome {
             Ok(v) => ("done", v),
             Err(e) => (
@@ -307,15 +352,17 @@ fn execute(i: usize, job: Job) {
                        "sqlstate": e.sqlstate, "message": e.message}),
             ),
         };
-        crate::pg::in_subtransaction_catch_all(|| {
+        let stored = crate::pg::in_subtransaction_catch_all(|| {
             crate::pg::write_kept::<i32>(
                 "UPDATE mcp.async_run SET status = $2, result = $3, finished_at = pg_catalog.clock_timestamp()
                   WHERE run_id OPERATOR(pg_catalog.=) $1",
                 &[run_id.into(), status.into(), JsonB(result).into()],
             )?;
             super::notify(run_id, status)
-        })
+        });
+        (clean, stored)
     }));
+    let (clean, r) = r;
     pool::set_run(i, None);
     let failed = match r {
         Ok(Ok(())) => None,
@@ -325,4 +372,5 @@ fn execute(i: usize, job: Job) {
     if let Some(e) = failed {
         pgrx::warning!("pg_mcp chat worker: could not store the result of run {run_id}: {e}");
     }
+    clean
 }

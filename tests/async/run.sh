@@ -11,7 +11,9 @@
 #  6. needs_input continued asynchronously through the session;
 #  7. the audit rows of an asynchronous run have the same shape as a synchronous mcp.chat's;
 #  8. a server restart with running and queued runs: the running ones are marked aborted, the
-#     queued ones start afterwards.
+#     queued ones start afterwards;
+#  9. (run before 8) a run leaves no setting or temp table in the worker's session for the next
+#     run, another role's.
 # Uses the regress cluster (preloaded by scripts/lib.sh, mcp.chat_workers at its default 4) and
 # restarts it once.
 set -euo pipefail
@@ -46,11 +48,33 @@ GRANT EXECUTE ON FUNCTION public.my_notes() TO async_a, async_b;
 INSERT INTO mcp.tool (name, description, parameters, function) VALUES
   ('myNotes', 'The notes of the calling user', '{"type":"object","properties":{}}', 'public.my_notes()');
 SQL
-for sc in notes never ok dialog slow; do
+psql_at "$PORT" "$DB" >/dev/null <<SQL
+CREATE FUNCTION public.leave_trace() RETURNS text LANGUAGE plpgsql AS \$\$
+DECLARE planted text := 'no temp table';
+BEGIN
+  PERFORM set_config('mcp_async.trace', 'left by ' || current_user, false);
+  BEGIN
+    CREATE TEMP TABLE note (owner name, body text);
+    INSERT INTO note VALUES (current_user, 'planted-by-a');
+    GRANT SELECT ON note TO PUBLIC;
+    planted := 'temp table planted';
+  EXCEPTION WHEN others THEN planted := 'no temp table: ' || SQLERRM;
+  END;
+  RETURN planted;
+END \$\$;
+CREATE FUNCTION public.read_trace() RETURNS text LANGUAGE sql STABLE AS
+  \$\$ SELECT coalesce(nullif(current_setting('mcp_async.trace', true), ''), 'clean') || ' / ' ||
+            (SELECT string_agg(body, ',' ORDER BY body) FROM note) \$\$;
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('leaveTrace', 'Leaves a setting and a temp table behind', '{"type":"object","properties":{}}', 'public.leave_trace()'),
+  ('readTrace', 'Reads what an earlier run left', '{"type":"object","properties":{}}', 'public.read_trace()');
+SQL
+for sc in notes never ok dialog slow trace_a trace_b; do
   q "INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('$sc', 'openai', 'http://127.0.0.1:$mock_port/s/$sc/v1', 'mock-model');
      INSERT INTO mcp.interface (name, provider, access_role) VALUES ('$sc', '$sc', 'public');" >/dev/null
 done
-q "INSERT INTO mcp.interface_tool VALUES ('notes', 'myNotes'), ('slow', 'myNotes'), ('dialog', 'getDialog');" >/dev/null
+q "INSERT INTO mcp.interface_tool VALUES ('notes', 'myNotes'), ('slow', 'myNotes'), ('dialog', 'getDialog'),
+     ('trace_a', 'leaveTrace'), ('trace_b', 'readTrace');" >/dev/null
 
 submit() { # submit ROLE QUESTION INTERFACE [SESSION]: the run id
   q "SET ROLE $1; SELECT mcp.chat_submit('$2', '$3', ${4:-NULL}::uuid)"
@@ -163,6 +187,20 @@ s1="$(shape "$sync")"; s2="$(shape "$asyn")"
 [ "$s1" = "$s2" ] || { echo "sync:  $s1"; echo "async: $s2"; fail "audit rows differ in shape"; }
 [ "$(jq '.tool_calls | length' <<<"$s1")" = 1 ] && [ "$(jq '.llm_requests | length' <<<"$s1")" = 2 ] || fail "unexpected audit: $s1"
 log "audit rows of an asynchronous run: the same shape as a synchronous mcp.chat's (run, 2 LLM requests, 1 tool call, messages)"
+
+# 9. a run leaves nothing in the worker's session for the next run (another role's): a setting
+#    set with set_config(…, false) and a temp table that would shadow public.note are gone
+same=
+for _ in $(seq 10); do
+  ta="$(submit async_a 'leave a trace' trace_a)"; wait_status "$ta" done
+  tb="$(submit async_b 'read the trace' trace_b)"; wait_status "$tb" done
+  [ "$(q "SELECT (SELECT worker_pid FROM mcp.async_run WHERE run_id = '$ta') = (SELECT worker_pid FROM mcp.async_run WHERE run_id = '$tb')")" = t ] || continue
+  same=1; break
+done
+[ -n "$same" ] || fail "no two consecutive runs landed on the same worker in 10 tries"
+pa="$(prev "$ta")"; pb="$(prev "$tb")"
+[[ "$pb" == ok:*"clean / beta-note-4410"* && "$pb" != *planted* && "$pb" != *"left by"* ]] || fail "the next run on the same worker saw what A's run left ($pa): $pb"
+log "the next run (another role's) on the same worker saw neither A's setting nor its temp table (A's tool: ${pa#ok:})"
 
 # 8. restart with running and queued runs (4 workers: 4 run, 2 wait)
 running=(); queued=()

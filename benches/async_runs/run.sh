@@ -47,7 +47,9 @@ start_cluster "$DIR" "$PORT"
 conf_changed=
 for kv in "mcp.chat_workers = $WORKERS" "max_worker_processes = $(( WORKERS + 16 ))" "max_connections = $(( CONNECTIONS + 40 ))"; do
   key="${kv%% =*}"
-  if ! as_pg grep -qx "$kv" "$DIR/postgresql.conf"; then
+  # the last line of a setting wins: keep exactly one, this run's
+  if [ "$(as_pg grep "^$key = " "$DIR/postgresql.conf" | tail -1)" != "$kv" ]; then
+    as_pg sed -i "/^$key = /d" "$DIR/postgresql.conf"
     echo "$kv" | as_pg tee -a "$DIR/postgresql.conf" >/dev/null; conf_changed=1
   fi
 done

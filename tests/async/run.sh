@@ -35,6 +35,7 @@ fail() { log "FAIL: $*"; exit 1; }
 q() { psql_at "$PORT" "$DB" -At -c "$1"; }
 
 psql_at "$PORT" "$DB" >/dev/null <<SQL
+DROP ROLE IF EXISTS async_a, async_b;
 CREATE ROLE async_a; CREATE ROLE async_b;
 CREATE TABLE public.note (owner name NOT NULL, body text NOT NULL);
 INSERT INTO public.note VALUES ('async_a', 'alpha-secret-7731'), ('async_b', 'beta-note-4410');
@@ -65,6 +66,8 @@ END \$\$;
 CREATE FUNCTION public.read_trace() RETURNS text LANGUAGE sql STABLE AS
   \$\$ SELECT coalesce(nullif(current_setting('mcp_async.trace', true), ''), 'clean') || ' / ' ||
             (SELECT string_agg(body, ',' ORDER BY body) FROM note) \$\$;
+-- (the tool sandbox refuses the temp table: a security-restricted operation; the worker would
+-- drop one anyway, DISCARD TEMP)
 INSERT INTO mcp.tool (name, description, parameters, function) VALUES
   ('leaveTrace', 'Leaves a setting and a temp table behind', '{"type":"object","properties":{}}', 'public.leave_trace()'),
   ('readTrace', 'Reads what an earlier run left', '{"type":"object","properties":{}}', 'public.read_trace()');
@@ -199,6 +202,7 @@ for _ in $(seq 10); do
 done
 [ -n "$same" ] || fail "no two consecutive runs landed on the same worker in 10 tries"
 pa="$(prev "$ta")"; pb="$(prev "$tb")"
+[[ "$pa" == ok:* ]] || fail "A's tool failed: $pa"
 [[ "$pb" == ok:*"clean / beta-note-4410"* && "$pb" != *planted* && "$pb" != *"left by"* ]] || fail "the next run on the same worker saw what A's run left ($pa): $pb"
 log "the next run (another role's) on the same worker saw neither A's setting nor its temp table (A's tool: ${pa#ok:})"
 

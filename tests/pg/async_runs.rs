@@ -4,7 +4,7 @@
 //! transaction never commits, so no worker ever takes these runs; the runs themselves (workers,
 //! roles, RLS, restart, LISTEN) are in tests/async/run.sh.
 
-#[pg_schema]
+#[pgrx::pg_schema]
 mod tests {
     use crate::tests::*;
     use pgrx::prelude::*;

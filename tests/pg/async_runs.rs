@@ -7,7 +7,6 @@
 #[pgrx::pg_schema]
 mod tests {
     use crate::tests::*;
-    use pgrx::prelude::*;
 
     fn submit(question: &str) -> String {
         Spi::get_one_with_args::<pgrx::Uuid>(

@@ -87,6 +87,9 @@ step "durable audit (tests/audit/run.sh)" bash "$ROOT/tests/audit/run.sh"
 # records larger than the queue, read-only transactions, bounded rows of refused calls, more
 # databases than queues with one role holding them, plan_example_similarity's access check.
 step "audit capacity (tests/audit/capacity.sh)" bash "$ROOT/tests/audit/capacity.sh"
+# Asynchronous chat runs: submit/LISTEN/result, RLS per submitter, a revoked grant, cancel,
+# back-pressure, needs_input, audit shape = sync, a restart with running and queued runs.
+step "asynchronous runs (tests/async/run.sh)" bash "$ROOT/tests/async/run.sh"
 
 # 5. API keys at rest: pg_dump by a pg_read_all_data member, key file checks (real setting and files).
 step "keys at rest (tests/keys/run.sh)" bash "$ROOT/tests/keys/run.sh"

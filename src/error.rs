@@ -27,6 +27,8 @@ pub enum McpError {
     ConfigFile(String),
     /// A value beyond one of pg_mcp's limits, e.g. nesting (54000 program_limit_exceeded).
     LimitExceeded(String),
+    /// A configured cap is reached, e.g. the queue of asynchronous runs (53400 configuration_limit_exceeded).
+    QueueFull(String),
     /// A number outside the range pg_mcp handles (22003 numeric_value_out_of_range).
     OutOfRange(String),
     /// Not possible in a read-only transaction (25006 read_only_sql_transaction).
@@ -49,6 +51,7 @@ impl McpError {
             McpError::NotReady(_) => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             McpError::ConfigFile(_) => PgSqlErrorCode::ERRCODE_CONFIG_FILE_ERROR,
             McpError::LimitExceeded(_) => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+            McpError::QueueFull(_) => PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
             McpError::OutOfRange(_) => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
             McpError::ReadOnly(_) => PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
             McpError::Internal(_) => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
@@ -67,6 +70,7 @@ impl McpError {
             | McpError::NotReady(m)
             | McpError::ConfigFile(m)
             | McpError::LimitExceeded(m)
+            | McpError::QueueFull(m)
             | McpError::OutOfRange(m)
             | McpError::ReadOnly(m)
             | McpError::Internal(m) => m,

@@ -10,6 +10,7 @@ use pgrx::prelude::*;
 ::pgrx::pg_module_magic!(name, version);
 
 mod api;
+mod async_runs;
 mod audit;
 mod bind;
 mod chat;
@@ -41,6 +42,7 @@ pub extern "C-unwind" fn _PG_init() {
     // First: its settings may come from postgresql.conf (shared_preload_libraries), and
     // gucs::init reserves the prefix, which drops placeholders not defined by then.
     audit::init();
+    async_runs::init();
     chat::budget::init();
     mcp_server::init_gucs();
     gucs::init();

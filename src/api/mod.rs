@@ -4,6 +4,7 @@
 // pgrx's `ErrorReport` (the error every `#[pg_extern]` returns) is large by design.
 #![allow(clippy::result_large_err)]
 
+mod async_runs;
 mod audit;
 mod chat;
 mod governance;

@@ -210,6 +210,9 @@ pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
     });
     if installed {
         sweep();
+        // Asynchronous chat runs: the ones a stopped server was running are marked aborted,
+        // queued ones get a chat worker.
+        crate::async_runs::after_restart();
     }
 }
 

@@ -135,10 +135,12 @@ impl Host for SqlHost {
     }
 
     fn interrupted(&mut self) -> bool {
-        // cancel / terminate, and a client that went away
+        // cancel / terminate, and a client that went away (or, in a chat worker, the
+        // asynchronous run's mcp.chat_cancel)
         self.failure.is_some()
             || crate::pg::http::interrupt_pending()
             || crate::client_check::client_gone()
+            || crate::async_runs::cancel_requested()
     }
 
     fn before_llm_request(&mut self, _purpose: ExchangePurpose) -> Result<(), String> {

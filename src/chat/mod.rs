@@ -296,7 +296,7 @@ fn check_option_limits(o: &ChatOptions, iface: &InterfaceRow, interface: &str) -
 /// A new random (version 4) UUID, made as `gen_random_uuid()` makes it, from PostgreSQL's strong
 /// random source, without a query; an error when there is no random source, never a fixed
 /// value.
-fn new_uuid() -> McpResult<Uuid> {
+pub fn new_uuid() -> McpResult<Uuid> {
     let mut b = [0u8; 16];
     // SAFETY: writes exactly b.len() bytes into b.
     if !unsafe { pg_sys::pg_strong_random(b.as_mut_ptr().cast(), b.len()) } {
@@ -309,12 +309,39 @@ fn new_uuid() -> McpResult<Uuid> {
     Ok(Uuid::from_bytes(b))
 }
 
+/// `mcp.chat`'s options checked for known keys and types (what `mcp.chat_submit` can check
+/// before the run; the interface's limits are checked when it runs).
+pub fn check_options(options: &Value) -> McpResult<()> {
+    chat_options(options).map(|_| ())
+}
+
 /// One user turn of `mcp.chat` through the agent loop: the result object.
 pub fn chat(
     question: &str,
     interface: &str,
     session: Option<Uuid>,
     options: &Value,
+) -> McpResult<Value> {
+    chat_run(question, interface, session, options, None)
+}
+
+/// The same turn under a run id given in advance (an asynchronous run's, `mcp.chat_submit`).
+pub fn chat_with_run_id(
+    question: &str,
+    interface: &str,
+    session: Option<Uuid>,
+    options: &Value,
+    run_id: Uuid,
+) -> McpResult<Value> {
+    chat_run(question, interface, session, options, Some(run_id))
+}
+
+fn chat_run(
+    question: &str,
+    interface: &str,
+    session: Option<Uuid>,
+    options: &Value,
+    given_run_id: Option<Uuid>,
 ) -> McpResult<Value> {
     let options = chat_options(options)?;
     let iface = interface_row(interface)?;
@@ -383,7 +410,10 @@ pub fn chat(
         .or(iface.deadline_ms.map(|n| n.max(1) as u64))
         .map(Duration::from_millis);
     let chosen = crate::plans::choose(question, interface, options.plan.as_deref(), &history)?;
-    let run_id = new_uuid()?;
+    let run_id = match given_run_id {
+        Some(id) => id,
+        None => new_uuid()?,
+    };
     audit::run_start(
         run_id,
         session_id,

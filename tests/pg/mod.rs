@@ -5,6 +5,7 @@
 // The shared helpers below are visible to every module (`use crate::tests::*`).
 
 mod access;
+mod async_runs;
 mod audit_bounds;
 mod audit_rows;
 mod chat;

@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Asynchronous chat runs (mcp.chat_submit, mcp.chat_result, mcp.chat_cancel, channel mcp_run)
+# executed by pg_mcp's chat workers in a real cluster, against the loopback mock LLM:
+#  1. submit returns at once; the run is queued/running, then done; a LISTEN session gets the
+#     notifications (payload run_id + status); chat_result returns mcp.chat's jsonb;
+#  2. two roles with row-level security: a row only role A can see reaches A's run, never B's;
+#     each run's audit rows carry its submitter;
+#  3. a grant revoked between submit and execution is honoured: the tool call is denied;
+#  4. cancel of a running run (waiting on the LLM): status cancelled within 2 s;
+#  5. back-pressure: the per-role cap refuses with 53400;
+#  6. needs_input continued asynchronously through the session;
+#  7. the audit rows of an asynchronous run have the same shape as a synchronous mcp.chat's;
+#  8. a server restart with running and queued runs: the running ones are marked aborted, the
+#     queued ones start afterwards;
+#  9. (run before 8) a run leaves no setting or temp table in the worker's session for the next
+#     run, another role's.
+# Uses the regress cluster (preloaded by scripts/lib.sh, mcp.chat_workers at its default 4) and
+# restarts it once.
+set -euo pipefail
+LOG_TAG=async
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+DIR="${PG_MCP_REGRESS_DIR:-/var/tmp/pg_mcp_regress/pgdata}"
+PORT="${PG_MCP_REGRESS_PORT:-55433}"
+DB=pg_mcp_async
+
+start_cluster "$DIR" "$PORT"
+fresh_db "$PORT" "$DB"
+work="$(mktemp -d)"
+chmod 755 "$work"
+bg_pid=
+. "$ROOT/tests/cancel/sessions.sh"   # now_ms, start_mock, mock_requests
+start_mock "$ROOT/tests/async/scenarios"
+fail() { log "FAIL: $*"; exit 1; }
+q() { psql_at "$PORT" "$DB" -At -c "$1"; }
+
+psql_at "$PORT" "$DB" >/dev/null <<SQL
+DROP ROLE IF EXISTS async_a, async_b;
+CREATE ROLE async_a; CREATE ROLE async_b;
+CREATE TABLE public.note (owner name NOT NULL, body text NOT NULL);
+INSERT INTO public.note VALUES ('async_a', 'alpha-secret-7731'), ('async_b', 'beta-note-4410');
+ALTER TABLE public.note ENABLE ROW LEVEL SECURITY;
+CREATE POLICY note_own ON public.note USING (owner = current_user);
+GRANT SELECT ON public.note TO async_a, async_b;
+CREATE FUNCTION public.my_notes() RETURNS SETOF text LANGUAGE sql STABLE AS
+  \$\$ SELECT body FROM public.note ORDER BY body \$\$;
+REVOKE EXECUTE ON FUNCTION public.my_notes() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION public.my_notes() TO async_a, async_b;
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('myNotes', 'The notes of the calling user', '{"type":"object","properties":{}}', 'public.my_notes()');
+SQL
+psql_at "$PORT" "$DB" >/dev/null <<SQL
+CREATE FUNCTION public.leave_trace() RETURNS text LANGUAGE plpgsql AS \$\$
+DECLARE planted text := 'no temp table';
+BEGIN
+  PERFORM set_config('mcp_async.trace', 'left by ' || current_user, false);
+  BEGIN
+    CREATE TEMP TABLE note (owner name, body text);
+    INSERT INTO note VALUES (current_user, 'planted-by-a');
+    GRANT SELECT ON note TO PUBLIC;
+    planted := 'temp table planted';
+  EXCEPTION WHEN others THEN planted := 'no temp table: ' || SQLERRM;
+  END;
+  RETURN planted;
+END \$\$;
+CREATE FUNCTION public.read_trace() RETURNS text LANGUAGE sql STABLE AS
+  \$\$ SELECT coalesce(nullif(current_setting('mcp_async.trace', true), ''), 'clean') || ' / ' ||
+            (SELECT string_agg(body, ',' ORDER BY body) FROM note) \$\$;
+-- (the tool sandbox refuses the temp table: a security-restricted operation; the worker would
+-- drop one anyway, DISCARD TEMP)
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('leaveTrace', 'Leaves a setting and a temp table behind', '{"type":"object","properties":{}}', 'public.leave_trace()'),
+  ('readTrace', 'Reads what an earlier run left', '{"type":"object","properties":{}}', 'public.read_trace()');
+SQL
+for sc in notes never ok dialog slow trace_a trace_b; do
+  q "INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('$sc', 'openai', 'http://127.0.0.1:$mock_port/s/$sc/v1', 'mock-model');
+     INSERT INTO mcp.interface (name, provider, access_role) VALUES ('$sc', '$sc', 'public');" >/dev/null
+done
+q "INSERT INTO mcp.interface_tool VALUES ('notes', 'myNotes'), ('slow', 'myNotes'), ('dialog', 'getDialog'),
+     ('trace_a', 'leaveTrace'), ('trace_b', 'readTrace');" >/dev/null
+
+submit() { # submit ROLE QUESTION INTERFACE [SESSION]: the run id
+  q "SET ROLE $1; SELECT mcp.chat_submit('$2', '$3', ${4:-NULL}::uuid)"
+}
+status_of() { q "SELECT status FROM mcp.async_run WHERE run_id = '$1'"; }
+wait_status() { # wait_status RUN STATUS [LIMIT_MS]
+  local t; t="$(now_ms)"
+  until [ "$(status_of "$1")" = "$2" ]; do
+    [ $(( $(now_ms) - t )) -lt "${3:-20000}" ] || fail "run $1: status $(status_of "$1"), expected $2"
+    sleep 0.05
+  done
+}
+result_of() { q "SET ROLE $1; SELECT mcp.chat_result('$2', ${3:-20000})"; }
+
+# 1. submit, LISTEN, result
+"$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" \
+  -c "LISTEN mcp_run" -c "SELECT pg_sleep(12)" >"$work/listen.out" 2>&1 &
+listener=$!
+sleep 0.5
+t0="$(now_ms)"
+run="$(submit async_a 'what are my notes' slow)"
+took=$(( $(now_ms) - t0 ))
+[ "$took" -lt 1500 ] || fail "chat_submit took ${took} ms (the model answers after 2 s)"
+st="$(status_of "$run")"
+[[ "$st" = queued || "$st" = running ]] || fail "a fresh run is $st"
+wait_status "$run" running 5000
+res="$(result_of async_a "$run")"
+[ "$(jq -r .status <<<"$res")" = completed ] || fail "async run: $res"
+[ "$(jq -r .answer <<<"$res")" = "Here are your notes." ] || fail "async answer: $res"
+[ "$(jq -r .run_id <<<"$res")" = "$run" ] || fail "the result's run_id is not the submitted one: $res"
+[ "$(status_of "$run")" = done ] || fail "finished run not done"
+[ "$(q "SELECT status FROM mcp.run WHERE run_id = '$run'")" = completed ] || fail "no mcp.run row under the submitted run id"
+wait "$listener" || true
+grep -q "payload \"{\"run_id\" : \"$run\", \"status\" : \"running\"}\"" "$work/listen.out" || { cat "$work/listen.out"; fail "no 'running' notification"; }
+grep -q "payload \"{\"run_id\" : \"$run\", \"status\" : \"done\"}\"" "$work/listen.out" || { cat "$work/listen.out"; fail "no 'done' notification"; }
+log "submit returned in ${took} ms; LISTEN mcp_run got running and done; chat_result = mcp.chat's jsonb (completed)"
+
+# 2. two roles, row-level security
+ra="$(submit async_a 'my notes' notes)"; rb="$(submit async_b 'my notes' notes)"
+result_of async_a "$ra" >/dev/null; result_of async_b "$rb" >/dev/null
+wait_status "$ra" done; wait_status "$rb" done
+prev() { q "SELECT string_agg(status || ':' || coalesce(result_preview, ''), ' ') FROM mcp.tool_call WHERE run_id = '$1'"; }
+pa="$(prev "$ra")"; pb="$(prev "$rb")"
+[[ "$pa" == ok:*alpha-secret-7731* ]] || fail "A's run did not see A's row: $pa"
+[[ "$pa" != *beta-note* ]] || fail "A's run saw B's row: $pa"
+[[ "$pb" == ok:*beta-note-4410* ]] || fail "B's run did not see B's row: $pb"
+[[ "$pb" != *alpha-secret* ]] || fail "B's run saw A's row: $pb"
+[ "$(q "SELECT string_agg(DISTINCT role_name, ',') FROM mcp.run WHERE run_id = '$ra'")" = async_a ] || fail "A's run not recorded as async_a"
+[ "$(q "SELECT string_agg(DISTINCT role_name, ',') FROM mcp.tool_call WHERE run_id = '$rb'")" = async_b ] || fail "B's tool call not run as async_b"
+n="$(q "SET ROLE async_b; SELECT count(*) FROM mcp.async_run")"
+[ "$n" = 1 ] || fail "async_b sees $n asynchronous runs (only its own: 1)"
+log "row-level security: A's run saw only A's row, B's only B's; runs and tool calls recorded as their submitter"
+
+# 3. a grant revoked between submit and execution
+rr="$(psql_at "$PORT" "$DB" -At -c "BEGIN" -c "SET LOCAL ROLE async_b" -c "SELECT mcp.chat_submit('my notes again', 'notes')" \
+        -c "RESET ROLE" -c "REVOKE EXECUTE ON FUNCTION public.my_notes() FROM async_b" -c "COMMIT" | grep -E '^[0-9a-f-]{36}$')"
+wait_status "$rr" done
+pr="$(prev "$rr")"
+[[ "$pr" == denied:* ]] || fail "the revoked grant was not honoured: $pr"
+[[ "$pr" != *beta-note* ]] || fail "the revoked tool still ran: $pr"
+q "GRANT EXECUTE ON FUNCTION public.my_notes() TO async_b" >/dev/null
+log "a grant revoked after submit: the tool call was denied when the run executed"
+
+# 4. cancel a running run
+rc="$(submit async_a 'wait forever' never)"
+wait_status "$rc" running 5000
+for _ in $(seq 100); do [ "$(mock_requests never)" -ge 1 ] && break; sleep 0.05; done
+t0="$(now_ms)"
+out="$(psql_at "$PORT" "$DB" -At -v VERBOSITY=verbose -c "SET ROLE async_b; SELECT mcp.chat_cancel('$rc')" 2>&1 || true)"
+grep -q "42704: asynchronous run $rc does not exist" <<<"$out" || fail "another role could cancel: $out"
+[ "$(q "SET ROLE async_a; SELECT mcp.chat_cancel('$rc')")" = t ] || fail "chat_cancel refused"
+res="$(result_of async_a "$rc" 5000)"
+took=$(( $(now_ms) - t0 ))
+[ "$(jq -r .status <<<"$res")" = cancelled ] || fail "cancelled run: $res"
+[ "$took" -lt 2000 ] || fail "cancel took ${took} ms"
+[ "$(q "SELECT status FROM mcp.run WHERE run_id = '$rc'")" = cancelled ] || fail "mcp.run of the cancelled run"
+log "chat_cancel stopped a run waiting on the LLM in ${took} ms (another role got 42704)"
+
+# 5. back-pressure
+r1="$(q "SET mcp.chat_queue_max_per_role = 1; SET ROLE async_a; SELECT mcp.chat_submit('hold', 'never')")"
+out="$(psql_at "$PORT" "$DB" -At -v VERBOSITY=verbose -c "SET mcp.chat_queue_max_per_role = 1; SET ROLE async_a; SELECT mcp.chat_submit('refused', 'never')" 2>&1 || true)"
+grep -q 53400 <<<"$out" || fail "no 53400 at the cap: $out"
+q "SELECT mcp.chat_cancel('$r1')" >/dev/null
+log "back-pressure: the role's cap refused the next submit with 53400"
+
+# 6. needs_input continued asynchronously
+rd="$(submit async_a 'what is the weather' dialog)"
+res="$(result_of async_a "$rd")"
+[ "$(jq -r .status <<<"$res")" = needs_input ] || fail "dialog: $res"
+session="$(jq -r .session_id <<<"$res")"
+rd2="$(submit async_a 'Berlin' dialog "'$session'")"
+res2="$(result_of async_a "$rd2")"
+[ "$(jq -r .status <<<"$res2")" = completed ] || fail "continued: $res2"
+[ "$(jq -r .answer <<<"$res2")" = "Sunny in Berlin." ] || fail "continued answer: $res2"
+[ "$(jq -r .session_id <<<"$res2")" = "$session" ] || fail "another session: $res2"
+log "needs_input continued asynchronously in the same session"
+
+# 7. audit row shape: synchronous vs asynchronous
+sync="$(q "SET ROLE async_a; SELECT mcp.chat('my notes', 'notes') ->> 'run_id'")"
+asyn="$(submit async_a 'my notes' notes)"; wait_status "$asyn" done
+shape() { # column -> JSON type of every audit row of the run (ids and times are values, not shape)
+  q "SELECT jsonb_build_object(
+       'run', (SELECT jsonb_object_agg(k, jsonb_typeof(v)) FROM mcp.run r, jsonb_each(to_jsonb(r)) e(k, v) WHERE r.run_id = '$1'),
+       'run_values', (SELECT to_jsonb(r) - '{run_id,session_id,started_at,finished_at,backend_pid,backend_start}'::text[] FROM mcp.run r WHERE r.run_id = '$1'),
+       'llm_requests', (SELECT jsonb_agg((SELECT jsonb_object_agg(k, jsonb_typeof(v)) FROM jsonb_each(to_jsonb(l)) e(k, v)) ORDER BY l.request_id) FROM mcp.llm_request l WHERE l.run_id = '$1'),
+       'tool_calls', (SELECT jsonb_agg(jsonb_build_object('status', t.status, 'tool', t.tool, 'role', t.role_name, 'cols', (SELECT jsonb_object_agg(k, jsonb_typeof(v)) FROM jsonb_each(to_jsonb(t)) e(k, v))) ORDER BY t.call_id) FROM mcp.tool_call t WHERE t.run_id = '$1'),
+       'messages', (SELECT jsonb_agg(m.message->>'role' ORDER BY m.seq) FROM mcp.message m WHERE m.run_id = '$1'))"
+}
+s1="$(shape "$sync")"; s2="$(shape "$asyn")"
+[ "$s1" = "$s2" ] || { echo "sync:  $s1"; echo "async: $s2"; fail "audit rows differ in shape"; }
+[ "$(jq '.tool_calls | length' <<<"$s1")" = 1 ] && [ "$(jq '.llm_requests | length' <<<"$s1")" = 2 ] || fail "unexpected audit: $s1"
+log "audit rows of an asynchronous run: the same shape as a synchronous mcp.chat's (run, 2 LLM requests, 1 tool call, messages)"
+
+# 9. a run leaves nothing in the worker's session for the next run (another role's): a setting
+#    set with set_config(…, false) and a temp table that would shadow public.note are gone
+same=
+for _ in $(seq 10); do
+  ta="$(submit async_a 'leave a trace' trace_a)"; wait_status "$ta" done
+  tb="$(submit async_b 'read the trace' trace_b)"; wait_status "$tb" done
+  [ "$(q "SELECT (SELECT worker_pid FROM mcp.async_run WHERE run_id = '$ta') = (SELECT worker_pid FROM mcp.async_run WHERE run_id = '$tb')")" = t ] || continue
+  same=1; break
+done
+[ -n "$same" ] || fail "no two consecutive runs landed on the same worker in 10 tries"
+pa="$(prev "$ta")"; pb="$(prev "$tb")"
+[[ "$pa" == ok:* ]] || fail "A's tool failed: $pa"
+[[ "$pb" == ok:*"clean / beta-note-4410"* && "$pb" != *planted* && "$pb" != *"left by"* ]] || fail "the next run on the same worker saw what A's run left ($pa): $pb"
+log "the next run (another role's) on the same worker saw neither A's setting nor its temp table (A's tool: ${pa#ok:})"
+
+# 8. restart with running and queued runs (4 workers: 4 run, 2 wait)
+running=(); queued=()
+for i in 1 2 3 4 5 6; do running+=("$(submit async_a "restart $i" never)"); done
+for _ in $(seq 200); do
+  [ "$(q "SELECT count(*) FROM mcp.async_run WHERE status = 'running' AND question LIKE 'restart %'")" = 4 ] && break
+  sleep 0.05
+done
+[ "$(q "SELECT count(*) FROM mcp.async_run WHERE status = 'running' AND question LIKE 'restart %'")" = 4 ] || fail "4 workers did not take 4 runs"
+mapfile -t queued < <(q "SELECT run_id FROM mcp.async_run WHERE status = 'queued' AND question LIKE 'restart %'")
+[ "${#queued[@]}" = 2 ] || fail "expected 2 queued runs, got ${#queued[@]}"
+mapfile -t was_running < <(q "SELECT run_id FROM mcp.async_run WHERE status = 'running' AND question LIKE 'restart %'")
+as_pg "$PG_BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -m fast -w -t 60 restart >/dev/null
+for r in "${was_running[@]}"; do wait_status "$r" aborted 10000; done
+for r in "${queued[@]}"; do wait_status "$r" running 10000; done
+[ "$(jq -r .status <<<"$(result_of async_a "${was_running[0]}" 0)")" = aborted ] || fail "chat_result of an aborted run"
+for r in "${queued[@]}"; do q "SELECT mcp.chat_cancel('$r')" >/dev/null; done
+for r in "${queued[@]}"; do wait_status "$r" done 5000; done
+log "restart: the 4 running runs were marked aborted, the 2 queued ones started afterwards"
+log "PASS"

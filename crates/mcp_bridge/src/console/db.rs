@@ -92,10 +92,14 @@ impl RoleTx {
         self.lease.as_ref().expect("lease held until the end").client()
     }
 
-    /// A statement whose one column is jsonb (or json) as text; NULL reads as JSON null.
+    /// A statement whose one column is jsonb (or json) as text, of at most one row; NULL reads as
+    /// JSON null.
     pub async fn json(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Value, DbError> {
-        let row = self.client().query_one(sql, params).await?;
-        let text: Option<String> = row.try_get(0)?;
+        // no row (a run another role's policy hides) reads as null too
+        let text: Option<String> = match self.client().query_opt(sql, params).await? {
+            Some(row) => row.try_get(0)?,
+            None => None,
+        };
         Ok(match text {
             Some(t) => serde_json::from_str(&t).map_err(|_| DbError::other("not JSON"))?,
             None => Value::Null,

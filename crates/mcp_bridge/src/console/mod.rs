@@ -45,13 +45,13 @@ pub trait Bridge: Send + Sync + 'static {
 /// A pooled connection; `give_back` returns it (and its permits) when the lease is dropped.
 pub struct Lease {
     client: Option<tokio_postgres::Client>,
-    give_back: Option<Box<dyn FnOnce(tokio_postgres::Client) + Send>>,
+    give_back: Option<Box<dyn FnOnce(tokio_postgres::Client) + Send + Sync>>,
 }
 
 impl Lease {
     pub fn new(
         client: tokio_postgres::Client,
-        give_back: Box<dyn FnOnce(tokio_postgres::Client) + Send>,
+        give_back: Box<dyn FnOnce(tokio_postgres::Client) + Send + Sync>,
     ) -> Lease {
         Lease {
             client: Some(client),

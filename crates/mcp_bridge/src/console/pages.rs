@@ -130,27 +130,27 @@ pub fn runs_query(
 ) -> (String, Vec<String>) {
     let mut conds: Vec<String> = Vec::new();
     let mut params: Vec<String> = Vec::new();
-    let mut add = |cond: &str, v: &str| {
+    fn add(conds: &mut Vec<String>, params: &mut Vec<String>, cond: &str, v: &str) {
         params.push(v.to_string());
         conds.push(cond.replace('$', &format!("${}", params.len())));
-    };
+    }
     if let Some(v) = status {
-        add("r.status = $::text", v);
+        add(&mut conds, &mut params, "r.status = $::text", v);
     }
     if let Some(v) = interface {
-        add("r.interface = $::text", v);
+        add(&mut conds, &mut params, "r.interface = $::text", v);
     }
     if let Some(v) = role {
-        add("r.role_name = ($::text)::name", v);
+        add(&mut conds, &mut params, "r.role_name = ($::text)::name", v);
     }
     if mine {
         conds.push("r.role_name = CURRENT_USER".into());
     }
     if let Some(v) = from {
-        add("r.started_at >= ($::text)::timestamptz", v);
+        add(&mut conds, &mut params, "r.started_at >= ($::text)::timestamptz", v);
     }
     if let Some(v) = to {
-        add("r.started_at < ($::text)::timestamptz", v);
+        add(&mut conds, &mut params, "r.started_at < ($::text)::timestamptz", v);
     }
     if let Some((ts, id)) = after {
         params.push(ts.to_string());

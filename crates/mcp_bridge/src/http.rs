@@ -1497,7 +1497,9 @@ impl crate::console::Bridge for Inner {
                 Ok(role) => Ok(role),
                 Err(r) => {
                     // the refusal's own words (the JSON-RPC error message of the 401/403)
-                    let body = axum::body::to_bytes(r.into_body(), 8192).await.unwrap_or_default();
+                    let body = axum::body::to_bytes(r.into_body(), 8192)
+                        .await
+                        .unwrap_or_default();
                     let msg = serde_json::from_slice::<Value>(&body)
                         .ok()
                         .and_then(|v| v["error"]["message"].as_str().map(str::to_string));

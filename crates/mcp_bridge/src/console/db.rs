@@ -83,13 +83,18 @@ impl RoleTx {
         let same: bool = row.get(2);
         let current: String = row.get(3);
         if same || current != role {
-            return Err(DbError::other("this role may not be used through the bridge"));
+            return Err(DbError::other(
+                "this role may not be used through the bridge",
+            ));
         }
         Ok(tx)
     }
 
     fn client(&self) -> &tokio_postgres::Client {
-        self.lease.as_ref().expect("lease held until the end").client()
+        self.lease
+            .as_ref()
+            .expect("lease held until the end")
+            .client()
     }
 
     /// A statement whose one column is jsonb (or json) as text, of at most one row; NULL reads as
@@ -116,7 +121,9 @@ impl RoleTx {
         self.client().batch_execute("SAVEPOINT console").await?;
         match self.json(sql, params).await {
             Ok(v) => {
-                self.client().batch_execute("RELEASE SAVEPOINT console").await?;
+                self.client()
+                    .batch_execute("RELEASE SAVEPOINT console")
+                    .await?;
                 Ok(v)
             }
             Err(e) => {

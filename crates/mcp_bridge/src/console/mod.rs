@@ -60,7 +60,9 @@ impl Lease {
     }
 
     pub fn client(&self) -> &tokio_postgres::Client {
-        self.client.as_ref().expect("held until the lease is dropped")
+        self.client
+            .as_ref()
+            .expect("held until the lease is dropped")
     }
 }
 
@@ -134,10 +136,19 @@ const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-ac
 
 fn secure_headers(r: &mut Response) {
     let h = r.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
     h.entry(header::CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));
 }
@@ -160,7 +171,10 @@ pub struct Req {
 
 impl Req {
     pub fn q(&self, k: &str) -> Option<&str> {
-        self.query.get(k).map(String::as_str).filter(|v| !v.is_empty())
+        self.query
+            .get(k)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
     }
     pub fn f(&self, k: &str) -> Option<&str> {
         self.form.get(k).map(String::as_str)
@@ -181,7 +195,12 @@ async fn handle(State(c): State<Arc<Console>>, req: Request) -> Response {
 }
 
 pub fn text(status: StatusCode, msg: &str) -> Response {
-    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], msg.to_string()).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        msg.to_string(),
+    )
+        .into_response()
 }
 
 pub fn redirect(to: &str) -> Response {
@@ -196,7 +215,10 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let headers = parts.headers;
     if !c.bridge.origin_allowed(&headers) {
-        return text(StatusCode::FORBIDDEN, "Forbidden: Origin or Host not allowed");
+        return text(
+            StatusCode::FORBIDDEN,
+            "Forbidden: Origin or Host not allowed",
+        );
     }
     let method = parts.method;
     let path = parts
@@ -218,7 +240,10 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
         // a browser sends Origin on every POST (Referrer-Policy same-origin keeps it); one
         // without it is not a form of these pages
         if origin.is_none() {
-            return text(StatusCode::FORBIDDEN, "Forbidden: a POST needs an Origin header");
+            return text(
+                StatusCode::FORBIDDEN,
+                "Forbidden: a POST needs an Origin header",
+            );
         }
         let is_form = headers
             .get(header::CONTENT_TYPE)
@@ -231,7 +256,12 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
         match tokio::time::timeout(Duration::from_secs(30), axum::body::to_bytes(body, max)).await {
             Ok(Ok(b)) => form = parse_pairs(&b),
             Ok(Err(_)) => return text(StatusCode::PAYLOAD_TOO_LARGE, "Request too large"),
-            Err(_) => return text(StatusCode::REQUEST_TIMEOUT, "Request body not received in time"),
+            Err(_) => {
+                return text(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "Request body not received in time",
+                )
+            }
         }
     } else if method != Method::GET && method != Method::HEAD {
         return text(StatusCode::METHOD_NOT_ALLOWED, "GET or POST");
@@ -245,11 +275,7 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
     };
     match (req.method.clone(), req.path.as_str()) {
         (_, "/static/console.css") => {
-            let mut r = (
-                [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-                CSS,
-            )
-                .into_response();
+            let mut r = ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS).into_response();
             r.headers_mut().insert(
                 header::CACHE_CONTROL,
                 HeaderValue::from_static("public, max-age=300"),
@@ -306,7 +332,10 @@ impl Console {
                 .into_response(),
             Err(e) => {
                 eprintln!("pg_mcp_bridge: console template {name}: {e}");
-                text(StatusCode::INTERNAL_SERVER_ERROR, "the page could not be rendered")
+                text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the page could not be rendered",
+                )
             }
         }
     }
@@ -325,12 +354,21 @@ mod tests {
             .unwrap()
             .render(minijinja::Value::from(minijinja::value::Serde(&ctx)))
             .unwrap();
-        assert!(html.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;"), "{html}");
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;"),
+            "{html}"
+        );
         assert!(!html.contains("<script>"));
         for (name, src) in TEMPLATES {
-            assert!(!src.contains("|safe") && !src.contains("| safe"), "{name} marks a value safe");
+            assert!(
+                !src.contains("|safe") && !src.contains("| safe"),
+                "{name} marks a value safe"
+            );
             assert!(!src.contains("<script"), "{name} holds a script");
-            assert!(!src.contains("style=\""), "{name} holds an inline style (the CSP refuses it)");
+            assert!(
+                !src.contains("style=\""),
+                "{name} holds an inline style (the CSP refuses it)"
+            );
         }
     }
 }

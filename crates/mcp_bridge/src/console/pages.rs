@@ -98,10 +98,17 @@ pub async fn login(c: &Arc<Console>, req: &Req) -> Response {
         Err(e) => return refused(&format!("the token's role cannot be used: {}", e.message)),
     }
     let Some(sid) = c.sessions.create(&role, Instant::now()) else {
-        return text(StatusCode::INTERNAL_SERVER_ERROR, "no session could be made");
+        return text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "no session could be made",
+        );
     };
     let mut r = redirect("/console/runs");
-    if let Ok(v) = HeaderValue::from_str(&session::set_cookie(Some(&sid), req.secure, c.sessions.max_age)) {
+    if let Ok(v) = HeaderValue::from_str(&session::set_cookie(
+        Some(&sid),
+        req.secure,
+        c.sessions.max_age,
+    )) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
@@ -110,7 +117,8 @@ pub async fn login(c: &Arc<Console>, req: &Req) -> Response {
 fn logout(c: &Arc<Console>, req: &Req, who: &Who) -> Response {
     c.sessions.remove(&who.sid);
     let mut r = redirect("/console/login");
-    if let Ok(v) = HeaderValue::from_str(&session::set_cookie(None, req.secure, c.sessions.max_age)) {
+    if let Ok(v) = HeaderValue::from_str(&session::set_cookie(None, req.secure, c.sessions.max_age))
+    {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
@@ -147,10 +155,20 @@ pub fn runs_query(
         conds.push("r.role_name = CURRENT_USER".into());
     }
     if let Some(v) = from {
-        add(&mut conds, &mut params, "r.started_at >= ($::text)::timestamptz", v);
+        add(
+            &mut conds,
+            &mut params,
+            "r.started_at >= ($::text)::timestamptz",
+            v,
+        );
     }
     if let Some(v) = to {
-        add(&mut conds, &mut params, "r.started_at < ($::text)::timestamptz", v);
+        add(
+            &mut conds,
+            &mut params,
+            "r.started_at < ($::text)::timestamptz",
+            v,
+        );
     }
     if let Some((ts, id)) = after {
         params.push(ts.to_string());
@@ -218,8 +236,13 @@ async fn runs(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
     };
     let next = if rows.len() > PAGE_SIZE {
         rows.truncate(PAGE_SIZE);
-        rows.last()
-            .map(|r| format!("{}|{}", r["cursor"].as_str().unwrap_or(""), r["run_id"].as_str().unwrap_or("")))
+        rows.last().map(|r| {
+            format!(
+                "{}|{}",
+                r["cursor"].as_str().unwrap_or(""),
+                r["run_id"].as_str().unwrap_or("")
+            )
+        })
     } else {
         None
     };
@@ -312,14 +335,20 @@ async fn run(c: &Arc<Console>, id: &str, who: &Who) -> Page {
     tx.commit().await?;
     let mut events: Vec<Value> = Vec::new();
     let mut refusals: Vec<Value> = Vec::new();
-    for (what, r) in [("LLM requests (mcp.llm_request)", llm), ("tool calls (mcp.tool_call)", tools)] {
+    for (what, r) in [
+        ("LLM requests (mcp.llm_request)", llm),
+        ("tool calls (mcp.tool_call)", tools),
+    ] {
         match r {
             Ok(Value::Array(a)) => events.extend(a),
             Ok(_) => {}
             Err(e) => refusals.push(json!({"what": what, "error": e.json()})),
         }
     }
-    let num = |v: &Value| v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()));
+    let num = |v: &Value| {
+        v.as_f64()
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+    };
     events.sort_by(|a, b| {
         num(&a["offset_ms"])
             .unwrap_or(0.0)
@@ -436,7 +465,10 @@ async fn analyze(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
     let mut ctx = json!({"page": "analyze", "interfaces": ifaces, "q": q, "interface": iface});
     if let (Some(q), Some(iface)) = (q, iface) {
         match tx
-            .try_json("SELECT mcp.analyze($1::text, $2::text)::text", &[&q, &iface])
+            .try_json(
+                "SELECT mcp.analyze($1::text, $2::text)::text",
+                &[&q, &iface],
+            )
             .await
         {
             Ok(a) => {
@@ -464,7 +496,8 @@ async fn analyze(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
                     .unwrap_or_default()
                     .into_iter()
                     .map(|mut p| {
-                        p["why_text"] = json!(serde_json::to_string_pretty(&p["why"]).unwrap_or_default());
+                        p["why_text"] =
+                            json!(serde_json::to_string_pretty(&p["why"]).unwrap_or_default());
                         p
                     })
                     .collect();
@@ -559,7 +592,11 @@ async fn registry(c: &Arc<Console>, who: &Who) -> Page {
     let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
     let q = |sql: &'static str| {
         let tx = &tx;
-        async move { tx.try_json(sql, &[]).await.unwrap_or_else(|e| json!({"refused": e.json()})) }
+        async move {
+            tx.try_json(sql, &[])
+                .await
+                .unwrap_or_else(|e| json!({"refused": e.json()}))
+        }
     };
     let interfaces = q("SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'description', description,
               'provider', provider, 'enabled', enabled, 'tool_choice', tool_choice, 'max_iterations', max_iterations,
@@ -586,7 +623,13 @@ async fn registry(c: &Arc<Console>, who: &Who) -> Page {
     ))
 }
 
-async fn tool(c: &Arc<Console>, name: &str, who: &Who, form: Option<Value>, outcome: Value) -> Page {
+async fn tool(
+    c: &Arc<Console>,
+    name: &str,
+    who: &Who,
+    form: Option<Value>,
+    outcome: Value,
+) -> Page {
     let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
     let row = tx
         .try_json(
@@ -617,7 +660,12 @@ async fn tool(c: &Arc<Console>, name: &str, who: &Who, form: Option<Value>, outc
 async fn edit_tool(c: &Arc<Console>, name: &str, req: &Req, who: &Who) -> Page {
     let description = req.f("description").unwrap_or("").to_string();
     let parameters = req.f("parameters").unwrap_or("").to_string();
-    let enabled = if req.f("enabled").is_some() { "true" } else { "false" }.to_string();
+    let enabled = if req.f("enabled").is_some() {
+        "true"
+    } else {
+        "false"
+    }
+    .to_string();
     let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
     let r = tx
         .try_json(
@@ -634,8 +682,15 @@ async fn edit_tool(c: &Arc<Console>, name: &str, req: &Req, who: &Who) -> Page {
     match r {
         Ok(n) if n.as_i64() == Some(1) => tool(c, name, who, None, json!({"ok": "Saved."})).await,
         Ok(_) => {
-            tool(c, name, who, Some(form), json!({"error": {"message":
-                "Nothing was changed: the tool is not visible to your role."}})).await
+            tool(
+                c,
+                name,
+                who,
+                Some(form),
+                json!({"error": {"message":
+                "Nothing was changed: the tool is not visible to your role."}}),
+            )
+            .await
         }
         Err(e) => {
             let mut r = tool(c, name, who, Some(form), json!({"error": e.json()})).await?;
@@ -763,10 +818,24 @@ async fn charts(c: &Arc<Console>, who: &Who) -> Page {
     let charts = vec![
         chart("Runs per status and day", status, true, "status"),
         chart("Tokens per interface and day", tokens, true, "series"),
-        chart("Run duration p50 / p95 (ms) per day", durations, false, "series"),
-        chart("Tool error and failure rates (mcp.tool_error_rates)", errors, false, "series"),
+        chart(
+            "Run duration p50 / p95 (ms) per day",
+            durations,
+            false,
+            "series",
+        ),
+        chart(
+            "Tool error and failure rates (mcp.tool_error_rates)",
+            errors,
+            false,
+            "series",
+        ),
     ];
-    Ok(c.render("charts.html", json!({"page": "charts", "charts": charts}), Some(who)))
+    Ok(c.render(
+        "charts.html",
+        json!({"page": "charts", "charts": charts}),
+        Some(who),
+    ))
 }
 
 #[cfg(test)]
@@ -782,7 +851,10 @@ mod tests {
             true,
             None,
             Some("2026-12-02"),
-            Some(("2026-12-01T10:00:00+00:00", "00000000-0000-0000-0000-000000000001")),
+            Some((
+                "2026-12-01T10:00:00+00:00",
+                "00000000-0000-0000-0000-000000000001",
+            )),
             51,
         );
         assert!(!sql.contains("DROP"));
@@ -790,7 +862,9 @@ mod tests {
         assert!(sql.contains("r.role_name = ($2::text)::name"));
         assert!(sql.contains("r.role_name = CURRENT_USER"));
         assert!(sql.contains("r.started_at < ($3::text)::timestamptz"));
-        assert!(sql.contains("(r.started_at, r.run_id) < (($4::text)::timestamptz, ($5::text)::uuid)"));
+        assert!(
+            sql.contains("(r.started_at, r.run_id) < (($4::text)::timestamptz, ($5::text)::uuid)")
+        );
         assert!(sql.contains("LIMIT 51"));
         assert_eq!(p.len(), 5);
         let (sql, p) = runs_query(None, None, None, false, None, None, None, 51);

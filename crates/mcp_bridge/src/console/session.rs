@@ -81,9 +81,7 @@ impl Sessions {
     /// The live session of a cookie value (its idle time starts again).
     pub fn get(&self, id: &str, now: Instant) -> Option<Session> {
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        let live = map
-            .get(id)
-            .is_some_and(|s| self.is_live(s, now));
+        let live = map.get(id).is_some_and(|s| self.is_live(s, now));
         if !live {
             map.remove(id);
             return None;
@@ -161,7 +159,10 @@ mod tests {
         let s = Sessions::new(Duration::from_secs(10), Duration::from_secs(100), 2);
         let t0 = Instant::now();
         let a = s.create("alice", t0).unwrap();
-        assert_eq!(s.get(&a, t0 + Duration::from_secs(9)).unwrap().role, "alice");
+        assert_eq!(
+            s.get(&a, t0 + Duration::from_secs(9)).unwrap().role,
+            "alice"
+        );
         // used at 9 s: alive at 18 s, gone at 30 s
         assert!(s.get(&a, t0 + Duration::from_secs(18)).is_some());
         assert!(s.get(&a, t0 + Duration::from_secs(30)).is_none());

@@ -199,14 +199,23 @@ mod tests {
         let (b0, b1) = (&bars[0], &bars[1]);
         let plot_h = H - TOP - BOTTOM;
         assert!((b0["h"].as_f64().unwrap() + b1["h"].as_f64().unwrap() - plot_h).abs() < 0.3);
-        assert!((b1["y"].as_f64().unwrap() + b1["h"].as_f64().unwrap() - b0["y"].as_f64().unwrap()).abs() < 0.3);
+        assert!(
+            (b1["y"].as_f64().unwrap() + b1["h"].as_f64().unwrap() - b0["y"].as_f64().unwrap())
+                .abs()
+                < 0.3
+        );
         assert_eq!(b1["class"], "s-failed");
         assert_eq!(c["legend"].as_array().unwrap().len(), 2);
         // side by side: bars of one group do not overlap
         let c = bar_chart(&groups, false, &|_, i| format!("c{i}"));
         let bars = c["bars"].as_array().unwrap();
-        assert!(bars[1]["x"].as_f64().unwrap() >= bars[0]["x"].as_f64().unwrap() + bars[0]["w"].as_f64().unwrap() - 0.2);
-        assert!(bar_chart(&[], true, &|_, _| String::new())["empty"].as_bool().unwrap());
+        assert!(
+            bars[1]["x"].as_f64().unwrap()
+                >= bars[0]["x"].as_f64().unwrap() + bars[0]["w"].as_f64().unwrap() - 0.2
+        );
+        assert!(bar_chart(&[], true, &|_, _| String::new())["empty"]
+            .as_bool()
+            .unwrap());
         assert_eq!(class_of("s", "<script>"), "s-other");
         assert_eq!(compact(1234.0), "1.2k");
         assert_eq!(compact(12.0), "12");

@@ -124,18 +124,32 @@ fn logout(c: &Arc<Console>, req: &Req, who: &Who) -> Response {
     r
 }
 
-/// The filters of the runs list as SQL conditions on fixed text with numbered parameters
-/// (values never enter the SQL text), plus the keyset cursor.
-pub fn runs_query(
-    status: Option<&str>,
-    interface: Option<&str>,
-    role: Option<&str>,
-    mine: bool,
-    from: Option<&str>,
-    to: Option<&str>,
-    after: Option<(&str, &str)>,
-    limit: usize,
-) -> (String, Vec<String>) {
+/// The filters of the runs list (empty values are no filter).
+#[derive(Default)]
+pub struct RunFilter<'a> {
+    pub status: Option<&'a str>,
+    pub interface: Option<&'a str>,
+    pub role: Option<&'a str>,
+    /// Only the signed-in role's own runs (an auditor sees every run otherwise).
+    pub mine: bool,
+    pub from: Option<&'a str>,
+    pub to: Option<&'a str>,
+    /// The keyset cursor: (started_at, run_id) of the last row shown.
+    pub after: Option<(&'a str, &'a str)>,
+}
+
+/// The runs list's query: the filters as SQL conditions on fixed text with numbered parameters
+/// (values never enter the SQL text), newest first, after the keyset cursor.
+pub fn runs_query(f: &RunFilter, limit: usize) -> (String, Vec<String>) {
+    let RunFilter {
+        status,
+        interface,
+        role,
+        mine,
+        from,
+        to,
+        after,
+    } = *f;
     let mut conds: Vec<String> = Vec::new();
     let mut params: Vec<String> = Vec::new();
     fn add(conds: &mut Vec<String>, params: &mut Vec<String>, cond: &str, v: &str) {
@@ -207,16 +221,16 @@ fn params_of(v: &[String]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
 async fn runs(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
     let after = req.q("after").and_then(|a| a.split_once('|'));
     let mine = req.q("mine") == Some("1");
-    let (sql, params) = runs_query(
-        req.q("status"),
-        req.q("interface"),
-        req.q("role"),
+    let filter = RunFilter {
+        status: req.q("status"),
+        interface: req.q("interface"),
+        role: req.q("role"),
         mine,
-        req.q("from"),
-        req.q("to"),
+        from: req.q("from"),
+        to: req.q("to"),
         after,
-        PAGE_SIZE + 1,
-    );
+    };
+    let (sql, params) = runs_query(&filter, PAGE_SIZE + 1);
     let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
     let started = Instant::now();
     let rows = tx.try_json(&sql, &params_of(&params)).await;
@@ -845,16 +859,17 @@ mod tests {
     #[test]
     fn runs_query_keeps_values_out_of_the_sql() {
         let (sql, p) = runs_query(
-            Some("completed'; DROP TABLE x; --"),
-            None,
-            Some("alice"),
-            true,
-            None,
-            Some("2026-12-02"),
-            Some((
-                "2026-12-01T10:00:00+00:00",
-                "00000000-0000-0000-0000-000000000001",
-            )),
+            &RunFilter {
+                status: Some("completed'; DROP TABLE x; --"),
+                role: Some("alice"),
+                mine: true,
+                to: Some("2026-12-02"),
+                after: Some((
+                    "2026-12-01T10:00:00+00:00",
+                    "00000000-0000-0000-0000-000000000001",
+                )),
+                ..Default::default()
+            },
             51,
         );
         assert!(!sql.contains("DROP"));
@@ -867,7 +882,7 @@ mod tests {
         );
         assert!(sql.contains("LIMIT 51"));
         assert_eq!(p.len(), 5);
-        let (sql, p) = runs_query(None, None, None, false, None, None, None, 51);
+        let (sql, p) = runs_query(&RunFilter::default(), 51);
         assert!(!sql.contains("WHERE"));
         assert!(p.is_empty());
         assert_eq!(decode("a%20b+c"), "a b+c");

@@ -103,6 +103,11 @@ test('two roles each see only their own runs; an auditor sees both', async () =>
   assert.doesNotMatch(filtered, /con_alice/);
   await auditor.goto(`${B}/console/runs`);
   await shot(auditor, 'runs');
+  // a run that is still running reloads itself (its rows as they are written)
+  const running = psql("INSERT INTO mcp.run (run_id, interface, role_name, question, status) VALUES (gen_random_uuid(), 'console', 'con_bob', 'still thinking', 'running') RETURNING run_id");
+  await bob.goto(`${B}/console/runs/${running}`);
+  assert.equal(await bob.getAttribute('meta[http-equiv=refresh]', 'content'), '3');
+  psql(`UPDATE mcp.run SET status = 'completed', finished_at = now() WHERE run_id = '${running}'`);
   // another role's run by its id: not found (row-level security), not a leak
   const bobRun = psql("SELECT run_id FROM mcp.run WHERE role_name = 'con_bob' LIMIT 1");
   const r = await alice.goto(`${B}/console/runs/${bobRun}`);
@@ -135,6 +140,9 @@ test('a chat against the mock completes; its answer is text, its timeline shows 
   assert.match(answer, /<script>window.__pwned = 'answer'<\/script>/);
   await noScript(page);
   assert.match(await page.textContent('#calls'), /hoursOf/);
+  // the form continues the same session
+  const session = psql("SELECT session_id FROM mcp.run WHERE role_name = 'con_alice' AND interface = 'console' AND iterations > 0");
+  assert.equal(await page.inputValue('input[name=session]'), session);
   await shot(page, 'chat');
   await page.click('#timeline-link');
   await page.waitForSelector('#timeline');

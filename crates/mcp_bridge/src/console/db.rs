@@ -4,7 +4,7 @@
 //! returns one jsonb value built by PostgreSQL (the page's rows as JSON), so that what a page
 //! shows is exactly what the role may read.
 
-use super::{Bridge, Lease};
+use super::bridge::{Bridge, Lease};
 use serde_json::Value;
 use std::sync::Arc;
 use tokio_postgres::types::ToSql;

@@ -11,105 +11,26 @@
 //! Origin on every POST, a Content-Security-Policy that allows no script at all, and every
 //! field rendered through the templates' HTML autoescape (minijinja, no `|safe` anywhere).
 
+mod app;
+mod bridge;
 mod db;
 mod pages;
 pub mod session;
 pub mod view;
 
-use axum::body::Body;
+use app::{redirect, text, Console, Req, Who};
+pub use bridge::{Bridge, Lease};
+
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use futures_util::future::BoxFuture;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What the console uses of the HTTP bridge (implemented by its shared state in crate::http).
-pub trait Bridge: Send + Sync + 'static {
-    /// The bridge's Origin / Host check (DNS rebinding, cross-site requests).
-    fn origin_allowed(&self, headers: &HeaderMap) -> bool;
-    /// The role of a token, checked the bridge's way (a JWT with its key, an OAuth access
-    /// token, an opaque token in mcp.bridge_token; no token: the anonymous role if one is
-    /// configured), or why not.
-    fn authenticate<'a>(&'a self, token: Option<&'a str>) -> BoxFuture<'a, Result<String, String>>;
-    /// A connection of the bridge's request pool, after the role's share (FIFO) and a pool
-    /// permit; given back when the lease is dropped.
-    fn lease(self: Arc<Self>, role: String) -> BoxFuture<'static, Result<Lease, String>>;
-    /// Largest request body the bridge takes.
-    fn max_body(&self) -> usize;
-}
-
-/// A pooled connection; `give_back` returns it (and its permits) when the lease is dropped.
-pub struct Lease {
-    client: Option<tokio_postgres::Client>,
-    give_back: Option<Box<dyn FnOnce(tokio_postgres::Client) + Send + Sync>>,
-}
-
-impl Lease {
-    pub fn new(
-        client: tokio_postgres::Client,
-        give_back: Box<dyn FnOnce(tokio_postgres::Client) + Send + Sync>,
-    ) -> Lease {
-        Lease {
-            client: Some(client),
-            give_back: Some(give_back),
-        }
-    }
-
-    pub fn client(&self) -> &tokio_postgres::Client {
-        self.client
-            .as_ref()
-            .expect("held until the lease is dropped")
-    }
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        if let (Some(c), Some(back)) = (self.client.take(), self.give_back.take()) {
-            back(c);
-        }
-    }
-}
-
-/// The console's state: the bridge, the sessions, the templates.
-pub struct Console {
-    bridge: Arc<dyn Bridge>,
-    sessions: session::Sessions,
-    templates: minijinja::Environment<'static>,
-}
-
 const CSS: &str = include_str!("console.css");
-
-/// The templates, compiled into the binary. Their names end in .html: minijinja escapes every
-/// `{{ … }}` for HTML.
-const TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("templates/base.html")),
-    ("login.html", include_str!("templates/login.html")),
-    ("runs.html", include_str!("templates/runs.html")),
-    ("run.html", include_str!("templates/run.html")),
-    ("chat.html", include_str!("templates/chat.html")),
-    ("analyze.html", include_str!("templates/analyze.html")),
-    ("approvals.html", include_str!("templates/approvals.html")),
-    ("registry.html", include_str!("templates/registry.html")),
-    ("tool.html", include_str!("templates/tool.html")),
-    ("retrieval.html", include_str!("templates/retrieval.html")),
-    ("charts.html", include_str!("templates/charts.html")),
-    ("chart.html", include_str!("templates/chart.html")),
-    ("error.html", include_str!("templates/error.html")),
-    ("refusal.html", include_str!("templates/refusal.html")),
-];
-
-fn environment() -> Result<minijinja::Environment<'static>, String> {
-    let mut env = minijinja::Environment::new();
-    for (name, src) in TEMPLATES {
-        env.add_template(name, src)
-            .map_err(|e| format!("console template {name}: {e}"))?;
-    }
-    Ok(env)
-}
 
 /// The routes under `/console`, with their own state (merged into the bridge's router).
 pub fn router(bridge: Arc<dyn Bridge>) -> Result<Router, String> {
@@ -120,7 +41,7 @@ pub fn router(bridge: Arc<dyn Bridge>) -> Result<Router, String> {
             Duration::from_secs(8 * 3600),
             10_000,
         ),
-        templates: environment()?,
+        templates: app::environment()?,
     });
     Ok(Router::new()
         .route("/console", axum::routing::any(handle))
@@ -153,34 +74,6 @@ fn secure_headers(r: &mut Response) {
         .or_insert(HeaderValue::from_static("no-store"));
 }
 
-/// The signed-in person of a request.
-pub struct Who {
-    pub sid: String,
-    pub role: String,
-    pub csrf: String,
-}
-
-/// A parsed request: method, path below /console, query and form fields.
-pub struct Req {
-    pub method: Method,
-    pub path: String,
-    pub query: HashMap<String, String>,
-    pub form: HashMap<String, String>,
-    pub secure: bool,
-}
-
-impl Req {
-    pub fn q(&self, k: &str) -> Option<&str> {
-        self.query
-            .get(k)
-            .map(String::as_str)
-            .filter(|v| !v.is_empty())
-    }
-    pub fn f(&self, k: &str) -> Option<&str> {
-        self.form.get(k).map(String::as_str)
-    }
-}
-
 fn parse_pairs(s: &[u8]) -> HashMap<String, String> {
     url::form_urlencoded::parse(s)
         .into_owned()
@@ -191,23 +84,6 @@ fn parse_pairs(s: &[u8]) -> HashMap<String, String> {
 async fn handle(State(c): State<Arc<Console>>, req: Request) -> Response {
     let mut r = route(&c, req).await;
     secure_headers(&mut r);
-    r
-}
-
-pub fn text(status: StatusCode, msg: &str) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        msg.to_string(),
-    )
-        .into_response()
-}
-
-pub fn redirect(to: &str) -> Response {
-    let mut r = StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(to) {
-        r.headers_mut().insert(header::LOCATION, v);
-    }
     r
 }
 
@@ -311,64 +187,4 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
         );
     }
     pages::dispatch(c, &req, &who).await
-}
-
-impl Console {
-    /// A page: the template with the context, plus what the layout needs (the role, the CSRF
-    /// token of the forms, the current page).
-    pub fn render(&self, name: &str, mut ctx: Value, who: Option<&Who>) -> Response {
-        if let (Some(w), Some(obj)) = (who, ctx.as_object_mut()) {
-            obj.insert("me".into(), json!({"role": w.role, "csrf": w.csrf}));
-        }
-        let rendered = self
-            .templates
-            .get_template(name)
-            .and_then(|t| t.render(minijinja::Value::from(minijinja::value::Serde(&ctx))));
-        match rendered {
-            Ok(html) => (
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                Body::from(html),
-            )
-                .into_response(),
-            Err(e) => {
-                eprintln!("pg_mcp_bridge: console template {name}: {e}");
-                text(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the page could not be rendered",
-                )
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn templates_compile_and_escape() {
-        let env = environment().unwrap();
-        let ctx = json!({"error": {"message": "<script>alert(1)</script>", "sqlstate": "42501"}});
-        let html = env
-            .get_template("login.html")
-            .unwrap()
-            .render(minijinja::Value::from(minijinja::value::Serde(&ctx)))
-            .unwrap();
-        assert!(
-            html.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;"),
-            "{html}"
-        );
-        assert!(!html.contains("<script>"));
-        for (name, src) in TEMPLATES {
-            assert!(
-                !src.contains("|safe") && !src.contains("| safe"),
-                "{name} marks a value safe"
-            );
-            assert!(!src.contains("<script"), "{name} holds a script");
-            assert!(
-                !src.contains("style=\""),
-                "{name} holds an inline style (the CSP refuses it)"
-            );
-        }
-    }
 }

@@ -2,8 +2,9 @@
 //! rendered by its template. A statement PostgreSQL refuses is shown with PostgreSQL's own
 //! message, SQLSTATE, detail and hint, where the person did what was refused.
 
+use super::app::{redirect, text, Console, Req, Who};
 use super::db::{DbError, RoleTx};
-use super::{redirect, session, text, view, Console, Req, Who};
+use super::{session, view};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::Response;
 use serde_json::{json, Value};

@@ -83,6 +83,27 @@ test('signing in: a bad token is refused, the cookie is HttpOnly and SameSite=St
   await ctx.close();
 });
 
+test('sign-in with a database user and password: PostgreSQL checks the password and the login right', async () => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const signIn = async (user, password) => {
+    await page.goto(`${B}/console/login`);
+    await page.fill('#user', user);
+    await page.fill('#password', password);
+    await page.click('#password-login button[type=submit]');
+  };
+  await signIn('con_carol', 'wrong');
+  assert.match(await page.textContent('.refusal'), /password authentication failed for user "con_carol"/);
+  await signIn('con_bob', 'anything');
+  assert.match(await page.textContent('.refusal'), /role "con_bob" is not permitted to log in/);
+  await signIn('con_carol', 'carol-secret');
+  await page.waitForURL(/\/console\/runs$/);
+  assert.equal(await page.textContent('#role'), 'con_carol');
+  // her pages run as con_carol: none of the other roles' runs
+  assert.doesNotMatch(await page.textContent('#runs'), /con_alice|con_bob/);
+  await ctx.close();
+});
+
 test('two roles each see only their own runs; an auditor sees both', async () => {
   const alice = await signedIn('alice');
   const bob = await signedIn('bob');

@@ -33,10 +33,18 @@ psql_at "$PORT" "$DB" -v mock="$mock_port" -v model_dir="$MODEL_DIR" -f "$HERE/s
 st="$(psql_at "$PORT" "$DB" -At -c "SET ROLE con_alice" -c "SELECT mcp.chat('Mein Drucker ist kaputt', 'helpdesk') ->> 'status'")"
 [ "$st" = awaiting_approval ] || { log "FAIL: the setup's chat ended $st, not awaiting_approval"; exit 1; }
 
+# con_carol signs in with a password: PostgreSQL checks it (scram) for this database only; the
+# line goes first in the cluster's pg_hba.conf, once (the other suites' databases stay trust)
+hba="$(psql_at "$PORT" postgres -At -c "SHOW hba_file")"
+if ! as_root grep -q "^host $DB con_carol " "$hba"; then
+  as_root sed -i "1i host $DB con_carol 127.0.0.1/32 scram-sha-256" "$hba"
+  psql_at "$PORT" postgres -At -c "SELECT pg_reload_conf()" >/dev/null
+fi
+
 (cd "$ROOT" && cargo build -q -p mcp_bridge)
 BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/debug/pg_mcp_bridge"
 head -c 48 /dev/urandom | base64 -w0 >"$work/jwt.secret"
-PGHOST=127.0.0.1 PGPORT="$PORT" PGDATABASE="$DB" PGUSER=console_auth \
+PGHOST=127.0.0.1 PGPORT="$PORT" PGDATABASE="$DB" PGUSER=console_auth PG_MCP_CONSOLE_PASSWORD_LOGIN=1 \
   "$BRIDGE" http --listen 127.0.0.1:0 --jwt-secret-file "$work/jwt.secret" 2>"$work/bridge.log" &
 bridge_pid=$!
 trap 'kill "$bridge_pid" 2>/dev/null || true; wait "$bridge_pid" 2>/dev/null || true; mock_cleanup' EXIT

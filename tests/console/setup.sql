@@ -10,8 +10,11 @@ DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'con_admin') THEN CREATE ROLE con_admin NOLOGIN; END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'con_auditor') THEN CREATE ROLE con_auditor NOLOGIN; END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'con_approver') THEN CREATE ROLE con_approver NOLOGIN; END IF;
+  -- signs in with a password (run.sh makes pg_hba.conf check it for this database)
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'con_carol') THEN CREATE ROLE con_carol LOGIN; END IF;
 END $$;
-GRANT con_alice, con_bob, con_admin, con_auditor, con_approver TO console_auth;
+ALTER ROLE con_carol PASSWORD 'carol-secret';
+GRANT con_alice, con_bob, con_admin, con_auditor, con_approver, con_carol TO console_auth;
 GRANT mcp_admin TO con_admin;
 -- the bridge looks opaque tokens up as the authenticator
 GRANT SELECT ON mcp.bridge_token TO console_auth;

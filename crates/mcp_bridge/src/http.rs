@@ -1542,6 +1542,10 @@ impl crate::console::Bridge for Inner {
         })
     }
 
+    fn connection_settings(&self) -> Config {
+        self.cfg.clone()
+    }
+
     fn max_body(&self) -> usize {
         self.limits.max_body
     }

@@ -15,6 +15,8 @@ pub struct Console {
     pub bridge: Arc<dyn Bridge>,
     pub sessions: Sessions,
     pub templates: minijinja::Environment<'static>,
+    /// Sign-in with a database user name and password too (PG_MCP_CONSOLE_PASSWORD_LOGIN=1).
+    pub password_login: bool,
 }
 
 /// The templates, compiled into the binary. Their names end in .html: minijinja escapes every

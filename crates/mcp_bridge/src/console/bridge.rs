@@ -16,6 +16,9 @@ pub trait Bridge: Send + Sync + 'static {
     /// A connection of the bridge's request pool, after the role's share (FIFO) and a pool
     /// permit; given back when the lease is dropped.
     fn lease(self: Arc<Self>, role: String) -> BoxFuture<'static, Result<Lease, String>>;
+    /// The authenticator's connection settings (host, port, database): a sign-in with database
+    /// credentials connects with them, as that user, to let PostgreSQL check the password.
+    fn connection_settings(&self) -> tokio_postgres::Config;
     /// Largest request body the bridge takes.
     fn max_body(&self) -> usize;
 }

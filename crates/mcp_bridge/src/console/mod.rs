@@ -42,6 +42,7 @@ pub fn router(bridge: Arc<dyn Bridge>) -> Result<Router, String> {
             10_000,
         ),
         templates: app::environment()?,
+        password_login: std::env::var("PG_MCP_CONSOLE_PASSWORD_LOGIN").is_ok_and(|v| v == "1"),
     });
     Ok(Router::new()
         .route("/console", axum::routing::any(handle))
@@ -158,7 +159,13 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
             );
             return r;
         }
-        (Method::GET, "/login") => return c.render("login.html", json!({"error": null}), None),
+        (Method::GET, "/login") => {
+            return c.render(
+                "login.html",
+                json!({"error": null, "password_login": c.password_login}),
+                None,
+            )
+        }
         (Method::POST, "/login") => return pages::login(c, &req).await,
         _ => {}
     }

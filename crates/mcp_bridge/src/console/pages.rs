@@ -82,13 +82,27 @@ type Page = Result<Response, DbError>;
 pub async fn login(c: &Arc<Console>, req: &Req) -> Response {
     let token = req.f("token").map(str::trim).filter(|t| !t.is_empty());
     let refused = |why: &str| {
-        let mut r = c.render("login.html", json!({"error": {"message": why}}), None);
+        let mut r = c.render(
+            "login.html",
+            json!({"error": {"message": why}, "password_login": c.password_login}),
+            None,
+        );
         *r.status_mut() = StatusCode::UNAUTHORIZED;
         r
     };
-    let role = match c.bridge.authenticate(token).await {
-        Ok(role) => role,
-        Err(why) => return refused(&why),
+    let user = req.f("user").map(str::trim).filter(|u| !u.is_empty());
+    let role = match user {
+        Some(user) if c.password_login => {
+            match password_role(c, user, req.f("password").unwrap_or("")).await {
+                Ok(role) => role,
+                Err(why) => return refused(&why),
+            }
+        }
+        Some(_) => return refused("sign-in with a database password is not enabled"),
+        None => match c.bridge.authenticate(token).await {
+            Ok(role) => role,
+            Err(why) => return refused(&why),
+        },
     };
     match RoleTx::begin(&c.bridge, &role, 5_000).await {
         Ok(tx) => {
@@ -113,6 +127,38 @@ pub async fn login(c: &Arc<Console>, req: &Req) -> Response {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
+}
+
+/// A database user name and password, checked by PostgreSQL itself: one connection as that user
+/// with the authenticator's host, port and database (pg_hba.conf decides how the password is
+/// checked). The session's role is the user the server says it logged in; the pages then run as
+/// that role the bridge's way (through the authenticator, which must be a member of it). The
+/// password is not kept.
+async fn password_role(c: &Arc<Console>, user: &str, password: &str) -> Result<String, String> {
+    if user.len() > 63 || user.chars().any(char::is_control) || password.len() > 1024 {
+        return Err("not a user name and password".into());
+    }
+    let mut cfg = c.bridge.connection_settings();
+    cfg.user(user)
+        .password(password)
+        .application_name("pg_mcp_console sign-in")
+        .connect_timeout(std::time::Duration::from_secs(10));
+    let (client, conn) =
+        cfg.connect(tokio_postgres::NoTls)
+            .await
+            .map_err(|e| match e.as_db_error() {
+                Some(d) => format!("PostgreSQL refused the sign-in: {}", d.message()),
+                None => "PostgreSQL refused the sign-in (or cannot be reached)".into(),
+            })?;
+    let running = tokio::spawn(conn);
+    let who = client
+        .query_one("SELECT current_user::text", &[])
+        .await
+        .map(|r| r.get::<_, String>(0))
+        .map_err(|e| DbError::from(e).message);
+    drop(client);
+    let _ = running.await;
+    who
 }
 
 fn logout(c: &Arc<Console>, req: &Req, who: &Who) -> Response {

@@ -111,6 +111,13 @@ test('two roles each see only their own runs; an auditor sees both', async () =>
   const bobRuns = await bob.textContent('#runs');
   assert.match(aliceRuns, /con_alice question 1/);
   assert.doesNotMatch(aliceRuns, /con_bob/);
+  // a question holding a script is text in the list and on its run's page (with its answer)
+  assert.match(aliceRuns, /Hostile <script>window.__pwned = 'question'<\/script> question/);
+  await noScript(alice);
+  await alice.click('#runs tr:has-text("Hostile") a');
+  await alice.waitForSelector('#question');
+  assert.match(await alice.textContent('#answer'), /<img src=x onerror=/);
+  await noScript(alice);
   assert.match(bobRuns, /con_bob question 1/);
   assert.doesNotMatch(bobRuns, /con_alice/);
   const auditor = await signedIn('auditor');

@@ -26,6 +26,11 @@ INSERT INTO mcp.run (run_id, session_id, interface, role_name, question, status,
 SELECT gen_random_uuid(), gen_random_uuid(), 'console', r.role, r.role || ' question ' || g, 'completed', 'answer ' || g,
        now() - make_interval(mins => g), now() - make_interval(mins => g) + interval '1.5 seconds', 100 + g, 20
   FROM (VALUES ('con_alice'), ('con_bob')) r(role), generate_series(1, 3) g;
+-- a question and an answer holding markup, as a user could type them
+INSERT INTO mcp.run (run_id, session_id, interface, role_name, question, status, answer, started_at, finished_at)
+VALUES (gen_random_uuid(), gen_random_uuid(), 'console', 'con_alice',
+        'Hostile <script>window.__pwned = ''question''</script> question', 'failed',
+        '<img src=x onerror="window.__pwned = ''old-answer''">', now() - interval '2 hours', now() - interval '2 hours');
 
 CREATE TABLE public.tarif (region text PRIMARY KEY, hours int);
 INSERT INTO public.tarif VALUES ('Bayern', 35), ('Hessen', 38);

@@ -300,6 +300,24 @@ else
   stamp_of "$OAUTH_TESTS/package-lock.json" >"$OAUTH_TESTS/node_modules/.pins"
 fi
 
+# 5a4. The web console's browser tests (tests/console): Debian's Chromium (and its ChromeDriver),
+#     driven by playwright-core (tests/console/package-lock.json) with the Node of 5a; the tests
+#     launch /usr/bin/chromium, playwright never downloads a browser.
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+  log "Chromium for the console tests: present ($(chromium --version 2>/dev/null | head -n1))"
+else
+  log "installing chromium and chromium-driver (Debian) for the console tests"; as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+CONSOLE_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/console"
+if [ "$(cat "$CONSOLE_TESTS/node_modules/.pins" 2>/dev/null)" = "$(stamp_of "$CONSOLE_TESTS/package-lock.json")" ]; then
+  log "console tests (playwright-core): present"
+else
+  log "console tests: installing playwright-core (tests/console/package-lock.json)"
+  (cd "$CONSOLE_TESTS" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PATH="$NODE_DIR/package/bin:$PATH" npm ci --silent --no-audit --no-fund >/dev/null)
+  stamp_of "$CONSOLE_TESTS/package-lock.json" >"$CONSOLE_TESTS/node_modules/.pins"
+fi
+
 # 5a2. The Python loop that benches/chat_overhead measures side by side with mcp.chat (OpenAI SDK
 #      and psycopg, pinned in its requirements.txt), in a venv outside the work tree; reinstalled
 #      only when the pins change.

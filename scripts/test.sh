@@ -128,6 +128,10 @@ step "MCP conformance suite (tests/conformance/run.sh)" bash "$ROOT/tests/confor
 # 9c. The bridge as an OAuth 2.1 resource server: a real authorization server (oidc-provider) and
 #     the TypeScript SDK's OAuth client, the authorization edge cases (about 15 s).
 step "OAuth resource server (tests/oauth/run.sh)" bash "$ROOT/tests/oauth/run.sh"
+# 9d. The web console (/console of the HTTP bridge) in headless Chromium (playwright-core): own
+#     runs under RLS, a chat and its timeline, analyze, an approval, the registry's refusals,
+#     CSRF and Origin, hostile text in every rendered field (about 60 s).
+step "web console in Chromium (tests/console/run.sh)" bash "$ROOT/tests/console/run.sh"
 # 10. The bridge under hostile clients (issue 20): hang-ups, session floods, one role saturating,
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.
 step "bridge resource limits (tests/bridge/run.sh)" bash "$ROOT/tests/bridge/run.sh"

@@ -3133,3 +3133,17 @@ COMMENT ON FUNCTION mcp.chat_result(uuid, integer) IS
   'The result of an asynchronous run: the same jsonb as mcp.chat once it ended (or {"status": "error" | "cancelled" | "aborted", ...}); before that {"status": "queued" | "running", "run_id"}, after waiting up to wait_ms milliseconds for the end (interruptible). Only the submitting role (or a role with its privileges) sees a run.';
 COMMENT ON FUNCTION mcp.chat_cancel(uuid) IS
   'Stop an asynchronous run: a queued run is cancelled at once, a running one at its next wait (LLM request, between tool calls) and ends with status cancelled. The submitting role, a role with its privileges, or mcp_admin may cancel. True when the run was still open; takes effect at once (not undone by a ROLLBACK).';
+
+------------------------------------------------------------------------------------------------
+-- The web console (the bridge's /console): the runs list's keyset index, sql/console.sql whole
+------------------------------------------------------------------------------------------------
+-- pg_mcp web console (the bridge's /console pages): the index of the runs list's keyset
+-- pagination. The list reads mcp.run newest first as the signed-in role (row-level security),
+-- one page at a time after the last (started_at, run_id) it showed. A role reading its own runs
+-- (role_name = current_user, the run_own policy) is served by this index, the tie between equal
+-- start times broken by run_id; an auditor reading every run is served by run_started_idx
+-- (views.sql), whose order the same page query follows.
+
+CREATE INDEX run_role_keyset_idx ON mcp.run (role_name, started_at DESC, run_id DESC);
+COMMENT ON INDEX mcp.run_role_keyset_idx IS
+  'Keyset pagination of a role''s own runs, newest first (the console''s runs list under the run_own policy).';

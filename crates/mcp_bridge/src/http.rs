@@ -266,6 +266,14 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         );
     }
     let app = app.with_state(inner.clone());
+    // the web console under /console, on this listener (crate::console)
+    let app = match crate::console::router(inner.clone()) {
+        Ok(console) => app.merge(console),
+        Err(e) => {
+            eprintln!("pg_mcp_bridge: {e}");
+            return 1;
+        }
+    };
     eprintln!("pg_mcp_bridge: Streamable HTTP on http://{local}/mcp");
     let (Ok(mut term), Ok(mut int)) = (
         tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()),
@@ -1464,6 +1472,82 @@ async fn delete_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
             StatusCode::OK.into_response()
         }
         Err(r) => r,
+    }
+}
+
+/// What the web console (crate::console) uses of the bridge: the same Origin/Host check, the
+/// same token check and the same request pool with its per-role shares.
+impl crate::console::Bridge for Inner {
+    fn origin_allowed(&self, headers: &HeaderMap) -> bool {
+        check_origin(self, headers).is_ok()
+    }
+
+    fn authenticate<'a>(
+        &'a self,
+        token: Option<&'a str>,
+    ) -> futures_util::future::BoxFuture<'a, Result<String, String>> {
+        Box::pin(async move {
+            let mut headers = HeaderMap::new();
+            if let Some(t) = token {
+                let v = HeaderValue::from_str(&format!("Bearer {t}"))
+                    .map_err(|_| "that is not a token".to_string())?;
+                headers.insert(header::AUTHORIZATION, v);
+            }
+            match authenticate(self, &headers).await {
+                Ok(role) => Ok(role),
+                Err(r) => {
+                    // the refusal's own words (the JSON-RPC error message of the 401/403)
+                    let body = axum::body::to_bytes(r.into_body(), 8192)
+                        .await
+                        .unwrap_or_default();
+                    let msg = serde_json::from_slice::<Value>(&body)
+                        .ok()
+                        .and_then(|v| v["error"]["message"].as_str().map(str::to_string));
+                    Err(msg.unwrap_or_else(|| "the token was refused".into()))
+                }
+            }
+        })
+    }
+
+    fn lease(
+        self: Arc<Self>,
+        role: String,
+    ) -> futures_util::future::BoxFuture<'static, Result<crate::console::Lease, String>> {
+        Box::pin(async move {
+            let closed = || "the bridge is shutting down".to_string();
+            let role_permit = role_semaphore(&self, &role)
+                .acquire_owned()
+                .await
+                .map_err(|_| closed())?;
+            let permit = self
+                .requests
+                .permits
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| closed())?;
+            let Conn { client, notices } = checkout(&self.cfg, &self.requests)
+                .await
+                .map_err(|e| format!("cannot connect to the database: {}", db::describe(&e)))?;
+            let s = self.clone();
+            Ok(crate::console::Lease::new(
+                client,
+                Box::new(move |client| {
+                    tokio::spawn(async move {
+                        checkin(&s.requests, Conn { client, notices }).await;
+                        drop((role_permit, permit));
+                    });
+                }),
+            ))
+        })
+    }
+
+    fn connection_settings(&self) -> Config {
+        self.cfg.clone()
+    }
+
+    fn max_body(&self) -> usize {
+        self.limits.max_body
     }
 }
 

@@ -10,6 +10,7 @@
 //!                 (prints an HS256 token, or an RS256 one signed with the private key)
 //!   pg_mcp_bridge jwk --jwt-private-key-file PEM [--kid K]   (prints the public JWK)
 
+mod console;
 mod db;
 mod http;
 mod jwt;

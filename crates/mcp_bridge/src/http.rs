@@ -34,7 +34,7 @@ use axum::routing::post;
 use axum::Router;
 use futures_util::StreamExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::Read;
@@ -53,6 +53,8 @@ struct Session {
     protocol_version: String,
     /// The level of `logging/setLevel`: a tool's notices at or above it reach the client.
     log_level: Option<String>,
+    /// The capabilities the client declared in `initialize` (the input requests it takes).
+    capabilities: Map<String, Value>,
     app_name: String,
     last_used: Instant,
     /// SSE streams open on this session.
@@ -117,6 +119,9 @@ struct Inner {
     /// Requests running, by (session, JSON text of the request id): notifications/cancelled
     /// wakes the task that runs it.
     in_flight: StdMutex<HashMap<(String, String), Arc<Notify>>>,
+    /// Server-to-client requests (a tool's input requests, for a handshake client) waiting for
+    /// the client's response, by (session, JSON text of the request id).
+    replies: StdMutex<HashMap<(String, String), oneshot::Sender<Value>>>,
     origins: Vec<String>,
     hosts: Vec<String>,
     interface: Option<String>,
@@ -240,6 +245,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         role_permits: StdMutex::new(HashMap::new()),
         sessions: StdMutex::new(HashMap::new()),
         in_flight: StdMutex::new(HashMap::new()),
+        replies: StdMutex::new(HashMap::new()),
         origins,
         hosts: allowed_hosts(&local, &opts),
         interface: opts.interface.clone(),
@@ -724,6 +730,7 @@ struct SessionRef {
     id: String,
     protocol_version: String,
     log_level: Option<String>,
+    capabilities: Map<String, Value>,
     app_name: String,
     streams: Arc<AtomicUsize>,
     closed: watch::Receiver<bool>,
@@ -755,6 +762,7 @@ fn session_of(s: &Inner, headers: &HeaderMap, role: &str) -> Result<SessionRef, 
                     id: id.to_string(),
                     protocol_version: sess.protocol_version.clone(),
                     log_level: sess.log_level.clone(),
+                    capabilities: sess.capabilities.clone(),
                     app_name: sess.app_name.clone(),
                     streams: sess.streams.clone(),
                     closed: sess.closed.subscribe(),
@@ -1129,6 +1137,20 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             return rpc_status(StatusCode::BAD_REQUEST, -32600, &why);
         }
     }
+    // A client's response to a server-to-client request of this session (a tool's input
+    // request): to the call that waits for it.
+    if let (Some(sess), true) = (&session, is_client_response(&msg)) {
+        let key = (sess.id.clone(), id.to_string());
+        let waiting = s
+            .replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&key);
+        if let Some(w) = waiting {
+            let _ = w.send(msg);
+            return StatusCode::ACCEPTED.into_response();
+        }
+    }
     // notifications/cancelled: cancel the session's running request with that id here (it
     // runs on another connection; mcp.handle has nothing to do for it).
     if method == "notifications/cancelled" {
@@ -1186,16 +1208,32 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
     if method == "tools/call" && accepts_sse && (log_level.is_some() || progress_token.is_some()) {
         let (etx, erx) = mpsc::unbounded_channel();
         let events = Events {
-            tx: etx,
-            level: log_level,
-            progress_token,
+            tx: etx.clone(),
+            level: log_level.clone(),
+            progress_token: progress_token.clone(),
         };
         let s2 = s.clone();
         let body = msg.to_string();
         let key = registered.key.take();
+        let rounds = session.as_ref().map(|x| Rounds {
+            role: role.clone(),
+            version: version.clone(),
+            app_name: app_name.clone(),
+            session_id: session_id.clone(),
+            capabilities: x.capabilities.clone(),
+            closed: x.closed.clone(),
+            msg: msg.clone(),
+            cancel: cancel.clone(),
+            level: log_level,
+            progress_token,
+            tx: etx,
+        });
         let answer = async move {
             let _registered = InFlight { s: &s2, key };
-            let r = forward(&s2, &role, &version, &app_name, body, cancel, Some(events)).await;
+            let mut r = forward(&s2, &role, &version, &app_name, body, cancel, Some(events)).await;
+            if let Some(rounds) = rounds {
+                r = rounds.drive(&s2, r).await;
+            }
             sse_answer(&s2, r, &id)
         };
         return sse_response(erx, answer);
@@ -1206,10 +1244,50 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
         &version,
         &app_name,
         msg.to_string(),
-        cancel,
+        cancel.clone(),
         None,
     )
     .await;
+    // A handshake client's tools/call whose tool asked for input: the bridge sends the input
+    // requests to the client on an SSE answer and calls again with the responses.
+    if let (Some(sess), true) = (&session, method == "tools/call") {
+        let asks = matches!(&result, Ok(Some(a)) if a.contains("\"input_required\"")
+            && serde_json::from_str::<Value>(a).is_ok_and(|v| mcp_protocol::input::pending_input(&v).is_some()));
+        if asks && !accepts_sse {
+            return json_response(
+                StatusCode::OK,
+                db::rpc_error(
+                    &id,
+                    -32600,
+                    "The tool asks the client for input, which needs an SSE answer: send Accept: application/json, text/event-stream",
+                ),
+            );
+        }
+        if asks {
+            let (etx, erx) = mpsc::unbounded_channel();
+            let rounds = Rounds {
+                role: role.clone(),
+                version: version.clone(),
+                app_name: app_name.clone(),
+                session_id: session_id.clone(),
+                capabilities: sess.capabilities.clone(),
+                closed: sess.closed.clone(),
+                msg: msg.clone(),
+                cancel: cancel.clone(),
+                level: log_level,
+                progress_token,
+                tx: etx,
+            };
+            let s2 = s.clone();
+            let key = registered.key.take();
+            let answer = async move {
+                let _registered = InFlight { s: &s2, key };
+                let r = rounds.drive(&s2, result).await;
+                sse_answer(&s2, r, &id)
+            };
+            return sse_response(erx, answer);
+        }
+    }
     drop(registered);
     match result {
         Ok(None) => StatusCode::ACCEPTED.into_response(),
@@ -1255,6 +1333,10 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                         role,
                         protocol_version: pv,
                         log_level: None,
+                        capabilities: msg["params"]["capabilities"]
+                            .as_object()
+                            .cloned()
+                            .unwrap_or_default(),
                         app_name,
                         last_used: Instant::now(),
                         streams: Arc::new(AtomicUsize::new(0)),
@@ -1296,6 +1378,167 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             };
             json_response(status, db::db_failure(&id, &e))
         }
+    }
+}
+
+/// A JSON-RPC response (an id, a result or an error, no method): what a client sends back for
+/// a server-to-client request.
+fn is_client_response(msg: &Value) -> bool {
+    msg.get("method").is_none()
+        && msg.get("id").is_some()
+        && (msg.get("result").is_some() || msg.get("error").is_some())
+}
+
+/// How long the bridge waits for a client's response to an input request, and how many
+/// rounds of input one call may ask for.
+const INPUT_TIMEOUT: Duration = Duration::from_secs(600);
+const MAX_INPUT_ROUNDS: usize = 10;
+/// Ids of the bridge's server-to-client requests (`pg_mcp-<n>`).
+static NEXT_SERVER_REQUEST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The input-request rounds of a handshake client's `tools/call` (multi round-trip requests
+/// as the 2026-07-28 revision defines them, carried as the server-to-client requests of
+/// 2025-11-25): each input request of the answer goes to the client as a JSON-RPC request on
+/// the call's SSE stream; the responses come back as POSTs of the session; then the call is
+/// sent again with `inputResponses`, in a new transaction. No database connection is held
+/// while the client answers.
+struct Rounds {
+    role: String,
+    version: String,
+    app_name: String,
+    session_id: String,
+    capabilities: Map<String, Value>,
+    closed: watch::Receiver<bool>,
+    msg: Value,
+    cancel: Option<Arc<Notify>>,
+    level: Option<String>,
+    progress_token: Option<Value>,
+    tx: mpsc::UnboundedSender<String>,
+}
+
+/// Removes the waiting replies of a round, however it ends.
+struct Waiting<'a> {
+    s: &'a Inner,
+    keys: Vec<(String, String)>,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        let mut m = self.s.replies.lock().unwrap_or_else(|p| p.into_inner());
+        for k in &self.keys {
+            m.remove(k);
+        }
+    }
+}
+
+impl Rounds {
+    async fn drive(
+        mut self,
+        s: &Shared,
+        first: Result<Option<String>, Failure>,
+    ) -> Result<Option<String>, Failure> {
+        use mcp_protocol::input;
+        let id = self.msg.get("id").cloned().unwrap_or(Value::Null);
+        let mut answer = first;
+        for _ in 0..MAX_INPUT_ROUNDS {
+            let parsed = match &answer {
+                Ok(Some(a)) => match serde_json::from_str::<Value>(a) {
+                    Ok(v) => v,
+                    Err(_) => return answer,
+                },
+                _ => return answer,
+            };
+            let Some((requests, state)) = input::pending_input(&parsed) else {
+                return answer;
+            };
+            if let Some((key, method, cap)) = input::missing_capability(requests, &self.capabilities) {
+                let text = format!(
+                    "The tool needs {method} (input request '{key}'), and this client did not declare the capability '{cap}'."
+                );
+                return Ok(Some(
+                    mcp_protocol::result_response(
+                        &id,
+                        json!({"content": [{"type": "text", "text": text}], "isError": true}),
+                    )
+                    .to_string(),
+                ));
+            }
+            let mut waiting = Waiting { s, keys: Vec::new() };
+            let mut replies = Vec::new();
+            for (key, req) in requests {
+                let rid = format!(
+                    "pg_mcp-{}",
+                    NEXT_SERVER_REQUEST.fetch_add(1, Ordering::Relaxed)
+                );
+                let (otx, orx) = oneshot::channel();
+                let k = (self.session_id.clone(), Value::String(rid.clone()).to_string());
+                s.replies
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(k.clone(), otx);
+                waiting.keys.push(k);
+                let _ = self.tx.send(input::server_request(&rid, req).to_string());
+                replies.push((key.clone(), orx));
+            }
+            let state = state.cloned();
+            let deadline = tokio::time::Instant::now() + INPUT_TIMEOUT;
+            let mut responses = Map::new();
+            for (key, orx) in replies {
+                let cancelled = async {
+                    match &self.cancel {
+                        Some(n) => n.notified().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                let reply = tokio::select! {
+                    r = orx => r.ok(),
+                    _ = tokio::time::sleep_until(deadline) => None,
+                    _ = cancelled => return Err(Failure::Cancelled),
+                    _ = self.closed.changed() => None,
+                };
+                let Some(reply) = reply else {
+                    return Ok(Some(db::rpc_error(
+                        &id,
+                        -32603,
+                        &format!("No response from the client to the input request '{key}'"),
+                    )));
+                };
+                if let Some(e) = reply.get("error") {
+                    let msg = e.get("message").and_then(Value::as_str).unwrap_or("");
+                    return Ok(Some(db::rpc_error(
+                        &id,
+                        -32603,
+                        &format!(
+                            "The client refused the input request '{key}': {}",
+                            msg.chars().take(200).collect::<String>()
+                        ),
+                    )));
+                }
+                responses.insert(key, reply.get("result").cloned().unwrap_or(Value::Null));
+            }
+            drop(waiting);
+            let again = input::retry_request(&self.msg, responses, state.as_ref());
+            let events = Events {
+                tx: self.tx.clone(),
+                level: self.level.clone(),
+                progress_token: self.progress_token.clone(),
+            };
+            answer = forward(
+                s,
+                &self.role,
+                &self.version,
+                &self.app_name,
+                again.to_string(),
+                self.cancel.clone(),
+                Some(events),
+            )
+            .await;
+        }
+        Ok(Some(db::rpc_error(
+            &id,
+            -32603,
+            &format!("The tool asked for input more than {MAX_INPUT_ROUNDS} times"),
+        )))
     }
 }
 

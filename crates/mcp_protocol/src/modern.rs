@@ -247,7 +247,10 @@ pub fn modern_result(method: &str, result: Value, server_info: &Value, list_ttl_
             m
         }
     };
-    m.insert("resultType".into(), json!("complete"));
+    // an InputRequiredResult keeps its own type; every other result is complete
+    if m.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        m.insert("resultType".into(), json!("complete"));
+    }
     let meta = m
         .entry("_meta")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -593,6 +596,15 @@ mod tests {
         assert_eq!(r["resultType"], "complete");
         assert_eq!(r["_meta"]["k"], 1);
         assert!(r.get("ttlMs").is_none() && r.get("cacheScope").is_none());
+        let r = modern_result(
+            "tools/call",
+            json!({"resultType": "input_required", "inputRequests": {"k": {"method": "roots/list"}}}),
+            &info,
+            5,
+        );
+        assert_eq!(r["resultType"], "input_required");
+        let r = modern_result("tools/call", json!({"resultType": "other", "content": []}), &info, 5);
+        assert_eq!(r["resultType"], "complete");
         let d = modern_result("server/discover", discover_result(false), &info, 5);
         assert_eq!(d["supportedVersions"][0], "2026-07-28");
         assert_eq!(d["cacheScope"], "public");

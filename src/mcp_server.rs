@@ -31,6 +31,9 @@ pub static PROTOCOL_VERSION: GucSetting<Option<CString>> =
 pub static PAGE_SIZE: GucSetting<i32> = GucSetting::<i32>::new(100);
 /// `ttlMs` of the list results a 2026-07-28 client gets.
 pub static LIST_TTL_MS: GucSetting<i32> = GucSetting::<i32>::new(60_000);
+/// Set by a transport that delivers `subscriptions/listen` streams (pg_mcp_bridge over
+/// Streamable HTTP, per request): `server/discover` then declares `listChanged` and `subscribe`.
+pub static LISTEN_DELIVERED: GucSetting<bool> = GucSetting::<bool>::new(false);
 
 pub fn init_gucs() {
     GucRegistry::define_string_guc(
@@ -56,6 +59,14 @@ pub fn init_gucs() {
         &LIST_TTL_MS,
         0,
         86_400_000,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_bool_guc(
+        c"mcp.listen_delivered",
+        c"Whether the transport delivers subscriptions/listen streams (server/discover then declares listChanged and subscribe).",
+        c"pg_mcp_bridge over Streamable HTTP sets it per request; stdio and SQL callers leave it off.",
+        &LISTEN_DELIVERED,
         GucContext::Userset,
         GucFlags::default(),
     );
@@ -271,9 +282,18 @@ fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError
 /// the methods both eras share.
 fn dispatch_modern(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError> {
     match method {
-        "server/discover" => Ok(modern::discover_result(false)),
+        "server/discover" => Ok(modern::discover_result(LISTEN_DELIVERED.get())),
+        "subscriptions/listen" => subscriptions_listen(params),
         _ => dispatch(method, params),
     }
+}
+
+/// `subscriptions/listen`: what of the filter is honoured (the list changes, and the resources
+/// the caller can see). The stream itself is the transport's: pg_mcp_bridge over Streamable
+/// HTTP keeps the response open and sends the notifications on it.
+fn subscriptions_listen(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let all = resources()?;
+    modern::listen_filter(params, |uri| find_resource(&all, uri).is_some())
 }
 
 /// `{name, version}` of this server: the installed extension version, as `initialize` says.

@@ -35,7 +35,7 @@ use axum::Router;
 use futures_util::StreamExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -55,6 +55,8 @@ struct Session {
     log_level: Option<String>,
     /// The capabilities the client declared in `initialize` (the input requests it takes).
     capabilities: Map<String, Value>,
+    /// The URIs of its `resources/subscribe`: their updates reach its GET stream.
+    subscriptions: Arc<StdMutex<HashSet<String>>>,
     app_name: String,
     last_used: Instant,
     /// SSE streams open on this session.
@@ -339,13 +341,20 @@ async fn listen_task(
     loop {
         if let Ok((client, mut rx)) = db::connect(&cfg).await {
             if client
-                .batch_execute(&format!("LISTEN {}", db::CHANNEL))
+                .batch_execute(&format!(
+                    "LISTEN {}; LISTEN {}",
+                    db::CHANNEL,
+                    crate::subscriptions::RESOURCE_CHANNEL
+                ))
                 .await
                 .is_ok()
             {
                 loop {
                     tokio::select! {
                         n = rx.recv() => match n {
+                            Some(n) if n.channel() == crate::subscriptions::RESOURCE_CHANNEL => {
+                                let _ = notes.send(crate::subscriptions::resource_updated(n.payload()));
+                            }
                             Some(n) => if let Some(m) = db::list_changed(n.payload()) { let _ = notes.send(m); },
                             None => break,
                         },
@@ -731,6 +740,7 @@ struct SessionRef {
     protocol_version: String,
     log_level: Option<String>,
     capabilities: Map<String, Value>,
+    subscriptions: Arc<StdMutex<HashSet<String>>>,
     app_name: String,
     streams: Arc<AtomicUsize>,
     closed: watch::Receiver<bool>,
@@ -763,6 +773,7 @@ fn session_of(s: &Inner, headers: &HeaderMap, role: &str) -> Result<SessionRef, 
                     protocol_version: sess.protocol_version.clone(),
                     log_level: sess.log_level.clone(),
                     capabilities: sess.capabilities.clone(),
+                    subscriptions: sess.subscriptions.clone(),
                     app_name: sess.app_name.clone(),
                     streams: sess.streams.clone(),
                     closed: sess.closed.subscribe(),
@@ -1014,14 +1025,15 @@ async fn in_transaction(
                 "SELECT pg_catalog.set_config('mcp.protocol_version', $1, true),
                         pg_catalog.set_config('application_name', $2, true),
                         CASE WHEN $3 <> '' THEN pg_catalog.set_config('mcp.interface', $3, true) END,
+                        pg_catalog.set_config('mcp.listen_delivered', 'on', true),
                         current_user OPERATOR(pg_catalog.=) session_user,
                         current_user::text",
                 &[&protocol_version, &app_name, &iface],
             )
             .await
             .map_err(Failure::Db)?;
-        let same: bool = row.get(3);
-        let current: String = row.get(4);
+        let same: bool = row.get(4);
+        let current: String = row.get(5);
         if same || current != role {
             return Err(Failure::RoleRefused);
         }
@@ -1200,7 +1212,14 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
     // progress (_meta.progressToken), gets its answer as an SSE stream: the notices of the
     // statement as notifications first, then the response.
     let progress_token = msg["params"]["_meta"].get("progressToken").cloned();
-    let log_level = session.as_ref().and_then(|x| x.log_level.clone());
+    // the session's level (logging/setLevel), or a stateless request's own (_meta logLevel)
+    let log_level = session.as_ref().and_then(|x| x.log_level.clone()).or_else(|| {
+        stateless.as_ref()?;
+        msg["params"]["_meta"][modern::META_LOG_LEVEL]
+            .as_str()
+            .filter(|l| crate::notices::is_level(l))
+            .map(str::to_string)
+    });
     let accepts_sse = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -1302,6 +1321,17 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                 db::rpc_error(&id, -32603, "Response too large"),
             )
         }
+        Ok(Some(answer)) if stateless.is_some() && method == "subscriptions/listen" && accepts_sse => {
+            match listen_stream(&s, id.clone(), &answer) {
+                Some(r) => r,
+                None => {
+                    let status = serde_json::from_str::<Value>(&answer)
+                        .map(|a| modern::modern_http_status(&a))
+                        .unwrap_or(200);
+                    json_response(StatusCode::from_u16(status).unwrap_or(StatusCode::OK), answer)
+                }
+            }
+        }
         Ok(Some(answer)) if stateless.is_some() => {
             // no session to keep; the status the revision gives the answer's error, if any
             let status = serde_json::from_str::<Value>(&answer)
@@ -1315,6 +1345,9 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
         Ok(Some(answer)) => {
             if method == "logging/setLevel" {
                 remember_level(&s, &session_id, &msg, &answer);
+            }
+            if let Some(sess) = &session {
+                remember_subscription(sess, method, &msg, &answer);
             }
             let negotiated = if is_init {
                 serde_json::from_str::<Value>(&answer)
@@ -1337,6 +1370,7 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                             .as_object()
                             .cloned()
                             .unwrap_or_default(),
+                        subscriptions: Arc::new(StdMutex::new(HashSet::new())),
                         app_name,
                         last_used: Instant::now(),
                         streams: Arc::new(AtomicUsize::new(0)),
@@ -1542,6 +1576,81 @@ impl Rounds {
     }
 }
 
+/// After a successful `resources/subscribe` / `resources/unsubscribe` (mcp.handle checked that
+/// the caller can see the resource): the URIs whose updates reach the session's GET stream.
+fn remember_subscription(sess: &SessionRef, method: &str, msg: &Value, answer: &str) {
+    if method != "resources/subscribe" && method != "resources/unsubscribe" {
+        return;
+    }
+    let ok = serde_json::from_str::<Value>(answer).is_ok_and(|v| v.get("result").is_some());
+    let Some(uri) = msg["params"]["uri"].as_str().filter(|_| ok) else {
+        return;
+    };
+    let mut set = sess.subscriptions.lock().unwrap_or_else(|p| p.into_inner());
+    if method == "resources/unsubscribe" {
+        set.remove(uri);
+    } else if set.len() < crate::subscriptions::MAX_SESSION_SUBSCRIPTIONS {
+        set.insert(uri.to_string());
+    }
+}
+
+/// `subscriptions/listen` streams open at once (all clients together).
+const MAX_LISTEN_STREAMS: usize = 256;
+static LISTEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// The stream of a 2026-07-28 `subscriptions/listen` that mcp.handle answered with the
+/// honoured filter: the acknowledgement first, then what the filter asks for of the
+/// database's notifications, until the client goes away or the bridge stops (then the
+/// result that ends it).
+fn listen_stream(s: &Shared, id: Value, answer: &str) -> Option<Response> {
+    let v: Value = serde_json::from_str(answer).ok()?;
+    let honoured = v["result"]["notifications"].as_object()?.clone();
+    if LISTEN_STREAMS
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+            (n < MAX_LISTEN_STREAMS).then_some(n + 1)
+        })
+        .is_err()
+    {
+        return Some(rpc_status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            -32603,
+            "Too many subscriptions/listen streams open",
+        ));
+    }
+    struct Slot;
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            LISTEN_STREAMS.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+    let slot = Slot;
+    let listen = Arc::new(crate::subscriptions::Listen::new(id, &honoured));
+    let first = listen.acknowledgement(&honoured);
+    let l2 = listen.clone();
+    let mut stop = s.shutdown.clone();
+    let notes = tokio_stream::wrappers::BroadcastStream::new(s.notes.subscribe())
+        .filter_map(move |m| {
+            let kept = m.ok().and_then(|m| l2.note(&m));
+            async move { kept }
+        })
+        .take_until(async move {
+            let _ = stop.wait_for(|v| *v).await;
+        });
+    let end = listen.end();
+    let stream = futures_util::stream::once(async move { first })
+        .chain(notes)
+        .chain(futures_util::stream::once(async move { end }))
+        .map(move |m| {
+            let _held = &slot;
+            Ok::<Event, Infallible>(Event::default().event("message").data(m))
+        });
+    Some(
+        Sse::new(stream)
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+            .into_response(),
+    )
+}
+
 /// After a successful `logging/setLevel`: the session's level for a tool's notices.
 fn remember_level(s: &Inner, session_id: &str, msg: &Value, answer: &str) {
     let ok = serde_json::from_str::<Value>(answer).is_ok_and(|v| v.get("result").is_some());
@@ -1672,8 +1781,15 @@ async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
     let slot = StreamSlot(sess.streams.clone());
     let mut stop = s.shutdown.clone();
     let mut closed = sess.closed;
+    let subscribed = sess.subscriptions.clone();
     let stream = tokio_stream::wrappers::BroadcastStream::new(s.notes.subscribe())
-        .filter_map(|m| async move { m.ok() })
+        .filter_map(move |m| {
+            let kept = m.ok().and_then(|m| {
+                let set = subscribed.lock().unwrap_or_else(|p| p.into_inner());
+                crate::subscriptions::for_session(&m, &set)
+            });
+            async move { kept }
+        })
         .map(move |m| {
             let _held = &slot;
             Ok::<Event, Infallible>(Event::default().event("message").data(m))

@@ -18,6 +18,7 @@ mod notices;
 mod oauth;
 mod pgconn;
 mod stdio;
+mod subscriptions;
 
 use std::process::ExitCode;
 

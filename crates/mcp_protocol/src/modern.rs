@@ -617,12 +617,12 @@ mod tests {
             "resources/subscribe",
             "resources/unsubscribe",
             "initialize",
-            "subscriptions/listen",
         ] {
             assert!(!modern_method_known(m), "{m}");
         }
         for m in [
             "server/discover",
+            "subscriptions/listen",
             "tools/call",
             "resources/read",
             "completion/complete",

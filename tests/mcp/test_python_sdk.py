@@ -488,6 +488,57 @@ async def test_http_modern_client_log_level_per_request():
             assert got == [], got
 
 
+async def test_http_modern_listen_delivers_list_changes_and_updates():
+    """2026-07-28 subscriptions/listen over HTTP: the acknowledgement honours the list changes
+    asked for and the resources the role can see; registry changes and mcp.resource_updated
+    (LISTEN/NOTIFY) arrive on the stream."""
+    from mcp.client.subscriptions import ResourceUpdated, ToolsListChanged
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+        async with Client(streamable_http_client(URL, http_client=hc)) as client:
+            assert client.server_capabilities.tools.list_changed, client.server_capabilities
+            async with client.listen(tools_list_changed=True,
+                                     resource_subscriptions=["pgmcp://t/count", "pgmcp://t/none"]) as sub:
+                assert sub.honored.tools_list_changed, sub.honored
+                assert sub.honored.resource_subscriptions == ["pgmcp://t/count"], sub.honored
+                assert not sub.honored.prompts_list_changed
+                psql("SELECT mcp.resource_updated('pgmcp://t/other')")   # not subscribed: not sent
+                psql("SELECT mcp.resource_updated('pgmcp://t/count')")
+                ev = await asyncio.wait_for(sub.__anext__(), 10)
+                assert isinstance(ev, ResourceUpdated) and ev.uri == "pgmcp://t/count", ev
+                psql("UPDATE mcp.tool SET description = description || '.' WHERE name = 'boom'")
+                ev = await asyncio.wait_for(sub.__anext__(), 10)
+                assert isinstance(ev, ToolsListChanged), ev
+
+
+async def test_http_legacy_subscribe_gets_resource_updates():
+    """2025-11-25: resources/subscribe on a session; mcp.resource_updated of that URI reaches
+    the session's GET stream as notifications/resources/updated, other URIs do not."""
+    got = asyncio.Queue()
+
+    async def on_message(m):
+        if isinstance(m, types.ResourceUpdatedNotification):
+            await got.put(str(m.params.uri))
+
+    async def run(s):
+        await s.subscribe_resource("pgmcp://t/count")
+        await asyncio.sleep(0.5)  # the GET stream is open
+        psql("SELECT mcp.resource_updated('pgmcp://t/other')")
+        psql("SELECT mcp.resource_updated('pgmcp://t/count')")
+        uri = await asyncio.wait_for(got.get(), 10)
+        assert uri == "pgmcp://t/count", uri
+        await s.unsubscribe_resource("pgmcp://t/count")
+        psql("SELECT mcp.resource_updated('pgmcp://t/count')")
+        await asyncio.sleep(0.5)
+        assert got.empty(), got
+        # a resource the role cannot see cannot be subscribed to
+        try:
+            await s.subscribe_resource("pgmcp://t/none")
+            raise AssertionError("subscribed to an unknown resource")
+        except MCPError as e:
+            assert e.error.code == -32002, e.error
+    await http_session(token("mcp_t_analyst"), run, on_message)
+
+
 async def test_stdio_modern_client_answers_input_requests():
     """Over stdio the 2026-07-28 rounds need nothing of the bridge: the SDK drives them."""
     asked, cb = elicitation_answers(content={"reason": "audit"})
@@ -772,6 +823,8 @@ TESTS = [
     test_http_legacy_client_gets_elicitation_requests,
     test_stdio_modern_client_answers_input_requests,
     test_http_modern_client_log_level_per_request,
+    test_http_modern_listen_delivers_list_changes_and_updates,
+    test_http_legacy_subscribe_gets_resource_updates,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]
 

@@ -572,6 +572,28 @@ def init_http(tok):
     return r.headers["mcp-session-id"]
 
 
+def test_http_traceparent_names_the_backend():
+    """A W3C traceparent in a request's _meta is in application_name while the request runs
+    (pg_stat_activity, the server log's %a, a resource reader; a tool's own run is tagged with
+    its audit row's call id instead); a malformed one is ignored."""
+    tok = token("mcp_t_analyst")
+    tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    psql("INSERT INTO mcp.resource (uri, name, query) VALUES ('pgmcp://t/app', 'app', 'SELECT current_setting(''application_name'')')")
+    try:
+        body = {"jsonrpc": "2.0", "id": 7, "method": "resources/read",
+                "params": {"uri": "pgmcp://t/app", "_meta": {**MODERN_META, "traceparent": tp}}}
+        h = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read", "Mcp-Name": "pgmcp://t/app"}
+        r = post(body, tok, extra=h)
+        assert r.status_code == 200, r.text
+        assert r.json()["result"]["contents"][0]["text"] == \
+            "pg_mcp_bridge 4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", r.text
+        body["params"]["_meta"]["traceparent"] = "00-not-a-trace-01"
+        r = post(body, tok, extra=h)
+        assert r.json()["result"]["contents"][0]["text"] == "pg_mcp_bridge raw-modern/0", r.text
+    finally:
+        psql("DELETE FROM mcp.resource WHERE uri = 'pgmcp://t/app'")
+
+
 def test_http_tokens_cannot_act_as_another_role():
     analyst, guest = token("mcp_t_analyst"), token("mcp_t_guest")
     sa = init_http(analyst)
@@ -825,6 +847,7 @@ TESTS = [
     test_http_modern_client_log_level_per_request,
     test_http_modern_listen_delivers_list_changes_and_updates,
     test_http_legacy_subscribe_gets_resource_updates,
+    test_http_traceparent_names_the_backend,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]
 

@@ -1194,6 +1194,9 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             )
         }
     };
+    // a W3C traceparent in the request's _meta names this request's backend (not the session)
+    let session_app_name = app_name.clone();
+    let app_name = db::traced_application_name(&app_name, &msg);
     // a request with an id can be cancelled by notifications/cancelled of its session
     let mut registered = InFlight { s: &s, key: None };
     let cancel = if session.is_some() && msg.get("id").is_some() {
@@ -1371,7 +1374,7 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                             .cloned()
                             .unwrap_or_default(),
                         subscriptions: Arc::new(StdMutex::new(HashSet::new())),
-                        app_name,
+                        app_name: session_app_name,
                         last_used: Instant::now(),
                         streams: Arc::new(AtomicUsize::new(0)),
                         closed,

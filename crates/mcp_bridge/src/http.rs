@@ -903,6 +903,9 @@ async fn forward(
     rx.await.unwrap_or(Err(Failure::RoleRefused))
 }
 
+/// How long the bridge waits for a cancelled statement to end before it cancels again.
+const CANCEL_AGAIN_AFTER: Duration = Duration::from_millis(500);
+
 struct Task {
     s: Shared,
     role: String,
@@ -951,6 +954,7 @@ impl Task {
                 return;
             }
         }
+        let mut discard = false;
         let result = {
             let work = in_transaction(
                 &mut client,
@@ -981,11 +985,23 @@ impl Task {
                 Ok(()) => {
                     // The client went away or cancelled: cancel the statement, then wait for
                     // the backend's answer (the cancel's error, or the result if it was faster;
-                    // a failed transaction is rolled back before that).
-                    if let Err(e) = token.cancel_query(NoTls).await {
-                        eprintln!("pg_mcp_bridge: cancel request failed: {e}");
-                    }
-                    (&mut work).await
+                    // a failed transaction is rolled back before that). A cancel that arrives
+                    // between the request's statements (the backend idle in its transaction)
+                    // cancels nothing, and the next statement would run whole: the cancel is
+                    // sent again until the work ends, and then the connection is not reused
+                    // (a late cancel could hit its rollback).
+                    let mut sent = 0u32;
+                    let r = loop {
+                        if let Err(e) = token.cancel_query(NoTls).await {
+                            eprintln!("pg_mcp_bridge: cancel request failed: {e}");
+                        }
+                        sent += 1;
+                        if let Ok(r) = tokio::time::timeout(CANCEL_AGAIN_AFTER, &mut work).await {
+                            break r;
+                        }
+                    };
+                    discard = sent > 1;
+                    r
                 }
             }
         };
@@ -993,7 +1009,11 @@ impl Task {
         while let Ok(n) = nrx.try_recv() {
             relay(n);
         }
-        checkin(&self.s.requests, Conn { client, notices }).await;
+        if discard {
+            drop(client);
+        } else {
+            checkin(&self.s.requests, Conn { client, notices }).await;
+        }
         drop(self.permits);
         let _ = tx.send(result);
     }

@@ -460,6 +460,24 @@ async def test_http_legacy_client_gets_elicitation_requests():
         psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
 
 
+async def test_stdio_legacy_client_gets_elicitation_requests():
+    """2025-11-25 over stdio: the bridge writes the tool's input request as elicitation/create
+    to stdout, reads the client's response from stdin and calls again."""
+    asked, cb = elicitation_answers(content={"reason": "audit"})
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog') ON CONFLICT DO NOTHING")
+    try:
+        async with Client(params, mode="legacy", elicitation_callback=cb) as client:
+            assert client.protocol_version == "2025-11-25", client.protocol_version
+            await input_request_calls(client, asked, "stdio legacy")
+        async with Client(params, mode="legacy") as plain:
+            r = await plain.call_tool("confirm_titel", {"id": 5})
+            dump(r)
+            assert r.is_error and "capability 'elicitation'" in text_of(r), r
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+
+
 async def test_http_modern_client_log_level_per_request():
     """2026-07-28: a request's own _meta logLevel (no logging/setLevel, no session) brings the
     tool's notices at or above it as notifications/message on the call's SSE answer."""
@@ -844,6 +862,7 @@ TESTS = [
     test_http_modern_client_answers_input_requests,
     test_http_legacy_client_gets_elicitation_requests,
     test_stdio_modern_client_answers_input_requests,
+    test_stdio_legacy_client_gets_elicitation_requests,
     test_http_modern_client_log_level_per_request,
     test_http_modern_listen_delivers_list_changes_and_updates,
     test_http_legacy_subscribe_gets_resource_updates,

@@ -100,7 +100,9 @@ pub fn traced_application_name(base: &str, msg: &serde_json::Value) -> String {
     let valid = |t: &str| {
         let parts: Vec<&str> = t.split('-').collect();
         let hex = |p: &str, n: usize| {
-            p.len() == n && p.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            p.len() == n
+                && p.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         };
         parts.len() == 4
             && hex(parts[0], 2)
@@ -254,7 +256,10 @@ mod tests {
         let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
         let msg = json!({"params": {"_meta": {"traceparent": tp}}});
         let name = traced_application_name("pg_mcp_bridge x/1", &msg);
-        assert_eq!(name, "pg_mcp_bridge 4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7");
+        assert_eq!(
+            name,
+            "pg_mcp_bridge 4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"
+        );
         assert_eq!(name.len(), 63);
         for bad in [
             "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
@@ -267,7 +272,10 @@ mod tests {
             let msg = json!({"params": {"_meta": {"traceparent": bad}}});
             assert_eq!(traced_application_name("base", &msg), "base", "{bad}");
         }
-        assert_eq!(traced_application_name("base", &json!({"params": {}})), "base");
+        assert_eq!(
+            traced_application_name("base", &json!({"params": {}})),
+            "base"
+        );
     }
 
     #[test]

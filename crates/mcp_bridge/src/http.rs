@@ -1236,13 +1236,16 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
     // statement as notifications first, then the response.
     let progress_token = msg["params"]["_meta"].get("progressToken").cloned();
     // the session's level (logging/setLevel), or a stateless request's own (_meta logLevel)
-    let log_level = session.as_ref().and_then(|x| x.log_level.clone()).or_else(|| {
-        stateless.as_ref()?;
-        msg["params"]["_meta"][modern::META_LOG_LEVEL]
-            .as_str()
-            .filter(|l| crate::notices::is_level(l))
-            .map(str::to_string)
-    });
+    let log_level = session
+        .as_ref()
+        .and_then(|x| x.log_level.clone())
+        .or_else(|| {
+            stateless.as_ref()?;
+            msg["params"]["_meta"][modern::META_LOG_LEVEL]
+                .as_str()
+                .filter(|l| crate::notices::is_level(l))
+                .map(str::to_string)
+        });
     let accepts_sse = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -1344,14 +1347,19 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                 db::rpc_error(&id, -32603, "Response too large"),
             )
         }
-        Ok(Some(answer)) if stateless.is_some() && method == "subscriptions/listen" && accepts_sse => {
+        Ok(Some(answer))
+            if stateless.is_some() && method == "subscriptions/listen" && accepts_sse =>
+        {
             match listen_stream(&s, id.clone(), &answer) {
                 Some(r) => r,
                 None => {
                     let status = serde_json::from_str::<Value>(&answer)
                         .map(|a| modern::modern_http_status(&a))
                         .unwrap_or(200);
-                    json_response(StatusCode::from_u16(status).unwrap_or(StatusCode::OK), answer)
+                    json_response(
+                        StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+                        answer,
+                    )
                 }
             }
         }
@@ -1508,7 +1516,9 @@ impl Rounds {
             let Some((requests, state)) = input::pending_input(&parsed) else {
                 return answer;
             };
-            if let Some((key, method, cap)) = input::missing_capability(requests, &self.capabilities) {
+            if let Some((key, method, cap)) =
+                input::missing_capability(requests, &self.capabilities)
+            {
                 let text = format!(
                     "The tool needs {method} (input request '{key}'), and this client did not declare the capability '{cap}'."
                 );
@@ -1520,7 +1530,10 @@ impl Rounds {
                     .to_string(),
                 ));
             }
-            let mut waiting = Waiting { s, keys: Vec::new() };
+            let mut waiting = Waiting {
+                s,
+                keys: Vec::new(),
+            };
             let mut replies = Vec::new();
             for (key, req) in requests {
                 let rid = format!(
@@ -1528,7 +1541,10 @@ impl Rounds {
                     NEXT_SERVER_REQUEST.fetch_add(1, Ordering::Relaxed)
                 );
                 let (otx, orx) = oneshot::channel();
-                let k = (self.session_id.clone(), Value::String(rid.clone()).to_string());
+                let k = (
+                    self.session_id.clone(),
+                    Value::String(rid.clone()).to_string(),
+                );
                 s.replies
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())

@@ -281,7 +281,10 @@ async fn input_rounds(
     let mut answer = first;
     let mut next = 0u64;
     for _ in 0..MAX_INPUT_ROUNDS {
-        let Some(parsed) = answer.as_deref().and_then(|a| serde_json::from_str::<Value>(a).ok()) else {
+        let Some(parsed) = answer
+            .as_deref()
+            .and_then(|a| serde_json::from_str::<Value>(a).ok())
+        else {
             return Some(answer);
         };
         let Some((requests, state)) = input::pending_input(&parsed) else {
@@ -331,7 +334,8 @@ async fn input_rounds(
             }
             let reply = match &line {
                 Line::Text(t) => serde_json::from_str::<Value>(t).ok().filter(|m| {
-                    m.get("method").is_none() && waiting.iter().any(|(_, rid)| m.get("id") == Some(rid))
+                    m.get("method").is_none()
+                        && waiting.iter().any(|(_, rid)| m.get("id") == Some(rid))
                 }),
                 _ => None,
             };
@@ -367,7 +371,11 @@ async fn input_rounds(
         }
         let again = input::retry_request(msg, responses, state.as_ref()).to_string();
         let Some(c) = conn.as_ref().filter(|c| !c.client.is_closed()) else {
-            return Some(Some(db::rpc_error(&id, -32603, "Database unavailable; retry")));
+            return Some(Some(db::rpc_error(
+                &id,
+                -32603,
+                "Database unavailable; retry",
+            )));
         };
         let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&again];
         let cancel = c.client.cancel_token();

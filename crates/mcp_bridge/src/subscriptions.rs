@@ -56,7 +56,10 @@ impl Listen {
         let lists = [
             ("toolsListChanged", "notifications/tools/list_changed"),
             ("promptsListChanged", "notifications/prompts/list_changed"),
-            ("resourcesListChanged", "notifications/resources/list_changed"),
+            (
+                "resourcesListChanged",
+                "notifications/resources/list_changed",
+            ),
         ]
         .iter()
         .filter(|(k, _)| honoured.get(*k) == Some(&Value::Bool(true)))
@@ -94,8 +97,10 @@ impl Listen {
 
     /// The first message of the stream: `notifications/subscriptions/acknowledged`.
     pub fn acknowledgement(&self, honoured: &Map<String, Value>) -> String {
-        self.tag(json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-                        "params": {"notifications": honoured}}))
+        self.tag(
+            json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                        "params": {"notifications": honoured}}),
+        )
     }
 
     /// A broadcast note as this stream sends it, if the filter asks for it.
@@ -103,7 +108,9 @@ impl Listen {
         let v: Value = serde_json::from_str(note).ok()?;
         let method = v["method"].as_str()?;
         let wanted = if method == "notifications/resources/updated" {
-            v["params"]["uri"].as_str().is_some_and(|u| self.uris.contains(u))
+            v["params"]["uri"]
+                .as_str()
+                .is_some_and(|u| self.uris.contains(u))
         } else {
             self.lists.contains(method)
         };
@@ -140,21 +147,31 @@ mod tests {
     fn a_listen_stream_gets_what_it_was_granted_tagged() {
         let honoured = json!({"toolsListChanged": true, "resourceSubscriptions": ["a://1"]});
         let l = Listen::new(json!(7), honoured.as_object().unwrap());
-        let ack: Value = serde_json::from_str(&l.acknowledgement(honoured.as_object().unwrap())).unwrap();
+        let ack: Value =
+            serde_json::from_str(&l.acknowledgement(honoured.as_object().unwrap())).unwrap();
         assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
         assert_eq!(ack["params"]["notifications"], honoured);
         assert_eq!(ack["params"]["_meta"][META_SUBSCRIPTION_ID], 7);
         let t: Value = serde_json::from_str(
-            &l.note(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#).unwrap(),
+            &l.note(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#)
+                .unwrap(),
         )
         .unwrap();
         assert_eq!(t["params"]["_meta"][META_SUBSCRIPTION_ID], 7);
-        assert!(l.note(r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}"#).is_none());
+        assert!(l
+            .note(r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}"#)
+            .is_none());
         let u: Value = serde_json::from_str(&l.note(&resource_updated("a://1")).unwrap()).unwrap();
         assert_eq!(u["params"]["uri"], "a://1");
         assert_eq!(u["params"]["_meta"][META_SUBSCRIPTION_ID], 7);
         assert!(l.note(&resource_updated("a://2")).is_none());
         let end: Value = serde_json::from_str(&l.end()).unwrap();
-        assert_eq!((end["id"].clone(), end["result"]["_meta"][META_SUBSCRIPTION_ID].clone()), (json!(7), json!(7)));
+        assert_eq!(
+            (
+                end["id"].clone(),
+                end["result"]["_meta"][META_SUBSCRIPTION_ID].clone()
+            ),
+            (json!(7), json!(7))
+        );
     }
 }

@@ -88,7 +88,10 @@ fn check_requests(reqs: &Map<String, Value>) -> Result<(), String> {
             None if method == "roots/list" => {}
             _ => return Err(format!("input request '{key}' needs a params object")),
         }
-        if req.as_object().is_some_and(|o| o.keys().any(|k| k != "method" && k != "params")) {
+        if req
+            .as_object()
+            .is_some_and(|o| o.keys().any(|k| k != "method" && k != "params"))
+        {
             return Err(format!(
                 "input request '{key}' may only hold method and params"
             ));
@@ -137,7 +140,11 @@ pub fn missing_capability<'a>(
     requests.iter().find_map(|(key, req)| {
         let method = req.get("method").and_then(Value::as_str)?;
         let cap = capability_for(method)?;
-        (!capabilities.get(cap).is_some_and(Value::is_object)).then_some((key.as_str(), method, cap))
+        (!capabilities.get(cap).is_some_and(Value::is_object)).then_some((
+            key.as_str(),
+            method,
+            cap,
+        ))
     })
 }
 
@@ -148,7 +155,9 @@ pub fn input_required_result(requests: Map<String, Value>) -> Value {
 
 /// The `inputResponses` a retried request carries (`None`: a first round): an object of
 /// objects by key.
-pub fn input_responses(params: &Map<String, Value>) -> Result<Option<Map<String, Value>>, RpcError> {
+pub fn input_responses(
+    params: &Map<String, Value>,
+) -> Result<Option<Map<String, Value>>, RpcError> {
     match params.get("inputResponses") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(m)) => {
@@ -195,7 +204,11 @@ pub fn pending_input(answer: &Value) -> Option<(&Map<String, Value>, Option<&Val
 }
 
 /// For the bridge: the request sent again with the client's responses (and the echoed state).
-pub fn retry_request(request: &Value, responses: Map<String, Value>, state: Option<&Value>) -> Value {
+pub fn retry_request(
+    request: &Value,
+    responses: Map<String, Value>,
+    state: Option<&Value>,
+) -> Value {
     let mut r = request.clone();
     if let Some(params) = r.get_mut("params").and_then(Value::as_object_mut) {
         params.insert("inputResponses".into(), Value::Object(responses));
@@ -216,7 +229,10 @@ pub fn server_request(id: &str, req: &Value) -> Value {
     let mut m = Map::new();
     m.insert("jsonrpc".into(), json!("2.0"));
     m.insert("id".into(), json!(id));
-    m.insert("method".into(), req.get("method").cloned().unwrap_or(Value::Null));
+    m.insert(
+        "method".into(),
+        req.get("method").cloned().unwrap_or(Value::Null),
+    );
     if let Some(p) = req.get("params") {
         m.insert("params".into(), p.clone());
     }
@@ -262,9 +278,18 @@ mod tests {
             .unwrap();
         let d = &r[DIALOG_KEY];
         assert_eq!(d["method"], "elicitation/create");
-        assert_eq!(d["params"]["requestedSchema"]["required"], json!(["region", "industry"]));
-        assert_eq!(d["params"]["requestedSchema"]["properties"]["region"]["type"], "string");
-        assert!(d["params"]["message"].as_str().unwrap().starts_with("Counting firms."));
+        assert_eq!(
+            d["params"]["requestedSchema"]["required"],
+            json!(["region", "industry"])
+        );
+        assert_eq!(
+            d["params"]["requestedSchema"]["properties"]["region"]["type"],
+            "string"
+        );
+        assert!(d["params"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Counting firms."));
     }
 
     #[test]
@@ -274,7 +299,10 @@ mod tests {
         .unwrap()
         .unwrap();
         let caps = json!({"elicitation": {}}).as_object().unwrap().clone();
-        assert_eq!(missing_capability(&reqs, &caps), Some(("s", "sampling/createMessage", "sampling")));
+        assert_eq!(
+            missing_capability(&reqs, &caps),
+            Some(("s", "sampling/createMessage", "sampling"))
+        );
         let caps = json!({"sampling": {}}).as_object().unwrap().clone();
         assert_eq!(missing_capability(&reqs, &caps), None);
     }
@@ -283,7 +311,11 @@ mod tests {
     fn responses_must_be_objects() {
         let p = |v: Value| v.as_object().unwrap().clone();
         assert!(input_responses(&p(json!({}))).unwrap().is_none());
-        assert!(input_responses(&p(json!({"inputResponses": {"a": {"action": "accept"}}}))).unwrap().is_some());
+        assert!(
+            input_responses(&p(json!({"inputResponses": {"a": {"action": "accept"}}})))
+                .unwrap()
+                .is_some()
+        );
         assert!(input_responses(&p(json!({"inputResponses": {"a": 1}}))).is_err());
         assert!(input_responses(&p(json!({"inputResponses": [1]}))).is_err());
     }
@@ -304,7 +336,10 @@ mod tests {
         assert_eq!(again["params"]["requestState"], "s1");
         assert_eq!(again["id"], 4);
         let sr = server_request("pg_mcp-1", &reqs["k"]);
-        assert_eq!(sr, json!({"jsonrpc": "2.0", "id": "pg_mcp-1", "method": "roots/list"}));
+        assert_eq!(
+            sr,
+            json!({"jsonrpc": "2.0", "id": "pg_mcp-1", "method": "roots/list"})
+        );
     }
 
     #[test]

@@ -102,7 +102,11 @@ const MODERN_METHODS: &[&str] = &[
 pub const MAX_LISTEN_URIS: usize = 100;
 
 /// The list-change types of a `SubscriptionFilter`.
-pub const LIST_CHANGE_KEYS: &[&str] = &["toolsListChanged", "promptsListChanged", "resourcesListChanged"];
+pub const LIST_CHANGE_KEYS: &[&str] = &[
+    "toolsListChanged",
+    "promptsListChanged",
+    "resourcesListChanged",
+];
 
 /// The answer to `subscriptions/listen`: the subset of the requested `notifications` filter
 /// the server honours — the list changes asked for, and the resource URIs the caller can see
@@ -635,16 +639,32 @@ mod tests {
     fn listen_honours_what_is_asked_and_visible() {
         let p = |v: Value| v.as_object().unwrap().clone();
         let r = listen_filter(
-            &p(json!({"notifications": {"toolsListChanged": true, "promptsListChanged": false,
-                "resourceSubscriptions": ["a://1", "a://secret"], "taskIds": ["x"]}})),
+            &p(
+                json!({"notifications": {"toolsListChanged": true, "promptsListChanged": false,
+                "resourceSubscriptions": ["a://1", "a://secret"], "taskIds": ["x"]}}),
+            ),
             |u| u == "a://1",
         )
         .unwrap();
-        assert_eq!(r, json!({"notifications": {"toolsListChanged": true, "resourceSubscriptions": ["a://1"]}}));
+        assert_eq!(
+            r,
+            json!({"notifications": {"toolsListChanged": true, "resourceSubscriptions": ["a://1"]}})
+        );
         assert!(listen_filter(&p(json!({})), |_| true).is_err());
-        assert!(listen_filter(&p(json!({"notifications": {"toolsListChanged": 1}})), |_| true).is_err());
-        assert!(listen_filter(&p(json!({"notifications": {"resourceSubscriptions": [1]}})), |_| true).is_err());
-        assert_eq!(listen_filter(&p(json!({"notifications": {}})), |_| true).unwrap(), json!({"notifications": {}}));
+        assert!(listen_filter(
+            &p(json!({"notifications": {"toolsListChanged": 1}})),
+            |_| true
+        )
+        .is_err());
+        assert!(listen_filter(
+            &p(json!({"notifications": {"resourceSubscriptions": [1]}})),
+            |_| true
+        )
+        .is_err());
+        assert_eq!(
+            listen_filter(&p(json!({"notifications": {}})), |_| true).unwrap(),
+            json!({"notifications": {}})
+        );
     }
 
     #[test]
@@ -676,7 +696,12 @@ mod tests {
             5,
         );
         assert_eq!(r["resultType"], "input_required");
-        let r = modern_result("tools/call", json!({"resultType": "other", "content": []}), &info, 5);
+        let r = modern_result(
+            "tools/call",
+            json!({"resultType": "other", "content": []}),
+            &info,
+            5,
+        );
         assert_eq!(r["resultType"], "complete");
         let d = modern_result("server/discover", discover_result(false), &info, 5);
         assert_eq!(d["supportedVersions"][0], "2026-07-28");

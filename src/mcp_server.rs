@@ -31,6 +31,9 @@ pub static PROTOCOL_VERSION: GucSetting<Option<CString>> =
 pub static PAGE_SIZE: GucSetting<i32> = GucSetting::<i32>::new(100);
 /// `ttlMs` of the list results a 2026-07-28 client gets.
 pub static LIST_TTL_MS: GucSetting<i32> = GucSetting::<i32>::new(60_000);
+/// Set by a transport that delivers `subscriptions/listen` streams (pg_mcp_bridge over
+/// Streamable HTTP, per request): `server/discover` then declares `listChanged` and `subscribe`.
+pub static LISTEN_DELIVERED: GucSetting<bool> = GucSetting::<bool>::new(false);
 
 pub fn init_gucs() {
     GucRegistry::define_string_guc(
@@ -56,6 +59,14 @@ pub fn init_gucs() {
         &LIST_TTL_MS,
         0,
         86_400_000,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_bool_guc(
+        c"mcp.listen_delivered",
+        c"Whether the transport delivers subscriptions/listen streams (server/discover then declares listChanged and subscribe).",
+        c"pg_mcp_bridge over Streamable HTTP sets it per request; stdio and SQL callers leave it off.",
+        &LISTEN_DELIVERED,
         GucContext::Userset,
         GucFlags::default(),
     );
@@ -111,6 +122,7 @@ pub(crate) fn handle_one(msg: &Value) -> Option<Value> {
                         return Some(mcp_protocol::error_response(&id, &unknown_method(&method)));
                     }
                     let _era = RequestVersion::set(envelope.version);
+                    let _caps = ClientCapabilities::set(Some(envelope.capabilities.clone()));
                     let answer = answer(&id, &method, || dispatch_modern(&method, &params));
                     modernize(&method, answer)
                 }
@@ -164,6 +176,54 @@ thread_local! {
     static REQUEST_VERSION: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
     /// The installed extension version, read once per backend for `serverInfo`.
     static EXT_VERSION: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
+}
+
+thread_local! {
+    /// The capabilities a modern request's `_meta` declares (none: a handshake request).
+    static REQUEST_CAPABILITIES: std::cell::RefCell<Option<Map<String, Value>>> =
+        const { std::cell::RefCell::new(None) };
+    /// The `inputResponses` of the `tools/call` whose tool is running, for
+    /// `mcp.input_response(key)`.
+    static INPUT_RESPONSES: std::cell::RefCell<Option<Map<String, Value>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, the client capabilities of the modern request being served.
+struct ClientCapabilities(Option<Map<String, Value>>);
+
+impl ClientCapabilities {
+    fn set(c: Option<Map<String, Value>>) -> ClientCapabilities {
+        ClientCapabilities(REQUEST_CAPABILITIES.with(|x| x.replace(c)))
+    }
+}
+
+impl Drop for ClientCapabilities {
+    fn drop(&mut self) {
+        let old = self.0.take();
+        REQUEST_CAPABILITIES.with(|x| *x.borrow_mut() = old);
+    }
+}
+
+/// While alive, `mcp.input_response(key)` answers from these responses.
+struct InputResponses(Option<Map<String, Value>>);
+
+impl InputResponses {
+    fn set(r: Option<Map<String, Value>>) -> InputResponses {
+        InputResponses(INPUT_RESPONSES.with(|x| x.replace(r)))
+    }
+}
+
+impl Drop for InputResponses {
+    fn drop(&mut self) {
+        let old = self.0.take();
+        INPUT_RESPONSES.with(|x| *x.borrow_mut() = old);
+    }
+}
+
+/// The client's response to the running tool's input request `key` (`mcp.input_response`):
+/// `None` outside a `tools/call` of `mcp.handle` or when the client sent none for it.
+pub(crate) fn input_response(key: &str) -> Option<Value> {
+    INPUT_RESPONSES.with(|x| x.borrow().as_ref().and_then(|m| m.get(key).cloned()))
 }
 
 /// While alive, [`negotiated_version`] is a modern request's own revision.
@@ -222,9 +282,18 @@ fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError
 /// the methods both eras share.
 fn dispatch_modern(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError> {
     match method {
-        "server/discover" => Ok(modern::discover_result(false)),
+        "server/discover" => Ok(modern::discover_result(LISTEN_DELIVERED.get())),
+        "subscriptions/listen" => subscriptions_listen(params),
         _ => dispatch(method, params),
     }
+}
+
+/// `subscriptions/listen`: what of the filter is honoured (the list changes, and the resources
+/// the caller can see). The stream itself is the transport's: pg_mcp_bridge over Streamable
+/// HTTP keeps the response open and sends the notifications on it.
+fn subscriptions_listen(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let all = resources()?;
+    modern::listen_filter(params, |uri| find_resource(&all, uri).is_some())
 }
 
 /// `{name, version}` of this server: the installed extension version, as `initialize` says.
@@ -437,10 +506,16 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }
     };
     let row = &row;
+    let responses = mcp_protocol::input::input_responses(params)?;
+    let _responses = InputResponses::set(responses.clone());
     let content_tool = returns_content(name)?;
     // The output schema and a content result are checked inside the pipeline, before the
     // audit row is written, so the row's status is what the client gets.
     let check = |outcome: &mut tools::ToolOutcome| {
+        // a request for input is neither the tool's result nor its content
+        if !outcome.is_error() && outcome.structured.as_ref().is_some_and(asks_for_input) {
+            return;
+        }
         if let Err(e) = check_output(name, outcome) {
             *outcome = tools::ToolOutcome::error(mcp_chat::ToolCallStatus::Error, e.message);
         }
@@ -464,6 +539,14 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         check_result: Some(&check),
     })
     .map_err(from_mcp)?;
+    if let Some(asked) = outcome
+        .structured
+        .as_ref()
+        .filter(|_| !outcome.is_error())
+        .and_then(mcp_protocol::input::requests_of)
+    {
+        return input_required(name, asked, responses.as_ref(), &outcome);
+    }
     if content_tool && !outcome.is_error() {
         let items = content_of(&outcome).unwrap_or_default();
         charge_statement(serde_json::to_string(&items).map_or(0, |t| t.len()));
@@ -477,6 +560,65 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }
     }
     Ok(result)
+}
+
+/// Whether a tool's result object asks for input (`"needs_input": true`).
+fn asks_for_input(v: &Value) -> bool {
+    v.get("needs_input") == Some(&Value::Bool(true))
+}
+
+/// A tool error result (isError) with `text`.
+fn tool_error_result(text: String) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": true})
+}
+
+/// The answer to a `tools/call` whose tool asked for input: the `InputRequiredResult` (the
+/// client answers and calls again), or, for `getDialog`'s form answered already, the answer
+/// itself as the call's result. A modern client must have declared the capability each
+/// request needs; a handshake client's is checked by the bridge, which holds its session.
+fn input_required(
+    tool: &str,
+    asked: Result<Map<String, Value>, String>,
+    responses: Option<&Map<String, Value>>,
+    outcome: &tools::ToolOutcome,
+) -> Result<Value, RpcError> {
+    use mcp_protocol::input;
+    let requests = match asked {
+        Ok(r) => r,
+        Err(why) => {
+            return Ok(tool_error_result(format!(
+                "Tool '{tool}' asked for input in a form pg_mcp cannot send: {why}."
+            )))
+        }
+    };
+    let dialog = outcome
+        .structured
+        .as_ref()
+        .is_some_and(|s| s.get("input_requests").is_none());
+    if dialog {
+        if let Some(answer) = responses
+            .and_then(|r| r.get(input::DIALOG_KEY))
+            .and_then(input::dialog_answer)
+        {
+            let text = answer.to_string();
+            charge_statement(text.len());
+            let mut result = json!({"content": [{"type": "text", "text": text}], "isError": false});
+            if mcp_protocol::has_structured_content(&negotiated_version()) {
+                result["structuredContent"] = answer;
+            }
+            return Ok(result);
+        }
+    }
+    let lacking = REQUEST_CAPABILITIES.with(|c| {
+        c.borrow().as_ref().and_then(|caps| {
+            input::missing_capability(&requests, caps)
+                .map(|(k, m, cap)| format!("Tool '{tool}' needs {m} (input request '{k}'), and this client did not declare the capability '{cap}'."))
+        })
+    });
+    if let Some(text) = lacking {
+        return Ok(tool_error_result(text));
+    }
+    Ok(input::input_required_result(requests))
 }
 
 /// Whether the tool's function returns an MCP content array (`mcp.tool.returns_content`).

@@ -58,7 +58,9 @@ SELECT pg_temp.modern(14, 'tools/call', '{"name":"nope","arguments":{}}') -> 'er
 SELECT pg_temp.modern(20, 'ping') -> 'error' AS ping;
 SELECT pg_temp.modern(21, 'logging/setLevel', '{"level":"info"}') -> 'error' ->> 'code' AS set_level;
 SELECT pg_temp.modern(22, 'resources/subscribe', '{"uri":"pgmcp://h26/one"}') -> 'error' ->> 'code' AS subscribe;
-SELECT pg_temp.modern(23, 'subscriptions/listen', '{"notifications":{"toolsListChanged":true}}') -> 'error' ->> 'code' AS listen;
+-- subscriptions/listen: the honoured subset of the filter (the stream is the bridge's)
+SELECT pg_temp.modern(23, 'subscriptions/listen', '{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["pgmcp://h26/one","pgmcp://h26/none"],"taskIds":["x"]}}') #> '{result,notifications}' AS listen;
+SELECT pg_temp.modern(24, 'subscriptions/listen', '{}') #> '{error,code}' AS listen_without_filter;
 
 -- UnsupportedProtocolVersionError: unknown versions, and handshake revisions in an envelope
 SELECT mcp.handle('{"jsonrpc":"2.0","id":30,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}');

@@ -24,6 +24,19 @@ pgrx::extension_sql_file!(
     name = "mcp_oauth",
     requires = ["mcp_content"]
 );
+pgrx::extension_sql_file!(
+    "../../sql/mcp_input.sql",
+    name = "mcp_input",
+    requires = ["mcp_content", input_response]
+);
+
+/// `mcp.input_response(key)`: inside a tool that `mcp.handle` runs for `tools/call`, the
+/// client's response to the tool's input request `key` (NULL in the first round, and outside
+/// `mcp.handle`).
+#[pg_extern(name = "input_response", stable, parallel_restricted)]
+fn input_response(key: Option<&str>) -> Option<JsonB> {
+    crate::mcp_server::input_response(key?).map(JsonB)
+}
 
 /// `mcp.handle`: one MCP JSON-RPC message (or a batch) in, the response out; NULL for
 /// notifications and client responses.

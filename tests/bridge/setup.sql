@@ -17,3 +17,12 @@ INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query');
 -- slow calls of the tests run up to 60 s
 ALTER DATABASE pg_mcp_bridge_t SET mcp.tool_timeout_ms = 60000;
+-- a tool that asks the client for input (its call waits for the client's answer in the bridge)
+CREATE FUNCTION public.ask_b() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN mcp.input_response('q') IS NULL
+    THEN '{"needs_input": true, "input_requests": {"q": {"method": "elicitation/create",
+           "params": {"message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}}}}}'::jsonb
+    ELSE jsonb_build_object('answered', mcp.input_response('q') ->> 'action') END $$;
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('ask_b', 'asks the client', '{"type":"object","properties":{}}', 'public.ask_b()');
+INSERT INTO mcp.interface_tool VALUES ('chatbot', 'ask_b');

@@ -212,6 +212,137 @@ def test_hangup_cancels_the_query():
         assert n <= 8 + 2 + 1, f"{n} connections of the authenticator"
 
 
+# ---------------------------------------------------------------------------------------------
+# the stateless 2026-07-28 path: no session, the same limits
+
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+
+
+def modern_post(bridge, body, token=TOKEN_A):
+    """A socket with one whole stateless POST sent (the caller reads or hangs up)."""
+    s = socket.create_connection((bridge.host, bridge.port))
+    body = dict(body)
+    body["params"] = dict(body.get("params", {}), _meta=MODERN_META)
+    name = body["params"].get("name")
+    extra = b"Mcp-Name: %s\r\n" % name.encode() if name else b""
+    raw = json.dumps(body).encode()
+    s.sendall(b"POST /mcp HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\n"
+              b"Accept: application/json, text/event-stream\r\nAuthorization: Bearer %s\r\n"
+              b"MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: %s\r\n%s"
+              b"Content-Length: %d\r\n\r\n" % (bridge.host.encode(), bridge.port, token.encode(),
+                                               body["method"].encode(), extra, len(raw)) + raw)
+    return s
+
+
+def read_response(s, timeout=10):
+    s.settimeout(timeout)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), head, rest
+
+
+def test_modern_hangup_cancels_the_query():
+    with Bridge() as b:
+        socks = [modern_post(b, SLEEP_CALL(i, 30)) for i in range(12)]
+        assert wait_until(lambda: busy_backends() > 0, 5), "the slow calls did not start"
+        for s in socks:
+            s.close()
+        assert wait_until(lambda: busy_backends() == 0, 5), \
+            f"{busy_backends()} backends still busy after 12 stateless hang-ups"
+        s = modern_post(b, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        t0 = time.monotonic()
+        st, _, _ = read_response(s)
+        s.close()
+        assert st == 200 and time.monotonic() - t0 < 2, (st, time.monotonic() - t0)
+
+
+def test_modern_flood_of_one_role_does_not_starve_another():
+    with Bridge() as b:
+        socks = [modern_post(b, SLEEP_CALL(i, 4)) for i in range(40)]
+        assert wait_until(lambda: busy_backends() >= 4, 5), "role A did not saturate"
+        lat = []
+        for i in range(10):
+            t0 = time.monotonic()
+            s = modern_post(b, {"jsonrpc": "2.0", "id": i, "method": "tools/list"}, token=TOKEN_B)
+            st, _, _ = read_response(s)
+            s.close()
+            lat.append(time.monotonic() - t0)
+            assert st == 200, st
+        busy = busy_backends()
+        n = int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE usename = '{AUTH}'"))
+        for s in socks:
+            s.close()
+        print(f"    role B latency while 40 stateless calls of role A wait: max {max(lat) * 1000:.0f} ms "
+              f"({busy} backends busy, {n} connections)")
+        # role A holds its share (4 of 8), never more; the pool stays bounded
+        assert 4 <= busy <= 5, busy
+        assert n <= 8 + 2 + 1, f"{n} connections of the authenticator"
+        assert max(lat) < 1.0, lat
+
+
+def test_input_waits_hold_no_backend():
+    """2025-11-25 calls whose tool asks for input wait in the bridge for the client's answer
+    (elicitation/create on the SSE answer): 30 of them hold no database connection."""
+    with Bridge() as b:
+        c = Client(b, TOKEN_A)
+        c.version = "2025-11-25"
+        st, r, _ = c.post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "tests/bridge", "version": "1"}}})
+        assert st == 200, st
+        c.session = r.getheader("Mcp-Session-Id")
+        socks = []
+        for i in range(30):
+            s = socket.create_connection((b.host, b.port))
+            raw = json.dumps({"jsonrpc": "2.0", "id": 500 + i, "method": "tools/call",
+                              "params": {"name": "ask_b", "arguments": {}}}).encode()
+            s.sendall(b"POST /mcp HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\n"
+                      b"Accept: application/json, text/event-stream\r\nAuthorization: Bearer %s\r\n"
+                      b"Mcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\n"
+                      b"Content-Length: %d\r\n\r\n" % (b.host.encode(), b.port, TOKEN_A.encode(),
+                                                       c.session.encode(), len(raw)) + raw)
+            socks.append(s)
+        # each got its server-to-client request
+        first = None
+        for s in socks:
+            s.settimeout(10)
+            data = b""
+            while b"elicitation/create" not in data:
+                chunk = s.recv(65536)
+                assert chunk, data
+                data += chunk
+            if first is None:
+                line = [l for l in data.split(b"\n") if b"elicitation/create" in l][0]
+                first = (s, json.loads(line.split(b"data:", 1)[1]))
+        # (a previous test's cancelled statements may still be ending)
+        assert wait_until(lambda: busy_backends() == 0, 8), busy_backends()
+        n = int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE usename = '{AUTH}' AND state LIKE 'idle in%'"))
+        assert n == 0, f"{n} connections idle in a transaction while clients think"
+        st, _, data = c.request("ping")
+        assert st == 200, (st, data)
+        # the answer of one: its call continues and ends with the tool's result
+        s, req = first
+        st, _, data = c.post({"jsonrpc": "2.0", "id": req["id"], "result": {"action": "accept", "content": {}}})
+        assert st == 202, (st, data)
+        rest = b""
+        while b'"answered' not in rest:
+            chunk = s.recv(65536)
+            assert chunk, rest
+            rest += chunk
+        assert b"accept" in rest, rest
+        # an answer to a request nobody sent is no answer: it goes to mcp.handle (202, nothing)
+        st, _, _ = c.post({"jsonrpc": "2.0", "id": "pg_mcp-999999", "result": {"action": "accept"}})
+        assert st == 202, st
+        for s in socks:
+            s.close()
+
+
 def test_cancelled_notification_cancels_over_http():
     with Bridge() as b:
         c = Client(b, TOKEN_A)

@@ -63,6 +63,60 @@ BEGIN
   PERFORM mcp.report_progress(100, 100);
   RETURN 'Progress tool executed successfully';
 END $$;
+-- input from the client (multi round-trip requests): the first round returns the input
+-- request, the client answers (a 2025-11-25 client through the bridge's server-to-client
+-- request on the call's SSE stream), and the call runs again with mcp.input_response(key)
+CREATE FUNCTION conformance.ask(key text, method text, params jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT jsonb_build_object('needs_input', true, 'input_requests',
+                            jsonb_build_object(key, jsonb_build_object('method', method, 'params', params))) $$;
+CREATE FUNCTION conformance.sampling(prompt text) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN mcp.input_response('llm') IS NULL
+    THEN conformance.ask('llm', 'sampling/createMessage', jsonb_build_object(
+           'messages', jsonb_build_array(jsonb_build_object('role', 'user',
+                         'content', jsonb_build_object('type', 'text', 'text', prompt))),
+           'maxTokens', 100))
+    ELSE jsonb_build_array(jsonb_build_object('type', 'text',
+           'text', 'LLM response: ' || coalesce(mcp.input_response('llm') #>> '{content,text}', '')))
+  END $$;
+CREATE FUNCTION conformance.elicitation(message text) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN mcp.input_response('user') IS NULL
+    THEN conformance.ask('user', 'elicitation/create', jsonb_build_object('message', message,
+           'requestedSchema', '{"type": "object", "properties": {
+              "username": {"type": "string", "description": "User''s response"},
+              "email": {"type": "string", "description": "User''s email address"}},
+              "required": ["username", "email"]}'::jsonb))
+    ELSE jsonb_build_array(jsonb_build_object('type', 'text', 'text',
+           'User response: action=' || (mcp.input_response('user') ->> 'action')
+           || ', content=' || coalesce(mcp.input_response('user') -> 'content', '{}')::text))
+  END $$;
+CREATE FUNCTION conformance.elicit_schema(key text, schema jsonb) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN mcp.input_response(key) IS NULL
+    THEN conformance.ask(key, 'elicitation/create', jsonb_build_object(
+           'message', 'Test client default value handling - please accept with defaults',
+           'requestedSchema', schema))
+    ELSE jsonb_build_array(jsonb_build_object('type', 'text', 'text',
+           'Elicitation completed: action=' || (mcp.input_response(key) ->> 'action')
+           || ', content=' || coalesce(mcp.input_response(key) -> 'content', '{}')::text))
+  END $$;
+CREATE FUNCTION conformance.elicitation_defaults() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT conformance.elicit_schema('defaults', '{"type": "object", "properties": {
+    "name": {"type": "string", "description": "User name", "default": "John Doe"},
+    "age": {"type": "integer", "description": "User age", "default": 30},
+    "score": {"type": "number", "description": "User score", "default": 95.5},
+    "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"], "default": "active"},
+    "verified": {"type": "boolean", "description": "Verification status", "default": true}},
+    "required": []}') $$;
+CREATE FUNCTION conformance.elicitation_enums() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT conformance.elicit_schema('enums', '{"type": "object", "properties": {
+    "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+    "titledSingle": {"type": "string", "oneOf": [{"const": "value1", "title": "First Option"},
+                     {"const": "value2", "title": "Second Option"}, {"const": "value3", "title": "Third Option"}]},
+    "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
+    "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+    "titledMulti": {"type": "array", "items": {"anyOf": [{"const": "value1", "title": "First Choice"},
+                     {"const": "value2", "title": "Second Choice"}, {"const": "value3", "title": "Third Choice"}]}}},
+    "required": []}') $$;
 CREATE FUNCTION conformance.json_schema_tool(name text DEFAULT NULL, address jsonb DEFAULT NULL)
   RETURNS jsonb LANGUAGE sql STABLE AS $$ SELECT jsonb_build_object('name', name, 'address', address) $$;
 
@@ -80,7 +134,13 @@ INSERT INTO mcp.tool (name, description, parameters, function, returns_content) 
   ('test_image_content', 'Returns image content', '{"type":"object","properties":{}}', 'conformance.image_content()', true),
   ('test_audio_content', 'Returns audio content', '{"type":"object","properties":{}}', 'conformance.audio_content()', true),
   ('test_embedded_resource', 'Returns an embedded resource', '{"type":"object","properties":{}}', 'conformance.embedded_resource()', true),
-  ('test_multiple_content_types', 'Returns text, an image and a resource', '{"type":"object","properties":{}}', 'conformance.multiple_content_types()', true);
+  ('test_multiple_content_types', 'Returns text, an image and a resource', '{"type":"object","properties":{}}', 'conformance.multiple_content_types()', true),
+  ('test_sampling', 'Asks the client''s LLM (sampling/createMessage)',
+   '{"type":"object","properties":{"prompt":{"type":"string"}},"required":["prompt"]}', 'conformance.sampling(text)', true),
+  ('test_elicitation', 'Asks the client''s user (elicitation/create)',
+   '{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}', 'conformance.elicitation(text)', true),
+  ('test_elicitation_sep1034_defaults', 'Elicitation with defaults of every primitive type', '{"type":"object","properties":{}}', 'conformance.elicitation_defaults()', true),
+  ('test_elicitation_sep1330_enums', 'Elicitation with the five enum forms', '{"type":"object","properties":{}}', 'conformance.elicitation_enums()', true);
 INSERT INTO mcp.interface_tool (interface, tool)
   SELECT 'conformance', name FROM mcp.tool WHERE name LIKE 'test\_%' OR name = 'json_schema_2020_12_tool';
 

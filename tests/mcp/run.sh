@@ -45,6 +45,8 @@ fi
 if [ "$which" = all ] || [ "$which" = ts ]; then
   log "TypeScript SDK ($(node -p "require('$HERE/node_modules/@modelcontextprotocol/sdk/package.json').version"))"
   node --test --test-reporter=spec "$HERE/test_ts_sdk.mjs" || rc=1
+  log "TypeScript SDK v2 ($(node -p "require('$HERE/node_modules/@modelcontextprotocol/client/package.json').version"), 2026-07-28)"
+  node --test --test-reporter=spec "$HERE/test_ts_sdk_2026.mjs" || rc=1
 fi
 # SIGTERM ends the HTTP bridge cleanly
 kill -TERM "$http_pid"

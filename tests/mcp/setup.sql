@@ -43,3 +43,28 @@ INSERT INTO mcp.prompt (name, role, template, variables, description, completion
 -- the SDK clients validate structuredContent against an advertised outputSchema
 UPDATE mcp.tool SET output_schema = '{"type":"object","properties":{"id":{"type":"integer"},"titel":{"type":"string"}},"required":["id","titel"]}'
  WHERE name = 'find_titel';
+-- a tool that asks the client's user (multi round-trip requests / elicitation)
+CREATE FUNCTION public.confirm_titel(id int) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN mcp.input_response('confirm') IS NULL
+    THEN jsonb_build_object('needs_input', true, 'input_requests', jsonb_build_object('confirm',
+           jsonb_build_object('method', 'elicitation/create', 'params', jsonb_build_object(
+             'message', 'Show title ' || id || '?',
+             'requestedSchema', '{"type":"object","properties":{"reason":{"type":"string"}},"required":["reason"]}'::jsonb))))
+    WHEN mcp.input_response('confirm') ->> 'action' = 'accept'
+    THEN jsonb_build_object('id', id, 'titel', (SELECT titel FROM public.t WHERE t.id = confirm_titel.id),
+                            'reason', mcp.input_response('confirm') #>> '{content,reason}')
+    ELSE jsonb_build_object('id', id, 'declined', true) END $$;
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('confirm_titel', 'Show one title after the user confirms', '{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}', 'public.confirm_titel(integer)');
+INSERT INTO mcp.interface_tool VALUES ('chatbot', 'confirm_titel');
+-- a tool that reports as it runs (RAISE NOTICE: notifications/message at the client's level)
+CREATE FUNCTION public.noisy_count() RETURNS int LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RAISE NOTICE 'counting titles';
+  RAISE DEBUG 'below the level';
+  RAISE WARNING 'almost done';
+  RETURN (SELECT count(*) FROM public.t);
+END $$;
+INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+  ('noisy_count', 'Counts titles and says so', '{"type":"object","properties":{}}', 'public.noisy_count()');
+INSERT INTO mcp.interface_tool VALUES ('chatbot', 'noisy_count');

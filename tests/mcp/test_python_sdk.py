@@ -387,6 +387,189 @@ async def test_http_legacy_client_alongside():
     await http_session(token("mcp_t_analyst"), both)
 
 
+# ------------------------------------------------------------------------------------------
+# Input requests: a tool asks the client's user (elicitation) in both eras
+# ------------------------------------------------------------------------------------------
+
+def elicitation_answers(action="accept", content=None):
+    asked = []
+
+    async def on_elicit(context, params):
+        asked.append(params)
+        return types.ElicitResult(action=action, content=content)
+    return asked, on_elicit
+
+
+async def input_request_calls(client, asked, label):
+    r = await client.call_tool("confirm_titel", {"id": 5})
+    dump(r)
+    assert not r.is_error, (label, r)
+    assert r.structured_content == {"id": 5, "titel": "Titel 5", "reason": "audit"}, (label, r.structured_content)
+    assert len(asked) == 1 and asked[0].message == "Show title 5?", (label, asked)
+    assert asked[0].requested_schema["required"] == ["reason"], (label, asked[0])
+    # getDialog's missing parameters: one form, the answer is the call's result
+    r = await client.call_tool("getDialog", {"missing_parameters": ["reason"], "context": "Why?"})
+    dump(r)
+    assert r.structured_content == {"action": "accept", "answers": {"reason": "audit"}}, (label, r)
+    assert len(asked) == 2 and "reason" in asked[1].requested_schema["properties"], (label, asked)
+
+
+async def test_http_modern_client_answers_input_requests():
+    """2026-07-28: the tool's first round is an InputRequiredResult, the SDK asks its
+    elicitation callback and calls again with inputResponses (no session, no server request)."""
+    psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog') ON CONFLICT DO NOTHING")
+    try:
+        asked, cb = elicitation_answers(content={"reason": "audit"})
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+            async with Client(streamable_http_client(URL, http_client=hc), elicitation_callback=cb) as client:
+                assert client.protocol_version == "2026-07-28", client.protocol_version
+                await input_request_calls(client, asked, "modern")
+            # a client without elicitation gets a tool error instead of a request it cannot answer
+            async with Client(streamable_http_client(URL, http_client=hc)) as plain:
+                r = await plain.call_tool("confirm_titel", {"id": 5})
+                dump(r)
+                assert r.is_error and "capability 'elicitation'" in text_of(r), r
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+    # each round is an audited call
+    rows = psql("SELECT count(*) FROM mcp.tool_call WHERE role_name = 'mcp_t_analyst' AND tool = 'confirm_titel'")
+    assert int(rows) >= 3, rows
+
+
+async def test_http_legacy_client_gets_elicitation_requests():
+    """2025-11-25: the bridge sends the tool's input request as elicitation/create on the
+    call's SSE stream, takes the client's response from its POST and calls again."""
+    psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog') ON CONFLICT DO NOTHING")
+    try:
+        asked, cb = elicitation_answers(content={"reason": "audit"})
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy", elicitation_callback=cb) as client:
+                assert client.protocol_version == "2025-11-25", client.protocol_version
+                await input_request_calls(client, asked, "legacy")
+            declined, cb = elicitation_answers(action="decline")
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy", elicitation_callback=cb) as client:
+                r = await client.call_tool("confirm_titel", {"id": 6})
+                dump(r)
+                assert r.structured_content == {"id": 6, "declined": True}, r
+            # a client that declared no elicitation: a tool error, nothing sent to it
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy") as plain:
+                r = await plain.call_tool("confirm_titel", {"id": 5})
+                dump(r)
+                assert r.is_error and "capability 'elicitation'" in text_of(r), r
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+
+
+async def test_stdio_legacy_client_gets_elicitation_requests():
+    """2025-11-25 over stdio: the bridge writes the tool's input request as elicitation/create
+    to stdout, reads the client's response from stdin and calls again."""
+    asked, cb = elicitation_answers(content={"reason": "audit"})
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog') ON CONFLICT DO NOTHING")
+    try:
+        async with Client(params, mode="legacy", elicitation_callback=cb) as client:
+            assert client.protocol_version == "2025-11-25", client.protocol_version
+            await input_request_calls(client, asked, "stdio legacy")
+        async with Client(params, mode="legacy") as plain:
+            r = await plain.call_tool("confirm_titel", {"id": 5})
+            dump(r)
+            assert r.is_error and "capability 'elicitation'" in text_of(r), r
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+
+
+async def test_http_modern_client_log_level_per_request():
+    """2026-07-28: a request's own _meta logLevel (no logging/setLevel, no session) brings the
+    tool's notices at or above it as notifications/message on the call's SSE answer."""
+    got = []
+
+    async def on_log(params):
+        got.append((params.level, params.data))
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+        async with Client(streamable_http_client(URL, http_client=hc), log_level="warning",
+                          logging_callback=on_log) as client:
+            assert client.protocol_version == "2026-07-28", client.protocol_version
+            r = await client.call_tool("noisy_count", {})
+            dump(r)
+            assert text_of(r) == "40", r
+            assert [lvl for lvl, _ in got] == ["warning"], got
+            assert "almost done" in json.dumps(got[0][1]), got
+        got.clear()
+        async with Client(streamable_http_client(URL, http_client=hc), log_level="info",
+                          logging_callback=on_log) as client:
+            await client.call_tool("noisy_count", {})
+            assert [lvl for lvl, _ in got] == ["notice", "warning"], got
+        got.clear()
+        # no level: no messages
+        async with Client(streamable_http_client(URL, http_client=hc), logging_callback=on_log) as client:
+            await client.call_tool("noisy_count", {})
+            assert got == [], got
+
+
+async def test_http_modern_listen_delivers_list_changes_and_updates():
+    """2026-07-28 subscriptions/listen over HTTP: the acknowledgement honours the list changes
+    asked for and the resources the role can see; registry changes and mcp.resource_updated
+    (LISTEN/NOTIFY) arrive on the stream."""
+    from mcp.client.subscriptions import ResourceUpdated, ToolsListChanged
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+        async with Client(streamable_http_client(URL, http_client=hc)) as client:
+            assert client.server_capabilities.tools.list_changed, client.server_capabilities
+            async with client.listen(tools_list_changed=True,
+                                     resource_subscriptions=["pgmcp://t/count", "pgmcp://t/none"]) as sub:
+                assert sub.honored.tools_list_changed, sub.honored
+                assert sub.honored.resource_subscriptions == ["pgmcp://t/count"], sub.honored
+                assert not sub.honored.prompts_list_changed
+                psql("SELECT mcp.resource_updated('pgmcp://t/other')")   # not subscribed: not sent
+                psql("SELECT mcp.resource_updated('pgmcp://t/count')")
+                ev = await asyncio.wait_for(sub.__anext__(), 10)
+                assert isinstance(ev, ResourceUpdated) and ev.uri == "pgmcp://t/count", ev
+                psql("UPDATE mcp.tool SET description = description || '.' WHERE name = 'boom'")
+                ev = await asyncio.wait_for(sub.__anext__(), 10)
+                assert isinstance(ev, ToolsListChanged), ev
+
+
+async def test_http_legacy_subscribe_gets_resource_updates():
+    """2025-11-25: resources/subscribe on a session; mcp.resource_updated of that URI reaches
+    the session's GET stream as notifications/resources/updated, other URIs do not."""
+    got = asyncio.Queue()
+
+    async def on_message(m):
+        if isinstance(m, types.ResourceUpdatedNotification):
+            await got.put(str(m.params.uri))
+
+    async def run(s):
+        await s.subscribe_resource("pgmcp://t/count")
+        await asyncio.sleep(0.5)  # the GET stream is open
+        psql("SELECT mcp.resource_updated('pgmcp://t/other')")
+        psql("SELECT mcp.resource_updated('pgmcp://t/count')")
+        uri = await asyncio.wait_for(got.get(), 10)
+        assert uri == "pgmcp://t/count", uri
+        await s.unsubscribe_resource("pgmcp://t/count")
+        psql("SELECT mcp.resource_updated('pgmcp://t/count')")
+        await asyncio.sleep(0.5)
+        assert got.empty(), got
+        # a resource the role cannot see cannot be subscribed to
+        try:
+            await s.subscribe_resource("pgmcp://t/none")
+            raise AssertionError("subscribed to an unknown resource")
+        except MCPError as e:
+            assert e.error.code == -32002, e.error
+    await http_session(token("mcp_t_analyst"), run, on_message)
+
+
+async def test_stdio_modern_client_answers_input_requests():
+    """Over stdio the 2026-07-28 rounds need nothing of the bridge: the SDK drives them."""
+    asked, cb = elicitation_answers(content={"reason": "audit"})
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    psql("INSERT INTO mcp.interface_tool VALUES ('chatbot', 'getDialog') ON CONFLICT DO NOTHING")
+    try:
+        async with Client(params, elicitation_callback=cb) as client:
+            assert client.protocol_version == "2026-07-28", client.protocol_version
+            await input_request_calls(client, asked, "stdio")
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+
+
 def post(body, tok=None, session=None, extra=None, raw=False):
     h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     if tok:
@@ -405,6 +588,28 @@ def init_http(tok):
               "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}, tok)
     assert r.status_code == 200, (r.status_code, r.text)
     return r.headers["mcp-session-id"]
+
+
+def test_http_traceparent_names_the_backend():
+    """A W3C traceparent in a request's _meta is in application_name while the request runs
+    (pg_stat_activity, the server log's %a, a resource reader; a tool's own run is tagged with
+    its audit row's call id instead); a malformed one is ignored."""
+    tok = token("mcp_t_analyst")
+    tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    psql("INSERT INTO mcp.resource (uri, name, query) VALUES ('pgmcp://t/app', 'app', 'SELECT current_setting(''application_name'')')")
+    try:
+        body = {"jsonrpc": "2.0", "id": 7, "method": "resources/read",
+                "params": {"uri": "pgmcp://t/app", "_meta": {**MODERN_META, "traceparent": tp}}}
+        h = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read", "Mcp-Name": "pgmcp://t/app"}
+        r = post(body, tok, extra=h)
+        assert r.status_code == 200, r.text
+        assert r.json()["result"]["contents"][0]["text"] == \
+            "pg_mcp_bridge 4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", r.text
+        body["params"]["_meta"]["traceparent"] = "00-not-a-trace-01"
+        r = post(body, tok, extra=h)
+        assert r.json()["result"]["contents"][0]["text"] == "pg_mcp_bridge raw-modern/0", r.text
+    finally:
+        psql("DELETE FROM mcp.resource WHERE uri = 'pgmcp://t/app'")
 
 
 def test_http_tokens_cannot_act_as_another_role():
@@ -654,6 +859,14 @@ TESTS = [
     test_http_client_auto_mode_is_stateless,
     test_http_legacy_client_alongside,
     test_http_stateless_discover_and_header_checks,
+    test_http_modern_client_answers_input_requests,
+    test_http_legacy_client_gets_elicitation_requests,
+    test_stdio_modern_client_answers_input_requests,
+    test_stdio_legacy_client_gets_elicitation_requests,
+    test_http_modern_client_log_level_per_request,
+    test_http_modern_listen_delivers_list_changes_and_updates,
+    test_http_legacy_subscribe_gets_resource_updates,
+    test_http_traceparent_names_the_backend,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]
 

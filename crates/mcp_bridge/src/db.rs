@@ -86,6 +86,42 @@ pub async fn authenticator_owns(client: &Client) -> Result<i64, tokio_postgres::
 
 /// `application_name` for a client: "pg_mcp_bridge <name>/<version>", printable ASCII only and
 /// at most 63 bytes (PostgreSQL's limit).
+/// The `application_name` of a request whose `params._meta` carries a W3C `traceparent`
+/// (`00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`, checked strictly): the bridge's
+/// name and the trace and parent ids, so the client's trace meets `pg_stat_activity`, the
+/// server log (`%a`) and what a tool sees; 63 bytes, PostgreSQL's limit. Without a valid one,
+/// `base`.
+pub fn traced_application_name(base: &str, msg: &serde_json::Value) -> String {
+    let tp = msg
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("traceparent"))
+        .and_then(serde_json::Value::as_str);
+    let valid = |t: &str| {
+        let parts: Vec<&str> = t.split('-').collect();
+        let hex = |p: &str, n: usize| {
+            p.len() == n
+                && p.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        };
+        parts.len() == 4
+            && hex(parts[0], 2)
+            && parts[0] != "ff"
+            && hex(parts[1], 32)
+            && parts[1].bytes().any(|b| b != b'0')
+            && hex(parts[2], 16)
+            && parts[2].bytes().any(|b| b != b'0')
+            && hex(parts[3], 2)
+    };
+    match tp.filter(|t| valid(t)) {
+        Some(t) => {
+            let parts: Vec<&str> = t.split('-').collect();
+            format!("pg_mcp_bridge {}-{}", parts[1], parts[2])
+        }
+        None => base.to_string(),
+    }
+}
+
 pub fn application_name(client_name: Option<&str>, client_version: Option<&str>) -> String {
     let clean = |s: &str| -> String {
         s.chars()
@@ -213,6 +249,34 @@ pub fn db_failure(id: &serde_json::Value, e: &tokio_postgres::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_traceparent_names_the_request() {
+        use serde_json::json;
+        let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        let msg = json!({"params": {"_meta": {"traceparent": tp}}});
+        let name = traced_application_name("pg_mcp_bridge x/1", &msg);
+        assert_eq!(
+            name,
+            "pg_mcp_bridge 4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"
+        );
+        assert_eq!(name.len(), 63);
+        for bad in [
+            "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+            "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+            "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'; DROP",
+        ] {
+            let msg = json!({"params": {"_meta": {"traceparent": bad}}});
+            assert_eq!(traced_application_name("base", &msg), "base", "{bad}");
+        }
+        assert_eq!(
+            traced_application_name("base", &json!({"params": {}})),
+            "base"
+        );
+    }
 
     #[test]
     fn application_names_are_clean_and_short() {

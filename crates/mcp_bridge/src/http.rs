@@ -34,8 +34,8 @@ use axum::routing::post;
 use axum::Router;
 use futures_util::StreamExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use serde_json::Value;
-use std::collections::HashMap;
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -53,6 +53,10 @@ struct Session {
     protocol_version: String,
     /// The level of `logging/setLevel`: a tool's notices at or above it reach the client.
     log_level: Option<String>,
+    /// The capabilities the client declared in `initialize` (the input requests it takes).
+    capabilities: Map<String, Value>,
+    /// The URIs of its `resources/subscribe`: their updates reach its GET stream.
+    subscriptions: Arc<StdMutex<HashSet<String>>>,
     app_name: String,
     last_used: Instant,
     /// SSE streams open on this session.
@@ -117,6 +121,9 @@ struct Inner {
     /// Requests running, by (session, JSON text of the request id): notifications/cancelled
     /// wakes the task that runs it.
     in_flight: StdMutex<HashMap<(String, String), Arc<Notify>>>,
+    /// Server-to-client requests (a tool's input requests, for a handshake client) waiting for
+    /// the client's response, by (session, JSON text of the request id).
+    replies: StdMutex<HashMap<(String, String), oneshot::Sender<Value>>>,
     origins: Vec<String>,
     hosts: Vec<String>,
     interface: Option<String>,
@@ -240,6 +247,7 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         role_permits: StdMutex::new(HashMap::new()),
         sessions: StdMutex::new(HashMap::new()),
         in_flight: StdMutex::new(HashMap::new()),
+        replies: StdMutex::new(HashMap::new()),
         origins,
         hosts: allowed_hosts(&local, &opts),
         interface: opts.interface.clone(),
@@ -341,13 +349,20 @@ async fn listen_task(
     loop {
         if let Ok((client, mut rx)) = db::connect(&cfg).await {
             if client
-                .batch_execute(&format!("LISTEN {}", db::CHANNEL))
+                .batch_execute(&format!(
+                    "LISTEN {}; LISTEN {}",
+                    db::CHANNEL,
+                    crate::subscriptions::RESOURCE_CHANNEL
+                ))
                 .await
                 .is_ok()
             {
                 loop {
                     tokio::select! {
                         n = rx.recv() => match n {
+                            Some(n) if n.channel() == crate::subscriptions::RESOURCE_CHANNEL => {
+                                let _ = notes.send(crate::subscriptions::resource_updated(n.payload()));
+                            }
                             Some(n) => if let Some(m) = db::list_changed(n.payload()) { let _ = notes.send(m); },
                             None => break,
                         },
@@ -732,6 +747,8 @@ struct SessionRef {
     id: String,
     protocol_version: String,
     log_level: Option<String>,
+    capabilities: Map<String, Value>,
+    subscriptions: Arc<StdMutex<HashSet<String>>>,
     app_name: String,
     streams: Arc<AtomicUsize>,
     closed: watch::Receiver<bool>,
@@ -763,6 +780,8 @@ fn session_of(s: &Inner, headers: &HeaderMap, role: &str) -> Result<SessionRef, 
                     id: id.to_string(),
                     protocol_version: sess.protocol_version.clone(),
                     log_level: sess.log_level.clone(),
+                    capabilities: sess.capabilities.clone(),
+                    subscriptions: sess.subscriptions.clone(),
                     app_name: sess.app_name.clone(),
                     streams: sess.streams.clone(),
                     closed: sess.closed.subscribe(),
@@ -892,6 +911,9 @@ async fn forward(
     rx.await.unwrap_or(Err(Failure::RoleRefused))
 }
 
+/// How long the bridge waits for a cancelled statement to end before it cancels again.
+const CANCEL_AGAIN_AFTER: Duration = Duration::from_millis(500);
+
 struct Task {
     s: Shared,
     role: String,
@@ -940,6 +962,7 @@ impl Task {
                 return;
             }
         }
+        let mut discard = false;
         let result = {
             let work = in_transaction(
                 &mut client,
@@ -970,11 +993,23 @@ impl Task {
                 Ok(()) => {
                     // The client went away or cancelled: cancel the statement, then wait for
                     // the backend's answer (the cancel's error, or the result if it was faster;
-                    // a failed transaction is rolled back before that).
-                    if let Err(e) = token.cancel_query(NoTls).await {
-                        eprintln!("pg_mcp_bridge: cancel request failed: {e}");
-                    }
-                    (&mut work).await
+                    // a failed transaction is rolled back before that). A cancel that arrives
+                    // between the request's statements (the backend idle in its transaction)
+                    // cancels nothing, and the next statement would run whole: the cancel is
+                    // sent again until the work ends, and then the connection is not reused
+                    // (a late cancel could hit its rollback).
+                    let mut sent = 0u32;
+                    let r = loop {
+                        if let Err(e) = token.cancel_query(NoTls).await {
+                            eprintln!("pg_mcp_bridge: cancel request failed: {e}");
+                        }
+                        sent += 1;
+                        if let Ok(r) = tokio::time::timeout(CANCEL_AGAIN_AFTER, &mut work).await {
+                            break r;
+                        }
+                    };
+                    discard = sent > 1;
+                    r
                 }
             }
         };
@@ -982,7 +1017,11 @@ impl Task {
         while let Ok(n) = nrx.try_recv() {
             relay(n);
         }
-        checkin(&self.s.requests, Conn { client, notices }).await;
+        if discard {
+            drop(client);
+        } else {
+            checkin(&self.s.requests, Conn { client, notices }).await;
+        }
         drop(self.permits);
         let _ = tx.send(result);
     }
@@ -1014,14 +1053,15 @@ async fn in_transaction(
                 "SELECT pg_catalog.set_config('mcp.protocol_version', $1, true),
                         pg_catalog.set_config('application_name', $2, true),
                         CASE WHEN $3 <> '' THEN pg_catalog.set_config('mcp.interface', $3, true) END,
+                        pg_catalog.set_config('mcp.listen_delivered', 'on', true),
                         current_user OPERATOR(pg_catalog.=) session_user,
                         current_user::text",
                 &[&protocol_version, &app_name, &iface],
             )
             .await
             .map_err(Failure::Db)?;
-        let same: bool = row.get(3);
-        let current: String = row.get(4);
+        let same: bool = row.get(4);
+        let current: String = row.get(5);
         if same || current != role {
             return Err(Failure::RoleRefused);
         }
@@ -1137,6 +1177,20 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             return rpc_status(StatusCode::BAD_REQUEST, -32600, &why);
         }
     }
+    // A client's response to a server-to-client request of this session (a tool's input
+    // request): to the call that waits for it.
+    if let (Some(sess), true) = (&session, is_client_response(&msg)) {
+        let key = (sess.id.clone(), id.to_string());
+        let waiting = s
+            .replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&key);
+        if let Some(w) = waiting {
+            let _ = w.send(msg);
+            return StatusCode::ACCEPTED.into_response();
+        }
+    }
     // notifications/cancelled: cancel the session's running request with that id here (it
     // runs on another connection; mcp.handle has nothing to do for it).
     if method == "notifications/cancelled" {
@@ -1168,6 +1222,9 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             )
         }
     };
+    // a W3C traceparent in the request's _meta names this request's backend (not the session)
+    let session_app_name = app_name.clone();
+    let app_name = db::traced_application_name(&app_name, &msg);
     // a request with an id can be cancelled by notifications/cancelled of its session
     let mut registered = InFlight { s: &s, key: None };
     let cancel = if session.is_some() && msg.get("id").is_some() {
@@ -1186,7 +1243,17 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
     // progress (_meta.progressToken), gets its answer as an SSE stream: the notices of the
     // statement as notifications first, then the response.
     let progress_token = msg["params"]["_meta"].get("progressToken").cloned();
-    let log_level = session.as_ref().and_then(|x| x.log_level.clone());
+    // the session's level (logging/setLevel), or a stateless request's own (_meta logLevel)
+    let log_level = session
+        .as_ref()
+        .and_then(|x| x.log_level.clone())
+        .or_else(|| {
+            stateless.as_ref()?;
+            msg["params"]["_meta"][modern::META_LOG_LEVEL]
+                .as_str()
+                .filter(|l| crate::notices::is_level(l))
+                .map(str::to_string)
+        });
     let accepts_sse = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -1194,16 +1261,32 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
     if method == "tools/call" && accepts_sse && (log_level.is_some() || progress_token.is_some()) {
         let (etx, erx) = mpsc::unbounded_channel();
         let events = Events {
-            tx: etx,
-            level: log_level,
-            progress_token,
+            tx: etx.clone(),
+            level: log_level.clone(),
+            progress_token: progress_token.clone(),
         };
         let s2 = s.clone();
         let body = msg.to_string();
         let key = registered.key.take();
+        let rounds = session.as_ref().map(|x| Rounds {
+            role: role.clone(),
+            version: version.clone(),
+            app_name: app_name.clone(),
+            session_id: session_id.clone(),
+            capabilities: x.capabilities.clone(),
+            closed: x.closed.clone(),
+            msg: msg.clone(),
+            cancel: cancel.clone(),
+            level: log_level,
+            progress_token,
+            tx: etx,
+        });
         let answer = async move {
             let _registered = InFlight { s: &s2, key };
-            let r = forward(&s2, &role, &version, &app_name, body, cancel, Some(events)).await;
+            let mut r = forward(&s2, &role, &version, &app_name, body, cancel, Some(events)).await;
+            if let Some(rounds) = rounds {
+                r = rounds.drive(&s2, r).await;
+            }
             sse_answer(&s2, r, &id)
         };
         return sse_response(erx, answer);
@@ -1214,10 +1297,50 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
         &version,
         &app_name,
         msg.to_string(),
-        cancel,
+        cancel.clone(),
         None,
     )
     .await;
+    // A handshake client's tools/call whose tool asked for input: the bridge sends the input
+    // requests to the client on an SSE answer and calls again with the responses.
+    if let (Some(sess), true) = (&session, method == "tools/call") {
+        let asks = matches!(&result, Ok(Some(a)) if a.contains("\"input_required\"")
+            && serde_json::from_str::<Value>(a).is_ok_and(|v| mcp_protocol::input::pending_input(&v).is_some()));
+        if asks && !accepts_sse {
+            return json_response(
+                StatusCode::OK,
+                db::rpc_error(
+                    &id,
+                    -32600,
+                    "The tool asks the client for input, which needs an SSE answer: send Accept: application/json, text/event-stream",
+                ),
+            );
+        }
+        if asks {
+            let (etx, erx) = mpsc::unbounded_channel();
+            let rounds = Rounds {
+                role: role.clone(),
+                version: version.clone(),
+                app_name: app_name.clone(),
+                session_id: session_id.clone(),
+                capabilities: sess.capabilities.clone(),
+                closed: sess.closed.clone(),
+                msg: msg.clone(),
+                cancel: cancel.clone(),
+                level: log_level,
+                progress_token,
+                tx: etx,
+            };
+            let s2 = s.clone();
+            let key = registered.key.take();
+            let answer = async move {
+                let _registered = InFlight { s: &s2, key };
+                let r = rounds.drive(&s2, result).await;
+                sse_answer(&s2, r, &id)
+            };
+            return sse_response(erx, answer);
+        }
+    }
     drop(registered);
     match result {
         Ok(None) => StatusCode::ACCEPTED.into_response(),
@@ -1232,6 +1355,22 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                 db::rpc_error(&id, -32603, "Response too large"),
             )
         }
+        Ok(Some(answer))
+            if stateless.is_some() && method == "subscriptions/listen" && accepts_sse =>
+        {
+            match listen_stream(&s, id.clone(), &answer) {
+                Some(r) => r,
+                None => {
+                    let status = serde_json::from_str::<Value>(&answer)
+                        .map(|a| modern::modern_http_status(&a))
+                        .unwrap_or(200);
+                    json_response(
+                        StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+                        answer,
+                    )
+                }
+            }
+        }
         Ok(Some(answer)) if stateless.is_some() => {
             // no session to keep; the status the revision gives the answer's error, if any
             let status = serde_json::from_str::<Value>(&answer)
@@ -1245,6 +1384,9 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
         Ok(Some(answer)) => {
             if method == "logging/setLevel" {
                 remember_level(&s, &session_id, &msg, &answer);
+            }
+            if let Some(sess) = &session {
+                remember_subscription(sess, method, &msg, &answer);
             }
             let negotiated = if is_init {
                 serde_json::from_str::<Value>(&answer)
@@ -1263,7 +1405,12 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
                         role,
                         protocol_version: pv,
                         log_level: None,
-                        app_name,
+                        capabilities: msg["params"]["capabilities"]
+                            .as_object()
+                            .cloned()
+                            .unwrap_or_default(),
+                        subscriptions: Arc::new(StdMutex::new(HashSet::new())),
+                        app_name: session_app_name,
                         last_used: Instant::now(),
                         streams: Arc::new(AtomicUsize::new(0)),
                         closed,
@@ -1305,6 +1452,250 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
             json_response(status, db::db_failure(&id, &e))
         }
     }
+}
+
+/// A JSON-RPC response (an id, a result or an error, no method): what a client sends back for
+/// a server-to-client request.
+fn is_client_response(msg: &Value) -> bool {
+    msg.get("method").is_none()
+        && msg.get("id").is_some()
+        && (msg.get("result").is_some() || msg.get("error").is_some())
+}
+
+/// How long the bridge waits for a client's response to an input request, and how many
+/// rounds of input one call may ask for.
+const INPUT_TIMEOUT: Duration = Duration::from_secs(600);
+const MAX_INPUT_ROUNDS: usize = 10;
+/// Ids of the bridge's server-to-client requests (`pg_mcp-<n>`).
+static NEXT_SERVER_REQUEST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The input-request rounds of a handshake client's `tools/call` (multi round-trip requests
+/// as the 2026-07-28 revision defines them, carried as the server-to-client requests of
+/// 2025-11-25): each input request of the answer goes to the client as a JSON-RPC request on
+/// the call's SSE stream; the responses come back as POSTs of the session; then the call is
+/// sent again with `inputResponses`, in a new transaction. No database connection is held
+/// while the client answers.
+struct Rounds {
+    role: String,
+    version: String,
+    app_name: String,
+    session_id: String,
+    capabilities: Map<String, Value>,
+    closed: watch::Receiver<bool>,
+    msg: Value,
+    cancel: Option<Arc<Notify>>,
+    level: Option<String>,
+    progress_token: Option<Value>,
+    tx: mpsc::UnboundedSender<String>,
+}
+
+/// Removes the waiting replies of a round, however it ends.
+struct Waiting<'a> {
+    s: &'a Inner,
+    keys: Vec<(String, String)>,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        let mut m = self.s.replies.lock().unwrap_or_else(|p| p.into_inner());
+        for k in &self.keys {
+            m.remove(k);
+        }
+    }
+}
+
+impl Rounds {
+    async fn drive(
+        mut self,
+        s: &Shared,
+        first: Result<Option<String>, Failure>,
+    ) -> Result<Option<String>, Failure> {
+        use mcp_protocol::input;
+        let id = self.msg.get("id").cloned().unwrap_or(Value::Null);
+        let mut answer = first;
+        for _ in 0..MAX_INPUT_ROUNDS {
+            let parsed = match &answer {
+                Ok(Some(a)) => match serde_json::from_str::<Value>(a) {
+                    Ok(v) => v,
+                    Err(_) => return answer,
+                },
+                _ => return answer,
+            };
+            let Some((requests, state)) = input::pending_input(&parsed) else {
+                return answer;
+            };
+            if let Some((key, method, cap)) =
+                input::missing_capability(requests, &self.capabilities)
+            {
+                let text = format!(
+                    "The tool needs {method} (input request '{key}'), and this client did not declare the capability '{cap}'."
+                );
+                return Ok(Some(
+                    mcp_protocol::result_response(
+                        &id,
+                        json!({"content": [{"type": "text", "text": text}], "isError": true}),
+                    )
+                    .to_string(),
+                ));
+            }
+            let mut waiting = Waiting {
+                s,
+                keys: Vec::new(),
+            };
+            let mut replies = Vec::new();
+            for (key, req) in requests {
+                let rid = format!(
+                    "pg_mcp-{}",
+                    NEXT_SERVER_REQUEST.fetch_add(1, Ordering::Relaxed)
+                );
+                let (otx, orx) = oneshot::channel();
+                let k = (
+                    self.session_id.clone(),
+                    Value::String(rid.clone()).to_string(),
+                );
+                s.replies
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(k.clone(), otx);
+                waiting.keys.push(k);
+                let _ = self.tx.send(input::server_request(&rid, req).to_string());
+                replies.push((key.clone(), orx));
+            }
+            let state = state.cloned();
+            let deadline = tokio::time::Instant::now() + INPUT_TIMEOUT;
+            let mut responses = Map::new();
+            for (key, orx) in replies {
+                let cancelled = async {
+                    match &self.cancel {
+                        Some(n) => n.notified().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                let reply = tokio::select! {
+                    r = orx => r.ok(),
+                    _ = tokio::time::sleep_until(deadline) => None,
+                    _ = cancelled => return Err(Failure::Cancelled),
+                    _ = self.closed.changed() => None,
+                };
+                let Some(reply) = reply else {
+                    return Ok(Some(db::rpc_error(
+                        &id,
+                        -32603,
+                        &format!("No response from the client to the input request '{key}'"),
+                    )));
+                };
+                if let Some(e) = reply.get("error") {
+                    let msg = e.get("message").and_then(Value::as_str).unwrap_or("");
+                    return Ok(Some(db::rpc_error(
+                        &id,
+                        -32603,
+                        &format!(
+                            "The client refused the input request '{key}': {}",
+                            msg.chars().take(200).collect::<String>()
+                        ),
+                    )));
+                }
+                responses.insert(key, reply.get("result").cloned().unwrap_or(Value::Null));
+            }
+            drop(waiting);
+            let again = input::retry_request(&self.msg, responses, state.as_ref());
+            let events = Events {
+                tx: self.tx.clone(),
+                level: self.level.clone(),
+                progress_token: self.progress_token.clone(),
+            };
+            answer = forward(
+                s,
+                &self.role,
+                &self.version,
+                &self.app_name,
+                again.to_string(),
+                self.cancel.clone(),
+                Some(events),
+            )
+            .await;
+        }
+        Ok(Some(db::rpc_error(
+            &id,
+            -32603,
+            &format!("The tool asked for input more than {MAX_INPUT_ROUNDS} times"),
+        )))
+    }
+}
+
+/// After a successful `resources/subscribe` / `resources/unsubscribe` (mcp.handle checked that
+/// the caller can see the resource): the URIs whose updates reach the session's GET stream.
+fn remember_subscription(sess: &SessionRef, method: &str, msg: &Value, answer: &str) {
+    if method != "resources/subscribe" && method != "resources/unsubscribe" {
+        return;
+    }
+    let ok = serde_json::from_str::<Value>(answer).is_ok_and(|v| v.get("result").is_some());
+    let Some(uri) = msg["params"]["uri"].as_str().filter(|_| ok) else {
+        return;
+    };
+    let mut set = sess.subscriptions.lock().unwrap_or_else(|p| p.into_inner());
+    if method == "resources/unsubscribe" {
+        set.remove(uri);
+    } else if set.len() < crate::subscriptions::MAX_SESSION_SUBSCRIPTIONS {
+        set.insert(uri.to_string());
+    }
+}
+
+/// `subscriptions/listen` streams open at once (all clients together).
+const MAX_LISTEN_STREAMS: usize = 256;
+static LISTEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// The stream of a 2026-07-28 `subscriptions/listen` that mcp.handle answered with the
+/// honoured filter: the acknowledgement first, then what the filter asks for of the
+/// database's notifications, until the client goes away or the bridge stops (then the
+/// result that ends it).
+fn listen_stream(s: &Shared, id: Value, answer: &str) -> Option<Response> {
+    let v: Value = serde_json::from_str(answer).ok()?;
+    let honoured = v["result"]["notifications"].as_object()?.clone();
+    if LISTEN_STREAMS
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+            (n < MAX_LISTEN_STREAMS).then_some(n + 1)
+        })
+        .is_err()
+    {
+        return Some(rpc_status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            -32603,
+            "Too many subscriptions/listen streams open",
+        ));
+    }
+    struct Slot;
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            LISTEN_STREAMS.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+    let slot = Slot;
+    let listen = Arc::new(crate::subscriptions::Listen::new(id, &honoured));
+    let first = listen.acknowledgement(&honoured);
+    let l2 = listen.clone();
+    let mut stop = s.shutdown.clone();
+    let notes = tokio_stream::wrappers::BroadcastStream::new(s.notes.subscribe())
+        .filter_map(move |m| {
+            let kept = m.ok().and_then(|m| l2.note(&m));
+            async move { kept }
+        })
+        .take_until(async move {
+            let _ = stop.wait_for(|v| *v).await;
+        });
+    let end = listen.end();
+    let stream = futures_util::stream::once(async move { first })
+        .chain(notes)
+        .chain(futures_util::stream::once(async move { end }))
+        .map(move |m| {
+            let _held = &slot;
+            Ok::<Event, Infallible>(Event::default().event("message").data(m))
+        });
+    Some(
+        Sse::new(stream)
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+            .into_response(),
+    )
 }
 
 /// After a successful `logging/setLevel`: the session's level for a tool's notices.
@@ -1437,8 +1828,15 @@ async fn get_mcp(State(s): State<Shared>, headers: HeaderMap) -> Response {
     let slot = StreamSlot(sess.streams.clone());
     let mut stop = s.shutdown.clone();
     let mut closed = sess.closed;
+    let subscribed = sess.subscriptions.clone();
     let stream = tokio_stream::wrappers::BroadcastStream::new(s.notes.subscribe())
-        .filter_map(|m| async move { m.ok() })
+        .filter_map(move |m| {
+            let kept = m.ok().and_then(|m| {
+                let set = subscribed.lock().unwrap_or_else(|p| p.into_inner());
+                crate::subscriptions::for_session(&m, &set)
+            });
+            async move { kept }
+        })
         .map(move |m| {
             let _held = &slot;
             Ok::<Event, Infallible>(Event::default().event("message").data(m))

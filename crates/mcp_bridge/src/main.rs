@@ -19,6 +19,7 @@ mod notices;
 mod oauth;
 mod pgconn;
 mod stdio;
+mod subscriptions;
 
 use std::process::ExitCode;
 

@@ -29,6 +29,8 @@ struct State {
     app_name: Option<String>,
     protocol_version: Option<String>,
     initialized: bool,
+    /// The capabilities the client declared in `initialize` (the input requests it takes).
+    capabilities: serde_json::Map<String, Value>,
 }
 
 async fn open(cfg: &Config, opts: &Opts, st: &State) -> Result<Conn, String> {
@@ -262,6 +264,140 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     }
 }
 
+const MAX_INPUT_ROUNDS: usize = 10;
+const INPUT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The input-request rounds of a handshake client's `tools/call` over stdio (see
+/// `mcp_protocol::input`): `None` when the bridge should stop (stdout closed, SIGTERM).
+async fn input_rounds(
+    st: &State,
+    conn: &mut Option<Conn>,
+    io: &mut Io,
+    msg: &Value,
+    first: Option<String>,
+) -> Option<Option<String>> {
+    use mcp_protocol::input;
+    let id = msg.get("id").cloned().unwrap_or(Value::Null);
+    let mut answer = first;
+    let mut next = 0u64;
+    for _ in 0..MAX_INPUT_ROUNDS {
+        let Some(parsed) = answer
+            .as_deref()
+            .and_then(|a| serde_json::from_str::<Value>(a).ok())
+        else {
+            return Some(answer);
+        };
+        let Some((requests, state)) = input::pending_input(&parsed) else {
+            return Some(answer);
+        };
+        if let Some((key, method, cap)) = input::missing_capability(requests, &st.capabilities) {
+            let text = format!(
+                "The tool needs {method} (input request '{key}'), and this client did not declare the capability '{cap}'."
+            );
+            return Some(Some(
+                mcp_protocol::result_response(
+                    &id,
+                    serde_json::json!({"content": [{"type": "text", "text": text}], "isError": true}),
+                )
+                .to_string(),
+            ));
+        }
+        let mut waiting: Vec<(String, Value)> = Vec::new();
+        for (key, req) in requests {
+            next += 1;
+            let rid = Value::String(format!("pg_mcp-{next}"));
+            if !io
+                .write_line(&input::server_request(rid.as_str().unwrap_or(""), req).to_string())
+                .await
+            {
+                return None;
+            }
+            waiting.push((key.clone(), rid));
+        }
+        let state = state.cloned();
+        let mut responses = serde_json::Map::new();
+        let deadline = tokio::time::Instant::now() + INPUT_TIMEOUT;
+        while responses.len() < waiting.len() {
+            let line = tokio::select! {
+                l = io.input.recv() => l,
+                _ = tokio::time::sleep_until(deadline) => {
+                    return Some(Some(db::rpc_error(&id, -32603, "No response from the client to the input request")));
+                }
+                _ = io.term.recv() => return None,
+            };
+            let Some(line) = line else {
+                io.eof = true;
+                return Some(None);
+            };
+            if cancels(&line, &id) {
+                return Some(None);
+            }
+            let reply = match &line {
+                Line::Text(t) => serde_json::from_str::<Value>(t).ok().filter(|m| {
+                    m.get("method").is_none()
+                        && waiting.iter().any(|(_, rid)| m.get("id") == Some(rid))
+                }),
+                _ => None,
+            };
+            let Some(reply) = reply else {
+                // anything else waits until the call is answered (within the read-ahead bound)
+                if io.pending.len() >= io.max_queued {
+                    return Some(Some(db::rpc_error(
+                        &id,
+                        -32603,
+                        "Too many messages while the client was asked for input (--max-queued)",
+                    )));
+                }
+                io.pending.push_back(line);
+                continue;
+            };
+            let key = waiting
+                .iter()
+                .find(|(_, rid)| reply.get("id") == Some(rid))
+                .map(|(k, _)| k.clone())
+                .unwrap_or_default();
+            if let Some(e) = reply.get("error") {
+                let m = e.get("message").and_then(Value::as_str).unwrap_or("");
+                return Some(Some(db::rpc_error(
+                    &id,
+                    -32603,
+                    &format!(
+                        "The client refused the input request '{key}': {}",
+                        m.chars().take(200).collect::<String>()
+                    ),
+                )));
+            }
+            responses.insert(key, reply.get("result").cloned().unwrap_or(Value::Null));
+        }
+        let again = input::retry_request(msg, responses, state.as_ref()).to_string();
+        let Some(c) = conn.as_ref().filter(|c| !c.client.is_closed()) else {
+            return Some(Some(db::rpc_error(
+                &id,
+                -32603,
+                "Database unavailable; retry",
+            )));
+        };
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&again];
+        let cancel = c.client.cancel_token();
+        let r = tokio::select! {
+            r = c.client.query_one(&c.handle, &params) => r,
+            _ = io.term.recv() => {
+                let _ = cancel.cancel_query(NoTls).await;
+                return None;
+            }
+        };
+        answer = match r {
+            Ok(row) => row.get::<_, Option<String>>(0),
+            Err(e) => Some(db::db_failure(&id, &e)),
+        };
+    }
+    Some(Some(db::rpc_error(
+        &id,
+        -32603,
+        &format!("The tool asked for input more than {MAX_INPUT_ROUNDS} times"),
+    )))
+}
+
 /// Whether `line` is a notifications/cancelled for request `id`.
 fn cancels(line: &Line, id: &Value) -> bool {
     let Line::Text(line) = line else { return false };
@@ -334,6 +470,10 @@ async fn handle_line(
     if method == "initialize" {
         let (name, version) = db::client_info(&msg);
         st.app_name = Some(db::application_name(name.as_deref(), version.as_deref()));
+        st.capabilities = msg["params"]["capabilities"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
     }
     let mut attempt = 0;
     let answer = loop {
@@ -413,6 +553,16 @@ async fn handle_line(
     if method == "notifications/initialized" {
         st.initialized = true;
     }
+    // A handshake client's tools/call whose tool asked for input: the input requests go to
+    // the client as server-to-client requests, and the call is sent again with its responses.
+    let answer = if method == "tools/call" && !mcp_protocol::modern::body_is_modern(&msg) {
+        match input_rounds(st, conn, io, &msg, answer).await {
+            Some(a) => a,
+            None => return false,
+        }
+    } else {
+        answer
+    };
     match answer {
         Some(a) if a.len() > opts.limits.max_response => {
             eprintln!(

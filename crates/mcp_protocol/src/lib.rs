@@ -8,6 +8,7 @@
 use serde_json::{json, Map, Value};
 
 pub mod content;
+pub mod input;
 pub mod modern;
 
 /// The handshake revisions `mcp.handle` negotiates through `initialize`, newest first. The

@@ -95,7 +95,68 @@ const MODERN_METHODS: &[&str] = &[
     "prompts/list",
     "prompts/get",
     "completion/complete",
+    "subscriptions/listen",
 ];
+
+/// At most this many resource URIs in one `subscriptions/listen`.
+pub const MAX_LISTEN_URIS: usize = 100;
+
+/// The list-change types of a `SubscriptionFilter`.
+pub const LIST_CHANGE_KEYS: &[&str] = &[
+    "toolsListChanged",
+    "promptsListChanged",
+    "resourcesListChanged",
+];
+
+/// The answer to `subscriptions/listen`: the subset of the requested `notifications` filter
+/// the server honours — the list changes asked for, and the resource URIs the caller can see
+/// (`visible`); unknown keys are not honoured. The transport (pg_mcp_bridge over Streamable
+/// HTTP) keeps the stream open and sends the notifications.
+pub fn listen_filter(
+    params: &Map<String, Value>,
+    visible: impl Fn(&str) -> bool,
+) -> Result<Value, RpcError> {
+    let Some(Value::Object(n)) = params.get("notifications") else {
+        return Err(RpcError::invalid_params(
+            "Invalid params: notifications (a SubscriptionFilter object) is required",
+        ));
+    };
+    let mut honoured = Map::new();
+    for k in LIST_CHANGE_KEYS {
+        match n.get(*k) {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => {
+                honoured.insert((*k).to_string(), Value::Bool(true));
+            }
+            Some(_) => {
+                return Err(RpcError::invalid_params(format!(
+                    "Invalid params: notifications.{k} must be a boolean"
+                )))
+            }
+        }
+    }
+    if let Some(uris) = n.get("resourceSubscriptions") {
+        let Some(uris) = uris.as_array().filter(|a| a.iter().all(Value::is_string)) else {
+            return Err(RpcError::invalid_params(
+                "Invalid params: notifications.resourceSubscriptions must be an array of URIs",
+            ));
+        };
+        if uris.len() > MAX_LISTEN_URIS {
+            return Err(RpcError::invalid_params(format!(
+                "Invalid params: at most {MAX_LISTEN_URIS} resourceSubscriptions"
+            )));
+        }
+        let kept: Vec<Value> = uris
+            .iter()
+            .filter(|u| u.as_str().is_some_and(&visible))
+            .cloned()
+            .collect();
+        if !kept.is_empty() {
+            honoured.insert("resourceSubscriptions".into(), Value::Array(kept));
+        }
+    }
+    Ok(json!({ "notifications": honoured }))
+}
 
 /// Whether a modern request may call `method` (else -32601).
 pub fn modern_method_known(method: &str) -> bool {
@@ -247,7 +308,10 @@ pub fn modern_result(method: &str, result: Value, server_info: &Value, list_ttl_
             m
         }
     };
-    m.insert("resultType".into(), json!("complete"));
+    // an InputRequiredResult keeps its own type; every other result is complete
+    if m.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        m.insert("resultType".into(), json!("complete"));
+    }
     let meta = m
         .entry("_meta")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -268,7 +332,7 @@ pub fn modern_capabilities(list_changed: bool) -> Value {
     if list_changed {
         json!({
             "tools": {"listChanged": true},
-            "resources": {"listChanged": true},
+            "resources": {"listChanged": true, "subscribe": true},
             "prompts": {"listChanged": true},
             "completions": {}
         })
@@ -557,18 +621,50 @@ mod tests {
             "resources/subscribe",
             "resources/unsubscribe",
             "initialize",
-            "subscriptions/listen",
         ] {
             assert!(!modern_method_known(m), "{m}");
         }
         for m in [
             "server/discover",
+            "subscriptions/listen",
             "tools/call",
             "resources/read",
             "completion/complete",
         ] {
             assert!(modern_method_known(m), "{m}");
         }
+    }
+
+    #[test]
+    fn listen_honours_what_is_asked_and_visible() {
+        let p = |v: Value| v.as_object().unwrap().clone();
+        let r = listen_filter(
+            &p(
+                json!({"notifications": {"toolsListChanged": true, "promptsListChanged": false,
+                "resourceSubscriptions": ["a://1", "a://secret"], "taskIds": ["x"]}}),
+            ),
+            |u| u == "a://1",
+        )
+        .unwrap();
+        assert_eq!(
+            r,
+            json!({"notifications": {"toolsListChanged": true, "resourceSubscriptions": ["a://1"]}})
+        );
+        assert!(listen_filter(&p(json!({})), |_| true).is_err());
+        assert!(listen_filter(
+            &p(json!({"notifications": {"toolsListChanged": 1}})),
+            |_| true
+        )
+        .is_err());
+        assert!(listen_filter(
+            &p(json!({"notifications": {"resourceSubscriptions": [1]}})),
+            |_| true
+        )
+        .is_err());
+        assert_eq!(
+            listen_filter(&p(json!({"notifications": {}})), |_| true).unwrap(),
+            json!({"notifications": {}})
+        );
     }
 
     #[test]
@@ -593,6 +689,20 @@ mod tests {
         assert_eq!(r["resultType"], "complete");
         assert_eq!(r["_meta"]["k"], 1);
         assert!(r.get("ttlMs").is_none() && r.get("cacheScope").is_none());
+        let r = modern_result(
+            "tools/call",
+            json!({"resultType": "input_required", "inputRequests": {"k": {"method": "roots/list"}}}),
+            &info,
+            5,
+        );
+        assert_eq!(r["resultType"], "input_required");
+        let r = modern_result(
+            "tools/call",
+            json!({"resultType": "other", "content": []}),
+            &info,
+            5,
+        );
+        assert_eq!(r["resultType"], "complete");
         let d = modern_result("server/discover", discover_result(false), &info, 5);
         assert_eq!(d["supportedVersions"][0], "2026-07-28");
         assert_eq!(d["cacheScope"], "public");

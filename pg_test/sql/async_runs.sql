@@ -1,9 +1,10 @@
 -- The SQL surface of asynchronous runs inside one transaction (rolled back, so no chat worker
--- ever takes these runs): option and argument errors at submit, an unknown run, a queued run's
+-- ever takes these runs): option, argument and interface errors at submit, an unknown run, a queued run's
 -- row and open status, its cancel, and the back-pressure caps (53400). Run ids masked.
 \set VERBOSITY terse
 SELECT mcp.chat_submit('q', 'chatbot', NULL, '{"max_iteration": 2}');
 SELECT mcp.chat_submit(NULL);
+SELECT mcp.chat_submit('q', 'no_such_interface');
 SELECT mcp.chat_result('00000000-0000-0000-0000-000000000000');
 SELECT mcp.chat_cancel('00000000-0000-0000-0000-000000000000');
 BEGIN;

@@ -107,6 +107,8 @@ pub fn submit(
         .with_hint("Use the synchronous mcp.chat, or ask the administrator to preload pg_mcp and set mcp.chat_workers."));
     }
     crate::pg::prevent_if_read_only(c"mcp.chat_submit");
+    // A clear error now for what the run would fail on at once; the worker checks again.
+    crate::chat::usable_interface(interface)?;
     let role = calling_role();
     let (all_max, role_max) = (
         QUEUE_MAX.get().max(0) as i64,

@@ -21,7 +21,7 @@ use pgrx::Uuid;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-struct InterfaceRow {
+pub(crate) struct InterfaceRow {
     provider: Option<String>,
     tool_choice: String,
     max_iterations: i32,
@@ -52,6 +52,22 @@ fn interface_row(name: &str) -> McpResult<InterfaceRow> {
         },
     )?
     .ok_or_else(|| McpError::UndefinedObject(format!("interface \"{name}\" does not exist")))
+}
+
+/// The interface's row, when the calling role may chat with it: 42704 when it does not exist,
+/// 42501 without access, 22023 when disabled. `mcp.chat` checks it first, `mcp.chat_submit` when
+/// the run is submitted (and the worker again when it runs it).
+pub(crate) fn usable_interface(interface: &str) -> McpResult<InterfaceRow> {
+    let iface = interface_row(interface)?;
+    if !crate::tools::may_use_interface_role(iface.access_role.as_deref()) {
+        return Err(crate::tools::interface_denied(interface));
+    }
+    if !iface.enabled {
+        return Err(McpError::InvalidParameter(format!(
+            "interface \"{interface}\" is disabled"
+        )));
+    }
+    Ok(iface)
 }
 
 struct ProviderRow {
@@ -344,15 +360,7 @@ fn chat_run(
     given_run_id: Option<Uuid>,
 ) -> McpResult<Value> {
     let options = chat_options(options)?;
-    let iface = interface_row(interface)?;
-    if !crate::tools::may_use_interface_role(iface.access_role.as_deref()) {
-        return Err(crate::tools::interface_denied(interface));
-    }
-    if !iface.enabled {
-        return Err(McpError::InvalidParameter(format!(
-            "interface \"{interface}\" is disabled"
-        )));
-    }
+    let iface = usable_interface(interface)?;
     if let Some(p) = &options.provider {
         // Choosing another provider spends another provider's key: only for roles that manage
         // providers (the privilege mcp.set_api_key needs).

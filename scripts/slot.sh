@@ -43,11 +43,10 @@ if [ "${2:-}" = "--refresh" ] || [ ! -x "$PG_CONFIG" ]; then
     ln -s /usr/include/postgresql "$ROOTFS/usr/include/postgresql"
   else
     # The cache's installation is relocatable in its paths (pg_config and postgres find lib/ and
-    # share/ relative to bin/); its programs still load libpq from the cache (rpath), which stays.
-    mkdir -p "$ROOTFS/share"
-    cp -a "$PG_CACHE/pg$PG_MAJOR/bin" "$PG_CACHE/pg$PG_MAJOR/lib" "$ROOTFS/"
-    cp -a "$PG_CACHE/pg$PG_MAJOR/share/postgresql" "$ROOTFS/share/"
-    [ -d "$PG_CACHE/pg$PG_MAJOR/share/locale" ] && cp -a "$PG_CACHE/pg$PG_MAJOR/share/locale" "$ROOTFS/share/"
+    # share/ relative to bin/). A source build's programs still load libpq from the cache (rpath),
+    # which stays; a wheel's load it from ../lib (the copy's). Both layouts: a source build has
+    # share/postgresql and lib/postgresql, a wheel share/ and lib/ (its prefix names postgres).
+    cp -a "$PG_CACHE/pg$PG_MAJOR/bin" "$PG_CACHE/pg$PG_MAJOR/lib" "$PG_CACHE/pg$PG_MAJOR/share" "$ROOTFS/"
     ln -s "$PG_CACHE/pg$PG_MAJOR/include" "$ROOTFS/include"
   fi
   # pg_mcp's own files come from the slot's builds only
@@ -62,6 +61,8 @@ chown postgres: "$BASE/pgrx_test$SFX"   # pgrx's --runas postgres creates PGDATA
 # config.toml names every version there is (for `cargo check --features pgNN`): the slot's copy
 # for PG_MAJOR, the system's or the cache's for the others: the same paths scripts/setup.sh
 # registers, so that its `cargo pgrx init` (which would drop the ports below) is skipped.
+# Written only when it changes: pgrx-pg-sys's build script reruns (bindgen, then pgrx and pg_mcp
+# compile again, ≈ 6-8 min on 2 busy cores) whenever the file's time changes.
 {
   printf 'base_port = %s\nbase_testing_port = %s\n\n[configs]\n' $((28800 + 100 * N)) $((32200 + 100 * N))
   for v in 13 14 15 16 17 18 19; do
@@ -70,7 +71,9 @@ chown postgres: "$BASE/pgrx_test$SFX"   # pgrx's --runas postgres creates PGDATA
     else cfg="$PG_CACHE/pg$v/bin/pg_config"; fi
     [ -x "$cfg" ] && printf 'pg%s = "%s"\n' "$v" "$cfg"
   done
-} >"$BASE/pgrx/config.toml"
+} >"$BASE/pgrx/config.toml.new"
+if cmp -s "$BASE/pgrx/config.toml.new" "$BASE/pgrx/config.toml"; then rm -f "$BASE/pgrx/config.toml.new"
+else mv -f "$BASE/pgrx/config.toml.new" "$BASE/pgrx/config.toml"; fi
 cat <<ENV
 export PG_MCP_SLOT=$N
 export PG_MAJOR=$PG_MAJOR

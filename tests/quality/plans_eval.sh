@@ -5,8 +5,8 @@
 # questions/tarif_plans.tsv) and IT support (itsupport/thesaurus.json + itsupport/plans.sql,
 # questions/it_plans.tsv), each loaded as ADMIN.md says into a scratch database, and the held-out
 # insurer's customer service (versicherung/thesaurus.json + versicherung/plans.sql, interface
-# kundenservice, questions/vers_plans.tsv; in a scratch database of its own, quality_vers, with
-# the chatbot interface its plans may take settings from; skipped while its files are missing).
+# kundenservice, questions/vers_plans.tsv; loaded as versicherung/ADMIN.md says into the same
+# database as Domains A and B, after them; skipped while its files are missing).
 # The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
 # (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
 # none ('-'); a question is right when that is its expected plan.
@@ -19,8 +19,8 @@
 # English), e5 (multilingual-e5-small); a list runs every domain with each, in the same run, and
 # the last lines give one "plan accuracy" line per model.
 #
-# --keep leaves the scratch databases quality_dev, quality_blind and quality_vers; --reuse
-# evaluates in them again without reloading (and keeps them)
+# --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
+# again without reloading (and keeps them)
 #
 # --baseline REV ranks as the extension did at git revision REV: mcp.analyze and mcp.rank_plans
 # (sql/plans.sql) and mcp.plan_example_similarity_as_owner (sql/plan_embedding.sql) of that
@@ -61,7 +61,7 @@ MIN_SCORE_EMB="${PLAN_MIN_SCORE_EMBEDDING:-}"
 V="$Q/versicherung"; has_vers=0
 [ -f "$V/thesaurus.json" ] && [ -f "$V/plans.sql" ] && [ -f "$Q/questions/vers_plans.tsv" ] && has_vers=1
 case ",$only," in *",vers,"*) [ "$has_vers" = 1 ] || log "Domain C (versicherung) files missing: skipped" ;; esac
-dbs=(quality_dev quality_blind); [ "$has_vers" = 1 ] && dbs+=(quality_vers)
+dbs=(quality_dev quality_blind)
 start_cluster "$DIR" "$PORT"
 
 # the chatbot interface and the demo's getTarifVertrag tool, as pg_test/sql/analyze.sql sets them up
@@ -99,10 +99,8 @@ load_thesaurus quality_blind "$Q/itsupport/thesaurus.json"
 psql_at "$PORT" quality_blind -f "$Q/itsupport/plans.sql" >/dev/null
 
 if [ "$has_vers" = 1 ]; then
-  fresh_db "$PORT" quality_vers >/dev/null
-  setup_chatbot quality_vers
-  load_thesaurus quality_vers "$V/thesaurus.json"
-  psql_at "$PORT" quality_vers -f "$V/plans.sql" >/dev/null
+  load_thesaurus quality_blind "$V/thesaurus.json"
+  psql_at "$PORT" quality_blind -f "$V/plans.sql" >/dev/null
 fi
 fi
 
@@ -156,7 +154,7 @@ for model in "${model_list[@]}"; do
   run quality_dev dev chatbot "$ROOT/demo/questions.tsv" 3
   run quality_blind tarif chatbot "$Q/questions/tarif_plans.tsv" 2
   run quality_blind it it_support "$Q/questions/it_plans.tsv" 2
-  [ "$has_vers" = 1 ] && run quality_vers vers kundenservice "$Q/questions/vers_plans.tsv" 2
+  [ "$has_vers" = 1 ] && run quality_blind vers kundenservice "$Q/questions/vers_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done

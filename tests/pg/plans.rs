@@ -257,7 +257,11 @@ mod tests {
         let r = rank("{}", "{}", Some(sim));
         assert_eq!(r.as_array().unwrap().len(), 2, "{r}");
         assert_eq!(r[0]["name"], "rr_lookup", "{r}");
-        assert_eq!(r[0]["why"]["embedding_above_floor"].as_f64(), Some(0.5), "{r}");
+        assert_eq!(
+            r[0]["why"]["embedding_above_floor"].as_f64(),
+            Some(0.5),
+            "{r}"
+        );
         assert_eq!(score(&r, "rr_lookup"), 0.35, "{r}");
         assert_eq!(score(&r, "rr_vergleich"), 0.175, "{r}");
         // with the region: lookup 0.3 x 1 + 0.7 x 0.5, vergleich 0.3 x 0.8 + 0.7 x 0.25

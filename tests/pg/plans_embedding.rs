@@ -148,12 +148,7 @@ mod tests {
                     true
                 ],
                 ["pe_notice", "pe_minilm", "Kündigungsfristen", true],
-                [
-                    "pe_pay",
-                    "pe_minilm",
-                    "Entgelttabellen und Lohnhöhe",
-                    true
-                ],
+                ["pe_pay", "pe_minilm", "Entgelttabellen und Lohnhöhe", true],
                 [
                     "pe_pay",
                     "pe_minilm",

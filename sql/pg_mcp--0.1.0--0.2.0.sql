@@ -1467,19 +1467,33 @@ RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
-    w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.25, "min_part": 5}'::jsonb
+    w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.7, "min_part": 5,
+                          "repeat": 0.8, "floor": 1}'::jsonb
                         || COALESCE(weights, '{}');
     w_opt constant numeric := (w ->> 'optional')::numeric;
     w_part constant numeric := (w ->> 'part')::numeric;
     w_unknown constant numeric := (w ->> 'unknown')::numeric;
     w_missing constant numeric := (w ->> 'missing')::numeric;
     w_emb constant numeric := (w ->> 'embedding')::numeric;
+    w_repeat constant numeric := (w ->> 'repeat')::numeric;
+    w_floor constant numeric := (w ->> 'floor')::numeric;
     min_part constant integer := (w ->> 'min_part')::integer;
     v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
     v_kinds text[] := COALESCE(kinds, '{}');
+    v_floor numeric := 0;
     v_out jsonb;
 BEGIN
     PERFORM mcp.arg_not_null(interface, 'interface', 'mcp.rank_plans');
+    -- the embedding signal's floor: w_floor x the lowest similarity of the question to any plan
+    -- (with two plans or more), so that what counts is how much closer the question is to a plan
+    -- than to the others. A model's cosines have a scale of their own (multilingual-e5's lie
+    -- between ~0.8 for unrelated and ~0.95 for matching German questions, MiniLM's between ~0.2
+    -- and ~0.7): the floor puts both on one scale without a setting per model.
+    IF similarity IS NOT NULL AND w_floor > 0 THEN
+        SELECT CASE WHEN pg_catalog.count(*) >= 2 THEN w_floor * pg_catalog.min((v.value ->> 'similarity')::numeric) ELSE 0 END
+          INTO v_floor FROM pg_catalog.jsonb_each(similarity) v;
+        v_floor := LEAST(GREATEST(COALESCE(v_floor, 0), 0), 0.99);
+    END IF;
     WITH p AS (
         SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
           FROM mcp.plan pl
@@ -1509,9 +1523,11 @@ BEGIN
           LEFT JOIN (SELECT m.word, pg_catalog.count(*)::numeric AS df FROM m GROUP BY 1) d ON d.word = q.word
     ), kt AS (
         -- an entity weighs 1, or w_unknown when no plan uses its kind (weighing kinds by how many
-        -- plans use them, as words are, did worse on the development sets)
-        SELECT e.i, e.kind, CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
-                                 ELSE w_unknown END AS wt
+        -- plans use them, as words are, did worse on the development sets); rep: how many
+        -- entities of its kind came before it in the question
+        SELECT e.i, e.kind, pg_catalog.count(*) OVER (PARTITION BY e.kind ORDER BY e.i) - 1 AS rep,
+               CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
+                    ELSE w_unknown END AS wt
           FROM pg_catalog.unnest(v_kinds) WITH ORDINALITY e(kind, i)
     ), tot AS (
         SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
@@ -1519,7 +1535,10 @@ BEGIN
     ), s AS (
         SELECT p.name, p.priority,
                COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
-               COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN 1 WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
+               -- a required kind's slot is filled by its first entity; a second entity of that
+               -- kind ("Bayern oder Sachsen") fills no further slot and counts w_repeat
+               COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN CASE WHEN kt.rep = 0 THEN 1 ELSE w_repeat END
+                                                          WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
                            FROM kt), 0) AS ent_hit,
                (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds)) AS req_found,
                pg_catalog.cardinality(p.req) AS req_n,
@@ -1534,9 +1553,10 @@ BEGIN
         -- weight) that the plan explains: an entity of a required kind 1, of an optional kind
         -- w_opt, a word of its description or examples 1 (a compound part w_part); then lowered
         -- by w_missing x the share of its required kinds not found (the plan asks for them)
-        SELECT s.*, r.explained, r.base,
-               CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * s.embedding END AS raw
+        SELECT s.*, r.explained, r.base, x.emb,
+               CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * x.emb END AS raw
           FROM s CROSS JOIN tot
+         CROSS JOIN LATERAL (SELECT GREATEST(s.embedding - v_floor, 0) / (1 - v_floor) AS emb) x
          CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
                                          ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
          CROSS JOIN LATERAL (SELECT e.explained,
@@ -1553,7 +1573,9 @@ BEGIN
                           'words', f.matched,
                           'embedding', CASE WHEN similarity IS NOT NULL THEN f.embedding END,
                           'missing', pg_catalog.to_jsonb(f.miss))
-                      || CASE WHEN similarity IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example) ELSE '{}' END)
+                      || CASE WHEN similarity IS NOT NULL
+                              THEN pg_catalog.jsonb_build_object('example', f.example, 'embedding_above_floor', pg_catalog.round(f.emb, 3))
+                              ELSE '{}' END)
                -- ties: the plan that found more of its required kinds, then the admin's priority
                ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
       INTO v_out
@@ -1562,7 +1584,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
-  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan, optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity. Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example]}}], plans scoring 0 left out.';
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan (repeat for a second entity of that kind), optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity above the floor, (similarity - f) / (1 - f) with f = floor x the lowest similarity of any plan (with two plans or more, else 0). Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Defaults: optional 0.8, repeat 0.8, part 0.5, unknown 0.5, missing 0.1, embedding 0.7, floor 1, min_part 5. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example, embedding_above_floor]}}], plans scoring 0 left out.';
 
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
@@ -1726,7 +1748,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1, optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.75 x that + 0.25 x the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1 (0.8 for a second entity of one kind), optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.3 x that + 0.7 x the similarity above the question''s floor (the similarity: the mean of the question''s cosine to the plan''s closest example question and to its description, vectors stored in mcp.plan_example_embedding; the floor: the lowest similarity of any plan of the interface); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question, and embedding_above_floor; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump
@@ -2549,10 +2571,11 @@ VOLATILE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'plan_example_similarity_wrapper';
 ------------------------------------------------------------------------------------------------
--- The third signal of plan ranking: similarity of the question to the plans' example questions,
--- with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
+-- The third signal of plan ranking: similarity of the question to the plans' example questions
+-- and descriptions, with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
 ------------------------------------------------------------------------------------------------
--- The example questions' vectors are stored, one row per (plan, model, example), with the
+-- The vectors of the example questions and of the description are stored, one row per (plan,
+-- model, text), with the
 -- model's fingerprint at the time they were computed. mcp.plan_example_similarity brings the
 -- rows of an interface up to date when it is used (lazily, so that saving a plan never needs the
 -- embedding server): rows of an example the plan no longer has, or of another fingerprint (the
@@ -2571,10 +2594,10 @@ CREATE TABLE mcp.plan_example_embedding (
     PRIMARY KEY (plan, model, example)
 );
 COMMENT ON TABLE mcp.plan_example_embedding IS
-  'Stored vectors of the plans'' example questions (the embedding signal of mcp.analyze), one per plan, model and example; kept up to date by mcp.plan_example_similarity when an interface with that model is analyzed. Not dumped: rebuilt on first use.';
+  'Stored vectors of the plans'' example questions and descriptions (the embedding signal of mcp.analyze), one per plan, model and text; kept up to date by mcp.plan_example_similarity when an interface with that model is analyzed. Not dumped: rebuilt on first use.';
 COMMENT ON COLUMN mcp.plan_example_embedding.plan IS 'The plan.';
 COMMENT ON COLUMN mcp.plan_example_embedding.model IS 'The embedding model (mcp.embedding_model) the vector was computed with.';
-COMMENT ON COLUMN mcp.plan_example_embedding.example IS 'The example question (an element of mcp.plan.examples); a row whose example the plan no longer has is deleted at the next use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.example IS 'The text: an example question (an element of mcp.plan.examples) or the plan''s description; a row whose text the plan no longer has is deleted at the next use.';
 COMMENT ON COLUMN mcp.plan_example_embedding.fingerprint IS 'The model''s fingerprint when the vector was computed; a row of another fingerprint than the model''s current one is never compared, and deleted and recomputed at the next use.';
 COMMENT ON COLUMN mcp.plan_example_embedding.embedding IS 'The example''s vector (dimension of the model).';
 COMMENT ON COLUMN mcp.plan_example_embedding.created_at IS 'When the vector was computed.';
@@ -2617,13 +2640,13 @@ BEGIN
          WHERE d.ctid = ANY (ARRAY(
                SELECT e.ctid FROM mcp.plan_example_embedding e JOIN mcp.plan p ON e.plan = p.name
                 WHERE p.interface = v_iface AND e.model = m.name
-                  AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples))
+                  AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples || p.description))
                   FOR UPDATE OF e SKIP LOCKED));
     END IF;
     SELECT pg_catalog.array_agg(x.plan ORDER BY x.plan, x.example), pg_catalog.array_agg(x.example ORDER BY x.plan, x.example)
       INTO v_plans, v_examples
       FROM (SELECT DISTINCT p.name AS plan, ex AS example
-              FROM mcp.plan p, pg_catalog.unnest(p.examples) ex
+              FROM mcp.plan p, pg_catalog.unnest(p.examples || p.description) ex
              WHERE p.interface = v_iface AND p.enabled AND pg_catalog.btrim(ex) <> ''
                AND NOT EXISTS (SELECT 1 FROM mcp.plan_example_embedding e
                                 WHERE e.plan = p.name AND e.model = m.name AND e.example = ex
@@ -2645,14 +2668,24 @@ BEGIN
             SELECT e.plan, e.example, e.embedding
               FROM mcp.plan_example_embedding e JOIN mcp.plan p ON p.name = e.plan
              WHERE p.interface = $1 AND p.enabled AND e.model = $2 AND e.fingerprint = $3
-               AND e.example = ANY (p.examples)
+               AND e.example = ANY (p.examples || p.description)
             UNION ALL
             SELECT u.p, u.e, u.v::%1$s.vector FROM ROWS FROM (pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6)) u(p, e, v) WHERE NOT $7
+        ), s AS (
+            -- each text's similarity, and whether it is the plan's description or an example
+            SELECT DISTINCT v.plan, v.example, v.example = ANY (p.examples) AS is_example, v.example = p.description AS is_description,
+                   GREATEST(0, 1 - (v.embedding OPERATOR(%1$s.<=>) $8::%1$s.vector))::double precision AS sim
+              FROM v JOIN mcp.plan p ON p.name = v.plan
+        ), b AS (
+            SELECT s.plan, pg_catalog.max(s.sim) FILTER (WHERE s.is_example) AS ex,
+                   pg_catalog.max(s.sim) FILTER (WHERE s.is_description) AS de,
+                   (pg_catalog.array_agg(s.example ORDER BY s.sim DESC, s.example) FILTER (WHERE s.is_example))[1] AS example
+              FROM s GROUP BY s.plan
         )
-        SELECT DISTINCT ON (v.plan) v.plan,
-               GREATEST(0, 1 - (v.embedding OPERATOR(%1$s.<=>) $8::%1$s.vector))::double precision,
-               v.example
-          FROM v ORDER BY v.plan, 2 DESC, v.example$q$, vs)
+        -- the mean of the closest example's and the description's similarity (one of them when
+        -- the plan has only that)
+        SELECT b.plan, COALESCE((b.ex + b.de) / 2, b.ex, b.de), b.example
+          FROM b ORDER BY b.plan$q$, vs)
       USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
 END
 $$;
@@ -2660,7 +2693,7 @@ REVOKE EXECUTE ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) FROM
 COMMENT ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) IS
   'The work of mcp.plan_example_similarity, run by it as the extension owner once the caller''s access to the interface is checked; not executable by PUBLIC. Stores vectors only under the interface''s advisory lock (taken without waiting), with SKIP LOCKED and ON CONFLICT DO NOTHING, so it never waits for another caller''s transaction.';
 COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
-  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the highest cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s example questions, and that example. Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the mean of two cosine similarities (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form): to the plan''s closest example question and to its description (either alone when the plan has only that), and that example (NULL without examples). Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
 
 -- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
 COMMENT ON COLUMN mcp.interface.embedding_model IS

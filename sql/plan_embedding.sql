@@ -1,8 +1,9 @@
 ------------------------------------------------------------------------------------------------
--- The third signal of plan ranking: similarity of the question to the plans' example questions,
--- with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
+-- The third signal of plan ranking: similarity of the question to the plans' example questions
+-- and descriptions, with the interface's embedding model (mcp.interface.embedding_model, added by retrieval).
 ------------------------------------------------------------------------------------------------
--- The example questions' vectors are stored, one row per (plan, model, example), with the
+-- The vectors of the example questions and of the description are stored, one row per (plan,
+-- model, text), with the
 -- model's fingerprint at the time they were computed. mcp.plan_example_similarity brings the
 -- rows of an interface up to date when it is used (lazily, so that saving a plan never needs the
 -- embedding server): rows of an example the plan no longer has, or of another fingerprint (the
@@ -21,10 +22,10 @@ CREATE TABLE mcp.plan_example_embedding (
     PRIMARY KEY (plan, model, example)
 );
 COMMENT ON TABLE mcp.plan_example_embedding IS
-  'Stored vectors of the plans'' example questions (the embedding signal of mcp.analyze), one per plan, model and example; kept up to date by mcp.plan_example_similarity when an interface with that model is analyzed. Not dumped: rebuilt on first use.';
+  'Stored vectors of the plans'' example questions and descriptions (the embedding signal of mcp.analyze), one per plan, model and text; kept up to date by mcp.plan_example_similarity when an interface with that model is analyzed. Not dumped: rebuilt on first use.';
 COMMENT ON COLUMN mcp.plan_example_embedding.plan IS 'The plan.';
 COMMENT ON COLUMN mcp.plan_example_embedding.model IS 'The embedding model (mcp.embedding_model) the vector was computed with.';
-COMMENT ON COLUMN mcp.plan_example_embedding.example IS 'The example question (an element of mcp.plan.examples); a row whose example the plan no longer has is deleted at the next use.';
+COMMENT ON COLUMN mcp.plan_example_embedding.example IS 'The text: an example question (an element of mcp.plan.examples) or the plan''s description; a row whose text the plan no longer has is deleted at the next use.';
 COMMENT ON COLUMN mcp.plan_example_embedding.fingerprint IS 'The model''s fingerprint when the vector was computed; a row of another fingerprint than the model''s current one is never compared, and deleted and recomputed at the next use.';
 COMMENT ON COLUMN mcp.plan_example_embedding.embedding IS 'The example''s vector (dimension of the model).';
 COMMENT ON COLUMN mcp.plan_example_embedding.created_at IS 'When the vector was computed.';
@@ -67,13 +68,13 @@ BEGIN
          WHERE d.ctid = ANY (ARRAY(
                SELECT e.ctid FROM mcp.plan_example_embedding e JOIN mcp.plan p ON e.plan = p.name
                 WHERE p.interface = v_iface AND e.model = m.name
-                  AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples))
+                  AND (e.fingerprint <> m.fingerprint OR NOT e.example = ANY (p.examples || p.description))
                   FOR UPDATE OF e SKIP LOCKED));
     END IF;
     SELECT pg_catalog.array_agg(x.plan ORDER BY x.plan, x.example), pg_catalog.array_agg(x.example ORDER BY x.plan, x.example)
       INTO v_plans, v_examples
       FROM (SELECT DISTINCT p.name AS plan, ex AS example
-              FROM mcp.plan p, pg_catalog.unnest(p.examples) ex
+              FROM mcp.plan p, pg_catalog.unnest(p.examples || p.description) ex
              WHERE p.interface = v_iface AND p.enabled AND pg_catalog.btrim(ex) <> ''
                AND NOT EXISTS (SELECT 1 FROM mcp.plan_example_embedding e
                                 WHERE e.plan = p.name AND e.model = m.name AND e.example = ex
@@ -95,14 +96,24 @@ BEGIN
             SELECT e.plan, e.example, e.embedding
               FROM mcp.plan_example_embedding e JOIN mcp.plan p ON p.name = e.plan
              WHERE p.interface = $1 AND p.enabled AND e.model = $2 AND e.fingerprint = $3
-               AND e.example = ANY (p.examples)
+               AND e.example = ANY (p.examples || p.description)
             UNION ALL
             SELECT u.p, u.e, u.v::%1$s.vector FROM ROWS FROM (pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6)) u(p, e, v) WHERE NOT $7
+        ), s AS (
+            -- each text's similarity, and whether it is the plan's description or an example
+            SELECT DISTINCT v.plan, v.example, v.example = ANY (p.examples) AS is_example, v.example = p.description AS is_description,
+                   GREATEST(0, 1 - (v.embedding OPERATOR(%1$s.<=>) $8::%1$s.vector))::double precision AS sim
+              FROM v JOIN mcp.plan p ON p.name = v.plan
+        ), b AS (
+            SELECT s.plan, pg_catalog.max(s.sim) FILTER (WHERE s.is_example) AS ex,
+                   pg_catalog.max(s.sim) FILTER (WHERE s.is_description) AS de,
+                   (pg_catalog.array_agg(s.example ORDER BY s.sim DESC, s.example) FILTER (WHERE s.is_example))[1] AS example
+              FROM s GROUP BY s.plan
         )
-        SELECT DISTINCT ON (v.plan) v.plan,
-               GREATEST(0, 1 - (v.embedding OPERATOR(%1$s.<=>) $8::%1$s.vector))::double precision,
-               v.example
-          FROM v ORDER BY v.plan, 2 DESC, v.example$q$, vs)
+        -- the mean of the closest example's and the description's similarity (one of them when
+        -- the plan has only that)
+        SELECT b.plan, COALESCE((b.ex + b.de) / 2, b.ex, b.de), b.example
+          FROM b ORDER BY b.plan$q$, vs)
       USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
 END
 $$;
@@ -110,7 +121,7 @@ REVOKE EXECUTE ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) FROM
 COMMENT ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) IS
   'The work of mcp.plan_example_similarity, run by it as the extension owner once the caller''s access to the interface is checked; not executable by PUBLIC. Stores vectors only under the interface''s advisory lock (taken without waiting), with SKIP LOCKED and ON CONFLICT DO NOTHING, so it never waits for another caller''s transaction.';
 COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
-  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the highest cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s example questions, and that example. Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the mean of two cosine similarities (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form): to the plan''s closest example question and to its description (either alone when the plan has only that), and that example (NULL without examples). Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
 
 -- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
 COMMENT ON COLUMN mcp.interface.embedding_model IS

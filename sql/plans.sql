@@ -867,19 +867,33 @@ RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
-    w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.25, "min_part": 5}'::jsonb
+    w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.7, "min_part": 5,
+                          "repeat": 0.8, "floor": 1}'::jsonb
                         || COALESCE(weights, '{}');
     w_opt constant numeric := (w ->> 'optional')::numeric;
     w_part constant numeric := (w ->> 'part')::numeric;
     w_unknown constant numeric := (w ->> 'unknown')::numeric;
     w_missing constant numeric := (w ->> 'missing')::numeric;
     w_emb constant numeric := (w ->> 'embedding')::numeric;
+    w_repeat constant numeric := (w ->> 'repeat')::numeric;
+    w_floor constant numeric := (w ->> 'floor')::numeric;
     min_part constant integer := (w ->> 'min_part')::integer;
     v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
     v_kinds text[] := COALESCE(kinds, '{}');
+    v_floor numeric := 0;
     v_out jsonb;
 BEGIN
     PERFORM mcp.arg_not_null(interface, 'interface', 'mcp.rank_plans');
+    -- the embedding signal's floor: w_floor x the lowest similarity of the question to any plan
+    -- (with two plans or more), so that what counts is how much closer the question is to a plan
+    -- than to the others. A model's cosines have a scale of their own (multilingual-e5's lie
+    -- between ~0.8 for unrelated and ~0.95 for matching German questions, MiniLM's between ~0.2
+    -- and ~0.7): the floor puts both on one scale without a setting per model.
+    IF similarity IS NOT NULL AND w_floor > 0 THEN
+        SELECT CASE WHEN pg_catalog.count(*) >= 2 THEN w_floor * pg_catalog.min((v.value ->> 'similarity')::numeric) ELSE 0 END
+          INTO v_floor FROM pg_catalog.jsonb_each(similarity) v;
+        v_floor := LEAST(GREATEST(COALESCE(v_floor, 0), 0), 0.99);
+    END IF;
     WITH p AS (
         SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
           FROM mcp.plan pl
@@ -909,9 +923,11 @@ BEGIN
           LEFT JOIN (SELECT m.word, pg_catalog.count(*)::numeric AS df FROM m GROUP BY 1) d ON d.word = q.word
     ), kt AS (
         -- an entity weighs 1, or w_unknown when no plan uses its kind (weighing kinds by how many
-        -- plans use them, as words are, did worse on the development sets)
-        SELECT e.i, e.kind, CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
-                                 ELSE w_unknown END AS wt
+        -- plans use them, as words are, did worse on the development sets); rep: how many
+        -- entities of its kind came before it in the question
+        SELECT e.i, e.kind, pg_catalog.count(*) OVER (PARTITION BY e.kind ORDER BY e.i) - 1 AS rep,
+               CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
+                    ELSE w_unknown END AS wt
           FROM pg_catalog.unnest(v_kinds) WITH ORDINALITY e(kind, i)
     ), tot AS (
         SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
@@ -919,7 +935,10 @@ BEGIN
     ), s AS (
         SELECT p.name, p.priority,
                COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
-               COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN 1 WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
+               -- a required kind's slot is filled by its first entity; a second entity of that
+               -- kind ("Bayern oder Sachsen") fills no further slot and counts w_repeat
+               COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN CASE WHEN kt.rep = 0 THEN 1 ELSE w_repeat END
+                                                          WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
                            FROM kt), 0) AS ent_hit,
                (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds)) AS req_found,
                pg_catalog.cardinality(p.req) AS req_n,
@@ -934,9 +953,10 @@ BEGIN
         -- weight) that the plan explains: an entity of a required kind 1, of an optional kind
         -- w_opt, a word of its description or examples 1 (a compound part w_part); then lowered
         -- by w_missing x the share of its required kinds not found (the plan asks for them)
-        SELECT s.*, r.explained, r.base,
-               CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * s.embedding END AS raw
+        SELECT s.*, r.explained, r.base, x.emb,
+               CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * x.emb END AS raw
           FROM s CROSS JOIN tot
+         CROSS JOIN LATERAL (SELECT GREATEST(s.embedding - v_floor, 0) / (1 - v_floor) AS emb) x
          CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
                                          ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
          CROSS JOIN LATERAL (SELECT e.explained,
@@ -953,7 +973,9 @@ BEGIN
                           'words', f.matched,
                           'embedding', CASE WHEN similarity IS NOT NULL THEN f.embedding END,
                           'missing', pg_catalog.to_jsonb(f.miss))
-                      || CASE WHEN similarity IS NOT NULL THEN pg_catalog.jsonb_build_object('example', f.example) ELSE '{}' END)
+                      || CASE WHEN similarity IS NOT NULL
+                              THEN pg_catalog.jsonb_build_object('example', f.example, 'embedding_above_floor', pg_catalog.round(f.emb, 3))
+                              ELSE '{}' END)
                -- ties: the plan that found more of its required kinds, then the admin's priority
                ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
       INTO v_out
@@ -962,7 +984,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
-  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan, optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity. Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example]}}], plans scoring 0 left out.';
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan (repeat for a second entity of that kind), optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity above the floor, (similarity - f) / (1 - f) with f = floor x the lowest similarity of any plan (with two plans or more, else 0). Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Defaults: optional 0.8, repeat 0.8, part 0.5, unknown 0.5, missing 0.1, embedding 0.7, floor 1, min_part 5. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example, embedding_above_floor]}}], plans scoring 0 left out.';
 
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
@@ -1126,7 +1148,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1, optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.75 x that + 0.25 x the highest cosine similarity of the question to the plan''s example questions (vectors stored in mcp.plan_example_embedding); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1 (0.8 for a second entity of one kind), optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.3 x that + 0.7 x the similarity above the question''s floor (the similarity: the mean of the question''s cosine to the plan''s closest example question and to its description, vectors stored in mcp.plan_example_embedding; the floor: the lowest similarity of any plan of the interface); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question, and embedding_above_floor; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

@@ -1,7 +1,7 @@
 //! Execution plans inside `mcp.chat`. Before any LLM call the question is analyzed
 //! (`mcp.analyze`), a plan chosen (`options.plan`, or the best one scoring at least
-//! [`PLAN_MIN_SCORE`]) and its steps turned into the run's settings: prompts rendered into the
-//! system prompt, tools run before the model (their results join the conversation as tool
+//! [`PLAN_MIN_SCORE`], [`PLAN_MIN_SCORE_EMBEDDING`] with an embedding model) and its steps
+//! turned into the run's settings: prompts rendered into the system prompt, tools run before the model (their results join the conversation as tool
 //! results), the model phase's tools and `tool_choice`, or a question for the user without any
 //! model call. The choice, its score, the entities and the steps taken go into `mcp.run.plan`.
 //! Two hooks in `chat.rs`: [`choose`] before the run row exists, [`apply`] once the host exists.
@@ -102,6 +102,21 @@ fn plan_example_similarity(
 /// A plan is chosen on its own (without `options.plan`) only from this score up (calibrated with
 /// the ranking's weights in `mcp.rank_plans` on the sets of `tests/quality/plans_eval.sh`).
 pub const PLAN_MIN_SCORE: f64 = 0.5;
+
+/// The same threshold when the interface has an embedding model: the score then blends in the
+/// embedding signal above its floor (`mcp.rank_plans`), whose values are smaller, so the scale is
+/// another one (calibrated on the same sets).
+pub const PLAN_MIN_SCORE_EMBEDDING: f64 = 0.2;
+
+/// The threshold for a ranked plan: [`PLAN_MIN_SCORE_EMBEDDING`] when its score includes the
+/// embedding signal (`why.embedding` is a number), else [`PLAN_MIN_SCORE`].
+fn min_score_for(ranked: &Value) -> f64 {
+    if ranked["why"]["embedding"].is_number() {
+        PLAN_MIN_SCORE_EMBEDDING
+    } else {
+        PLAN_MIN_SCORE
+    }
+}
 
 /// The analysis and the plan chosen for one turn.
 pub struct Chosen {
@@ -204,7 +219,7 @@ pub fn choose(
         Some(p) => Some(p.clone()),
         None => ranked
             .first()
-            .filter(|p| p["score"].as_f64().unwrap_or(0.0) >= PLAN_MIN_SCORE)
+            .filter(|p| p["score"].as_f64().unwrap_or(0.0) >= min_score_for(p))
             .and_then(|p| p["name"].as_str().map(str::to_string)),
     };
     let score = plan.as_deref().map(score_of).unwrap_or(0.0);
@@ -396,7 +411,7 @@ pub fn apply(chosen: Option<Chosen>, cfg: &mut ChatConfig, host: &mut dyn Host) 
     let best = c.analysis["plans"].get(0).cloned().unwrap_or(Value::Null);
     let record = json!({
         "plan": c.plan, "score": c.score, "forced": c.forced, "continued": c.continued,
-        "min_score": PLAN_MIN_SCORE, "best": best,
+        "min_score": min_score_for(&best), "best": best,
         "entities": c.analysis["entities"], "missing": c.analysis["missing"], "steps": taken,
     });
     Some(record)

@@ -7,7 +7,8 @@
 # (source scripts/lib.sh; install_extension). Usage: benches/analyze/run.sh [N ...]
 # The mode "plans (before)" times, in the same run, mcp.analyze as it was at git revision
 # ANALYZE_BASELINE (default 6e4115e: before plan ranking by explained share and compound parts),
-# loaded as pg_temp.analyze_before; skipped without git.
+# loaded as pg_temp.analyze_before (with that revision's mcp.rank_plans, when it has one, as
+# pg_temp.rank_plans_before); skipped without git.
 set -euo pipefail
 LOG_TAG=bench-analyze
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -16,9 +17,17 @@ PORT="${PG_MCP_BENCH_PORT:-55434}"
 start_cluster "$DIR" "$PORT"
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
 before="$(mktemp)"; trap 'rm -f "$before"' EXIT
-git -C "$ROOT" show "${ANALYZE_BASELINE:-6e4115e}:sql/plans.sql" 2>/dev/null |
-  awk '/^CREATE FUNCTION mcp.analyze\(/ {on=1} on {print} on && /^\$\$;$/ {exit}' |
-  sed '1s/^CREATE FUNCTION mcp.analyze/CREATE FUNCTION pg_temp.analyze_before/' >"$before" || true
+# (when that revision ranks plans in a function of its own, mcp.rank_plans, its version is loaded
+# too, as pg_temp.rank_plans_before, and the earlier analyze calls it)
+base_sql="$(git -C "$ROOT" show "${ANALYZE_BASELINE:-6e4115e}:sql/plans.sql" 2>/dev/null || true)"
+{ printf '%s\n' "$base_sql" |
+    awk '/^CREATE FUNCTION mcp.rank_plans\(/ {on=1} on {print} on && /^\$\$;$/ {exit}' |
+    sed '1s/^CREATE FUNCTION mcp.rank_plans/CREATE FUNCTION pg_temp.rank_plans_before/'
+  printf '%s\n' "$base_sql" |
+    awk '/^CREATE FUNCTION mcp.analyze\(/ {on=1} on {print} on && /^\$\$;$/ {exit}' |
+    sed '1s/^CREATE FUNCTION mcp.analyze/CREATE FUNCTION pg_temp.analyze_before/; s/mcp\.rank_plans(/pg_temp.rank_plans_before(/'
+} >"$before"
+grep -q 'pg_temp.analyze_before' "$before" || : >"$before"
 [ -s "$before" ] || log "no baseline analyze (git revision ${ANALYZE_BASELINE:-6e4115e}): mode 'plans (before)' skipped"
 for n in "${sizes[@]}"; do
   fresh_db "$PORT" bench_analyze >/dev/null

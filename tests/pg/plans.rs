@@ -208,6 +208,68 @@ mod tests {
         assert!(t.is_null() || t["score"].as_f64().unwrap() < 0.5, "{t}");
     }
 
+    /// mcp.rank_plans on given words, kinds and similarities: a second entity of a required kind
+    /// fills no further slot (0.8, as an optional kind), so a plan that takes the kind as optional
+    /// and knows the question's word wins a comparison; the embedding signal counts above the
+    /// question's floor (the lowest similarity of any plan), weighted 0.7.
+    #[pg_test]
+    fn plan_ranking_second_entity_of_a_kind_and_the_embedding_floor() {
+        run("INSERT INTO mcp.interface (name) VALUES ('rr')");
+        run(
+            r#"INSERT INTO mcp.plan (name, interface, description, examples, required_kinds, optional_kinds) VALUES
+           ('rr_lookup', 'rr', 'Auskunft', '{}', '{rr_gebiet}', '{}'),
+           ('rr_vergleich', 'rr', 'Vergleich', '{}', '{}', '{rr_gebiet}'),
+           ('rr_other', 'rr', 'Sonstiges', '{}', '{}', '{}')"#,
+        );
+        let rank = |words: &str, kinds: &str, sim: Option<&str>| -> Value {
+            Spi::get_one_with_args::<JsonB>(
+                "SELECT mcp.rank_plans('rr', $1::text[], $2::text[], $3::jsonb)",
+                &[words.into(), kinds.into(), sim.into()],
+            )
+            .unwrap()
+            .unwrap()
+            .0
+        };
+        let score = |r: &Value, name: &str| -> f64 {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .map(|p| p["score"].as_f64().unwrap())
+                .unwrap_or(0.0)
+        };
+        let stem = Spi::get_one::<String>("SELECT (ts_lexize('german_stem', 'vergleich'))[1]")
+            .unwrap()
+            .unwrap();
+        // two regions and the word: lookup explains 1 + 0.8 of 3, vergleich 0.8 + 0.8 + 1
+        let r = rank(&format!("{{{stem}}}"), "{rr_gebiet,rr_gebiet}", None);
+        assert_eq!(r[0]["name"], "rr_vergleich", "{r}");
+        assert_eq!(score(&r, "rr_lookup"), 0.6, "{r}");
+        assert_eq!(score(&r, "rr_vergleich"), 0.867, "{r}");
+        // one region: lookup's slot (1) beats the optional kind (0.8)
+        let r = rank("{}", "{rr_gebiet}", None);
+        assert_eq!(r[0]["name"], "rr_lookup", "{r}");
+        // the embedding signal above the floor: similarities 0.9 / 0.85 / 0.8, floor 0.8, so
+        // 0.5 / 0.25 / 0 above it; no word, no entity: the score is 0.7 x that, rr_other left out
+        let sim = r#"{"rr_lookup": {"similarity": 0.9, "example": null},
+                      "rr_vergleich": {"similarity": 0.85, "example": null},
+                      "rr_other": {"similarity": 0.8, "example": null}}"#;
+        let r = rank("{}", "{}", Some(sim));
+        assert_eq!(r.as_array().unwrap().len(), 2, "{r}");
+        assert_eq!(r[0]["name"], "rr_lookup", "{r}");
+        assert_eq!(
+            r[0]["why"]["embedding_above_floor"].as_f64(),
+            Some(0.5),
+            "{r}"
+        );
+        assert_eq!(score(&r, "rr_lookup"), 0.35, "{r}");
+        assert_eq!(score(&r, "rr_vergleich"), 0.175, "{r}");
+        // with the region: lookup 0.3 x 1 + 0.7 x 0.5, vergleich 0.3 x 0.8 + 0.7 x 0.25
+        let r = rank("{}", "{rr_gebiet}", Some(sim));
+        assert_eq!(score(&r, "rr_lookup"), 0.65, "{r}");
+        assert_eq!(score(&r, "rr_vergleich"), 0.415, "{r}");
+    }
+
     #[pg_test]
     fn plan_pre_step_result_subset_and_tool_choice_reach_the_first_request() {
         mock_scenario(

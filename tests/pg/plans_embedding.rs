@@ -1,7 +1,9 @@
 //! The embedding signal of plan ranking (with retrieval's embedding models): with the interface's
 //! embedding model, mcp.analyze ranks a plan by the question's similarity to its example
-//! questions; the example vectors are stored per model fingerprint, refreshed when the examples
-//! change and never compared under another fingerprint; a failing model leaves the signal out.
+//! questions and its description (the mean of the closest example's and the description's),
+//! above the question's floor; the vectors are stored per model fingerprint, refreshed when the
+//! examples change and never compared under another fingerprint; a failing model leaves the
+//! signal out.
 //! The shipped local model (all-MiniLM-L6-v2) is English-only, so the examples are English.
 
 #[pgrx::pg_schema]
@@ -85,22 +87,28 @@ mod tests {
         assert_eq!(best["why"]["coverage"], json!(1));
         assert_eq!(best["why"]["keyword"].as_f64(), Some(0.0));
         let sim = best["why"]["embedding"].as_f64().unwrap();
-        assert!(sim > 0.5, "{a}");
-        // the score is 0.25 x the similarity (the question shares no word with any plan)
-        let score = best["score"].as_f64().unwrap();
-        assert!(
-            (score - (0.25 * sim * 1000.0).round() / 1000.0).abs() < 1e-9,
-            "{a}"
-        );
-        // clearly ahead of the others, whose similarity is also shown
-        for p in &a["plans"].as_array().unwrap()[1..] {
-            assert!(p["why"]["embedding"].as_f64().unwrap() < sim - 0.1, "{a}");
-        }
-        // the similarity equals the cosine of the two vectors as mcp.embed gives them
+        // the similarity is the mean of the cosines (negative as 0) to the closest example and
+        // to the description, with the vectors as mcp.embed gives them
         let direct = pe_f64(&format!(
-            "SELECT 1 - (v[1] <=> v[2]) FROM (SELECT mcp.embed(ARRAY['{PE_QUESTION}', 'How many vacation days do I get per year?'], 'pe_minilm') v) x"
+            "SELECT (GREATEST(0, 1 - (v[1] <=> v[2])) + GREATEST(0, 1 - (v[1] <=> v[3]))) / 2
+               FROM (SELECT mcp.embed(ARRAY['{PE_QUESTION}', 'How many vacation days do I get per year?',
+                                             'Urlaubsanspruch nach Tarifvertrag'], 'pe_minilm') v) x"
         ));
         assert!((direct - sim).abs() < 0.0006, "{direct} vs {sim}");
+        // the score is 0.7 x the similarity above the floor (the question shares no word with
+        // any plan); the plan at the floor (the lowest similarity) scores 0 and is left out
+        let above = best["why"]["embedding_above_floor"].as_f64().unwrap();
+        assert!(above > 0.0 && above < sim, "{a}");
+        let score = best["score"].as_f64().unwrap();
+        assert!(
+            (score - (0.7 * above * 1000.0).round() / 1000.0).abs() < 0.0011,
+            "{a}"
+        );
+        assert_eq!(a["plans"].as_array().unwrap().len(), 2, "{a}");
+        // ahead of the others, whose similarity is also shown
+        for p in &a["plans"].as_array().unwrap()[1..] {
+            assert!(p["why"]["embedding"].as_f64().unwrap() < sim, "{a}");
+        }
         // with the model, the keyword-only plan still comes first on its keyword
         let b = pe_analyze("Kündigungsfristen?");
         assert_eq!(plan_names(&b)[0], "pe_notice", "{b}");
@@ -117,7 +125,7 @@ mod tests {
         .unwrap()
         .unwrap();
         let rows = q("SELECT jsonb_agg(jsonb_build_array(plan, model, example, fingerprint = (SELECT fingerprint FROM mcp.embedding_model WHERE name = 'pe_minilm'))
-                        ORDER BY plan) FROM mcp.plan_example_embedding");
+                        ORDER BY plan, example) FROM mcp.plan_example_embedding");
         assert_eq!(
             rows,
             json!([
@@ -128,11 +136,19 @@ mod tests {
                     true
                 ],
                 [
+                    "pe_holiday",
+                    "pe_minilm",
+                    "Urlaubsanspruch nach Tarifvertrag",
+                    true
+                ],
+                [
                     "pe_notice",
                     "pe_minilm",
                     "How long is my notice period?",
                     true
                 ],
+                ["pe_notice", "pe_minilm", "Kündigungsfristen", true],
+                ["pe_pay", "pe_minilm", "Entgelttabellen und Lohnhöhe", true],
                 [
                     "pe_pay",
                     "pe_minilm",
@@ -142,8 +158,8 @@ mod tests {
             ]),
             "{fingerprint}"
         );
-        // the stored vectors are what analyze compares: one replaced by the question's own
-        // vector gives similarity 1
+        // the stored vectors are what analyze compares: a plan's (its example's and its
+        // description's) replaced by the question's own vector give similarity 1
         run(&format!(
             "UPDATE mcp.plan_example_embedding SET embedding = (mcp.embed(ARRAY['{PE_QUESTION}'], 'pe_minilm'))[1]
               WHERE plan = 'pe_pay'"
@@ -168,7 +184,11 @@ mod tests {
         );
         assert_eq!(
             q("SELECT jsonb_agg(example ORDER BY example) FROM mcp.plan_example_embedding WHERE plan = 'pe_notice'"),
-            json!(["How much time off work do I get?", "Where do I see my salary?"])
+            json!([
+                "How much time off work do I get?",
+                "Kündigungsfristen",
+                "Where do I see my salary?"
+            ])
         );
         // a removed plan takes its vectors with it
         run("DELETE FROM mcp.plan WHERE name = 'pe_pay'");
@@ -185,11 +205,21 @@ mod tests {
         run("SET LOCAL transaction_read_only = on");
         let a = pe_analyze(PE_QUESTION);
         assert_eq!(plan_names(&a)[0], "pe_holiday", "{a}");
-        assert_eq!(a["plans"][0]["why"]["embedding"].as_f64(), Some(1.0), "{a}");
+        assert_eq!(a["plans"][0]["why"]["example"], PE_QUESTION, "{a}");
+        // (the example's similarity 1, the description's as stored)
+        let description = pe_f64(&format!(
+            "SELECT GREATEST(0, 1 - (e.embedding <=> (mcp.embed(ARRAY['{PE_QUESTION}'], 'pe_minilm'))[1]))
+               FROM mcp.plan_example_embedding e WHERE e.plan = 'pe_holiday' AND e.example = 'Urlaubsanspruch nach Tarifvertrag'"
+        ));
+        let sim = a["plans"][0]["why"]["embedding"].as_f64().unwrap();
+        assert!((sim - (1.0 + description) / 2.0).abs() < 0.0006, "{a}");
         assert!(a["plans"][0]["why"].get("embedding_error").is_none(), "{a}");
         assert_eq!(
-            q("SELECT jsonb_agg(example) FROM mcp.plan_example_embedding WHERE plan = 'pe_holiday'"),
-            json!(["How many vacation days do I get per year?"])
+            q("SELECT jsonb_agg(example ORDER BY example) FROM mcp.plan_example_embedding WHERE plan = 'pe_holiday'"),
+            json!([
+                "How many vacation days do I get per year?",
+                "Urlaubsanspruch nach Tarifvertrag"
+            ])
         );
     }
 

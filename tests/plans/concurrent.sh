@@ -54,5 +54,6 @@ case "$b" in
 esac
 [ "$b_ms" -lt 2000 ] || { log "FAIL: session B waited ${b_ms} ms for session A's open transaction"; exit 1; }
 rows=$(psql_at "$PORT" "$DB" -At -c "SELECT count(*) FROM mcp.plan_example_embedding")
-[ "$rows" = 2 ] || { log "FAIL: $rows stored vectors, expected 2"; exit 1; }
+# (each plan's example and description)
+[ "$rows" = 4 ] || { log "FAIL: $rows stored vectors, expected 4"; exit 1; }
 log "ok: a concurrent first use keeps the embedding signal without waiting (${b_ms} ms while A held its transaction: $b)"

@@ -3,11 +3,15 @@
 # demo/questions.tsv with demo/plans.sql and demo/thesaurus.json) and the two outside-written
 # sets (tests/quality/SPEC.md): the tariff domain (tarif_plans.sql on the demo thesaurus,
 # questions/tarif_plans.tsv) and IT support (itsupport/thesaurus.json + itsupport/plans.sql,
-# questions/it_plans.tsv), each loaded as ADMIN.md says into a scratch database. The chosen plan
-# is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE (src/plans.rs),
-# else none ('-'); a question is right when that is its expected plan.
+# questions/it_plans.tsv), each loaded as ADMIN.md says into a scratch database, and the held-out
+# insurer's customer service (versicherung/thesaurus.json + versicherung/plans.sql, interface
+# kundenservice, questions/vers_plans.tsv; loaded as versicherung/ADMIN.md says into the same
+# database as Domains A and B, after them; skipped while its files are missing).
+# The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
+# (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
+# none ('-'); a question is right when that is its expected plan.
 #
-#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it] [--reuse]
+#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers] [--reuse]
 #                                    [--model none,minilm,e5]
 #
 # --model: the embedding signal of the plans (mcp.interface.embedding_model of the interfaces
@@ -18,9 +22,11 @@
 # --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
 # again without reloading (and keeps them)
 #
-# --baseline REV ranks with mcp.analyze as it was at git revision REV (its definition from that
-# revision's sql/plans.sql replaces the installed one in the scratch databases), so that the
-# figures before a change can be printed next to those after it from one installed build.
+# --baseline REV ranks as the extension did at git revision REV: mcp.analyze and mcp.rank_plans
+# (sql/plans.sql) and mcp.plan_example_similarity_as_owner (sql/plan_embedding.sql) of that
+# revision replace the installed ones in the scratch databases (those it has), and the
+# thresholds are that revision's src/plans.rs constants, so that the figures before a change can
+# be printed next to those after it from one installed build.
 #
 # Needs the extension installed (scripts/lib.sh install_extension; with a slot, the slot's).
 # Prints a table per domain and per model, and last one line per model
@@ -31,7 +37,7 @@ LOG_TAG=plans-eval
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it"; models="none"
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers"; models="none"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
@@ -45,8 +51,17 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-MIN_SCORE="${PLAN_MIN_SCORE:-}"; [ -n "$MIN_SCORE" ] || MIN_SCORE="$(sed -n 's/^pub const PLAN_MIN_SCORE: f64 = \([0-9.]*\);/\1/p' "$ROOT/src/plans.rs")"
+plans_rs() { if [ -n "$baseline" ]; then git -C "$ROOT" show "$baseline:src/plans.rs"; else cat "$ROOT/src/plans.rs"; fi; }
+MIN_SCORE="${PLAN_MIN_SCORE:-}"; [ -n "$MIN_SCORE" ] || MIN_SCORE="$(plans_rs | sed -n 's/^pub const PLAN_MIN_SCORE: f64 = \([0-9.]*\);/\1/p')"
 [ -n "$MIN_SCORE" ] || { echo "PLAN_MIN_SCORE not found in src/plans.rs" >&2; exit 1; }
+# (a revision without a threshold of its own for the embedding signal used PLAN_MIN_SCORE)
+MIN_SCORE_EMB="${PLAN_MIN_SCORE_EMBEDDING:-}"
+[ -n "$MIN_SCORE_EMB" ] || MIN_SCORE_EMB="$(plans_rs | sed -n 's/^pub const PLAN_MIN_SCORE_EMBEDDING: f64 = \([0-9.]*\);/\1/p')"
+[ -n "$MIN_SCORE_EMB" ] || MIN_SCORE_EMB="$MIN_SCORE"
+V="$Q/versicherung"; has_vers=0
+[ -f "$V/thesaurus.json" ] && [ -f "$V/plans.sql" ] && [ -f "$Q/questions/vers_plans.tsv" ] && has_vers=1
+case ",$only," in *",vers,"*) [ "$has_vers" = 1 ] || log "Domain C (versicherung) files missing: skipped" ;; esac
+dbs=(quality_dev quality_blind)
 start_cluster "$DIR" "$PORT"
 
 # the chatbot interface and the demo's getTarifVertrag tool, as pg_test/sql/analyze.sql sets them up
@@ -82,28 +97,41 @@ load_thesaurus quality_blind "$ROOT/demo/thesaurus.json"
 psql_at "$PORT" quality_blind -f "$Q/tarif_plans.sql" >/dev/null
 load_thesaurus quality_blind "$Q/itsupport/thesaurus.json"
 psql_at "$PORT" quality_blind -f "$Q/itsupport/plans.sql" >/dev/null
+
+if [ "$has_vers" = 1 ]; then
+  load_thesaurus quality_blind "$V/thesaurus.json"
+  psql_at "$PORT" quality_blind -f "$V/plans.sql" >/dev/null
+fi
 fi
 
+# fn_of REV FILE NAME: the definition of function NAME in FILE at revision REV, as CREATE OR REPLACE
+fn_of() {
+  git -C "$ROOT" show "$1:$2" 2>/dev/null |
+    awk -v re="^CREATE FUNCTION $3\\(" '$0 ~ re {on=1} on {print} on && /^\$\$;$/ {exit}' |
+    sed '1s/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/'
+}
 if [ -n "$baseline" ]; then
-  # the analyze function of that revision (the objects it reads are the same tables)
-  def="$(git -C "$ROOT" show "$baseline:sql/plans.sql" |
-         awk '/^CREATE FUNCTION mcp.analyze\(/ {on=1} on {print} on && /^\$\$;$/ {exit}' |
-         sed '1s/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/')"
+  # the ranking of that revision (the objects it reads are the same tables): analyze, and the
+  # plan ranking and embedding signal when that revision has them as functions of their own
+  def="$(fn_of "$baseline" sql/plans.sql mcp.analyze)"
   [ -n "$def" ] || { echo "no mcp.analyze in $baseline:sql/plans.sql" >&2; exit 1; }
-  for db in quality_dev quality_blind; do printf '%s\n' "$def" | psql_at "$PORT" "$db" >/dev/null; done
-  log "ranking with mcp.analyze of $baseline"
+  def="$def
+$(fn_of "$baseline" sql/plans.sql mcp.rank_plans)
+$(fn_of "$baseline" sql/plan_embedding.sql mcp.plan_example_similarity_as_owner)"
+  for db in "${dbs[@]}"; do printf '%s\n' "$def" | psql_at "$PORT" "$db" >/dev/null; done
+  log "ranking with mcp.analyze of $baseline (thresholds $MIN_SCORE, with an embedding model $MIN_SCORE_EMB)"
 fi
 if [ -n "$with" ]; then
-  # SQL run in both scratch databases before the questions (e.g. a ranking being tried)
-  for db in quality_dev quality_blind; do psql_at "$PORT" "$db" -f "$with" >/dev/null; done
+  # SQL run in the scratch databases before the questions (e.g. a ranking being tried)
+  for db in "${dbs[@]}"; do psql_at "$PORT" "$db" -f "$with" >/dev/null; done
 fi
 out="$(mktemp)"; trap 'rm -f "$out"' EXIT
 run() { # db label iface file column
   case ",$only," in *",$2,"*) ;; *) return 0 ;; esac
   psql_at "$PORT" "$1" -v label="$2" -v iface="$3" -v qfile="$4" -v col="$5" -v min_score="$MIN_SCORE" \
-      -v show_misses="$show" -f "$Q/plans_eval.sql" <"$4" | tee -a "$out"
+      -v min_score_emb="$MIN_SCORE_EMB" -v show_misses="$show" -f "$Q/plans_eval.sql" <"$4" | tee -a "$out"
 }
-for db in quality_dev quality_blind; do
+for db in "${dbs[@]}"; do
   psql_at "$PORT" "$db" -c "INSERT INTO mcp.embedding_model (name, kind, dimension, path) VALUES
     ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2'),
     ('e5', 'local', 384, '${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}')
@@ -113,12 +141,12 @@ summary=()
 IFS=',' read -ra model_list <<<"$models"
 for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
-    for db in quality_dev quality_blind; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support')" >/dev/null
+    for db in "${dbs[@]}"; do
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice')" >/dev/null
     done
   else
-    for db in quality_dev quality_blind; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support')" >/dev/null
+    for db in "${dbs[@]}"; do
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice')" >/dev/null
     done
   fi
   echo; echo "##### embedding signal: $model"
@@ -126,11 +154,12 @@ for model in "${model_list[@]}"; do
   run quality_dev dev chatbot "$ROOT/demo/questions.tsv" 3
   run quality_blind tarif chatbot "$Q/questions/tarif_plans.tsv" 2
   run quality_blind it it_support "$Q/questions/it_plans.tsv" 2
+  [ "$has_vers" = 1 ] && run quality_blind vers kundenservice "$Q/questions/vers_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done
 if [ "$keep" = 0 ]; then
-  psql_at "$PORT" postgres -c "DROP DATABASE quality_dev" -c "DROP DATABASE quality_blind" >/dev/null
+  for db in "${dbs[@]}"; do psql_at "$PORT" postgres -c "DROP DATABASE $db" >/dev/null; done
 fi
 echo
 printf '%s\n' "${summary[@]}"

@@ -8,6 +8,7 @@ SELECT mcp.chat_submit('q', 'no_such_interface');
 SELECT mcp.chat_result('00000000-0000-0000-0000-000000000000');
 SELECT mcp.chat_cancel('00000000-0000-0000-0000-000000000000');
 BEGIN;
+INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
 SELECT mcp.chat_submit('hello') IS NOT NULL AS submitted;
 SELECT status, role_name = current_user AS mine, question, interface, session_id, options, result
   FROM mcp.async_run;
@@ -20,6 +21,7 @@ SELECT mcp.chat_submit('two') IS NOT NULL AS submitted;
 SELECT mcp.chat_submit('three');
 ROLLBACK;
 BEGIN;
+INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
 SET LOCAL mcp.chat_queue_max_per_role = 0;
 SELECT mcp.chat_submit('none');
 ROLLBACK;

@@ -8,6 +8,12 @@
 mod tests {
     use crate::tests::*;
 
+    /// The interface the runs are submitted to (mcp.chat_submit refuses one that does not
+    /// exist or that the role may not use), open to every role, in the test's transaction.
+    fn chatbot() {
+        run("INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public') ON CONFLICT (name) DO NOTHING");
+    }
+
     fn submit(question: &str) -> String {
         Spi::get_one_with_args::<pgrx::Uuid>(
             "SELECT mcp.chat_submit($1, 'chatbot')",
@@ -20,6 +26,7 @@ mod tests {
 
     #[pg_test]
     fn async_submit_queues_as_the_calling_role() {
+        chatbot();
         run("CREATE ROLE mcp_t_async_a");
         run("SET LOCAL ROLE mcp_t_async_a");
         let id = submit("queued question");
@@ -44,6 +51,7 @@ mod tests {
 
     #[pg_test]
     fn async_result_waits_then_reports_the_open_status() {
+        chatbot();
         let id = submit("wait for me");
         let t0 = std::time::Instant::now();
         let r = q(&format!("SELECT mcp.chat_result('{id}', 150)"));
@@ -53,6 +61,7 @@ mod tests {
 
     #[pg_test]
     fn async_other_roles_neither_see_nor_cancel() {
+        chatbot();
         run("CREATE ROLE mcp_t_async_a");
         run("CREATE ROLE mcp_t_async_b");
         run("SET LOCAL ROLE mcp_t_async_a");
@@ -82,6 +91,7 @@ mod tests {
 
     #[pg_test]
     fn async_cancel_of_a_queued_run() {
+        chatbot();
         let id = submit("cancel me");
         let ok = Spi::get_one::<bool>(&format!("SELECT mcp.chat_cancel('{id}')")).unwrap();
         assert_eq!(ok, Some(true));
@@ -100,6 +110,7 @@ mod tests {
 
     #[pg_test]
     fn async_back_pressure_per_role_and_total() {
+        chatbot();
         run("CREATE ROLE mcp_t_async_a");
         run("CREATE ROLE mcp_t_async_b");
         run("SET LOCAL mcp.chat_queue_max_per_role = 2");
@@ -133,6 +144,7 @@ mod tests {
 
     #[pg_test]
     fn async_submit_checks_its_arguments() {
+        chatbot();
         assert_eq!(
             err_of("SELECT mcp.chat_submit('q', 'chatbot', NULL, '{\"max_iteration\": 2}')"),
             "22023: mcp.chat options: unknown option \"max_iteration\" (known: provider, tool_choice, max_iterations, max_total_tokens, plan, deadline_ms)"
@@ -145,6 +157,17 @@ mod tests {
             err_of("SELECT mcp.chat_result(NULL)"),
             "22004: parameter \"run_id\" of mcp.chat_result must not be NULL"
         );
+        // the interface is checked at submit, as mcp.chat checks it
+        assert_eq!(
+            err_of("SELECT mcp.chat_submit('q', 'no_such_interface')"),
+            "42704: interface \"no_such_interface\" does not exist"
+        );
+        run("INSERT INTO mcp.interface (name) VALUES ('async_closed')"); // access_role NULL: closed
+        run("CREATE ROLE mcp_t_async_c");
+        run("SET LOCAL ROLE mcp_t_async_c");
+        let e = err_of("SELECT mcp.chat_submit('q', 'async_closed')");
+        run("RESET ROLE");
+        assert_eq!(e, "42501: permission denied for interface \"async_closed\"");
         let n = Spi::get_one::<i64>("SELECT count(*) FROM mcp.async_run").unwrap();
         assert_eq!(n, Some(0));
     }

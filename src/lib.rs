@@ -36,7 +36,11 @@ pgrx::extension_sql_file!("../sql/bootstrap.sql", name = "bootstrap", bootstrap)
 pgrx::extension_sql_file!("../sql/views.sql", name = "views", requires = ["bootstrap"]);
 pgrx::extension_sql_file!("../sql/plans.sql", name = "plans", requires = ["views"]);
 // The web console's index of the runs list (keyset pagination); after the audit tables.
-pgrx::extension_sql_file!("../sql/console.sql", name = "console", requires = ["bootstrap"]);
+pgrx::extension_sql_file!(
+    "../sql/console.sql",
+    name = "console",
+    requires = ["bootstrap"]
+);
 pgrx::extension_sql_file!("../sql/finalize.sql", name = "finalize", finalize);
 
 #[pg_guard]

@@ -162,23 +162,18 @@ pub fn submit(
 /// the worker's commit).
 fn read_row(run_id: Uuid) -> McpResult<Option<(String, String, Option<Value>)>> {
     let row = as_extension_owner(|| {
-        Spi::connect_mut(|c| {
-            let t = c.update(
-                "SELECT a.role_name::text, a.status, a.result FROM mcp.async_run a
-                  WHERE a.run_id OPERATOR(pg_catalog.=) $1",
-                Some(1),
-                &[run_id.into()],
-            )?;
-            if t.is_empty() {
-                return Ok::<_, pgrx::spi::SpiError>(None);
-            }
-            let r = t.first();
-            Ok(Some((
-                r.get::<String>(1)?.unwrap_or_default(),
-                r.get::<String>(2)?.unwrap_or_default(),
-                r.get::<JsonbStored>(3)?,
-            )))
-        })
+        crate::pg::first_row_mut(
+            "SELECT a.role_name::text, a.status, a.result FROM mcp.async_run a
+              WHERE a.run_id OPERATOR(pg_catalog.=) $1",
+            &[run_id.into()],
+            |r| {
+                Ok((
+                    r.get::<String>(1)?.unwrap_or_default(),
+                    r.get::<String>(2)?.unwrap_or_default(),
+                    r.get::<JsonbStored>(3)?,
+                ))
+            },
+        )
     })?;
     Ok(match row {
         Some((o, s, r)) => Some((o, s, r.map(|j| j.value("a run's result")).transpose()?)),
@@ -233,22 +228,17 @@ fn notify(run_id: Uuid, status: &str) -> McpResult<()> {
 pub fn cancel(run_id: Uuid) -> McpResult<bool> {
     crate::pg::prevent_if_read_only(c"mcp.chat_cancel");
     let row = as_extension_owner(|| {
-        Spi::connect_mut(|c| {
-            let t = c.update(
-                "SELECT a.role_name::text, a.status FROM mcp.async_run a
-                  WHERE a.run_id OPERATOR(pg_catalog.=) $1 FOR UPDATE",
-                Some(1),
-                &[run_id.into()],
-            )?;
-            if t.is_empty() {
-                return Ok::<_, pgrx::spi::SpiError>(None);
-            }
-            let r = t.first();
-            Ok(Some((
-                r.get::<String>(1)?.unwrap_or_default(),
-                r.get::<String>(2)?.unwrap_or_default(),
-            )))
-        })
+        crate::pg::first_row_mut(
+            "SELECT a.role_name::text, a.status FROM mcp.async_run a
+              WHERE a.run_id OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+            &[run_id.into()],
+            |r| {
+                Ok((
+                    r.get::<String>(1)?.unwrap_or_default(),
+                    r.get::<String>(2)?.unwrap_or_default(),
+                ))
+            },
+        )
     })?;
     let Some((owner, status)) = row else {
         return Err(not_found(run_id));

@@ -10,7 +10,10 @@ pub mod timeout;
 
 pub use guc::{guc_value, set_guc, with_application_name};
 pub use owner::as_extension_owner;
-pub use spi::{can_assign_xid, first_row, prevent_if_read_only, read_one, select_kept, write_kept};
+pub use spi::{
+    can_assign_xid, first_row, first_row_mut, prevent_if_read_only, read_one, select_kept,
+    write_kept,
+};
 pub use subxact::in_subtransaction_catch_all;
 pub use subxact::{in_subtransaction, PgErrorInfo};
 pub use timeout::with_tool_timeout;

@@ -62,6 +62,25 @@ pub fn first_row<T>(
     })
 }
 
+/// [`first_row`] through the writing path (`Spi::connect_mut`, `update`): for a query that locks
+/// its row (`FOR UPDATE`) or must see other transactions' commits made since the statement
+/// started (each writing SPI statement takes a fresh snapshot). Not on a hot standby.
+pub fn first_row_mut<T>(
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+    f: impl FnOnce(&SpiTupleTable<'_>) -> SpiResult<T>,
+) -> SpiResult<Option<T>> {
+    Spi::connect_mut(|c| {
+        let plan = kept_plan(c, sql, args, true)?;
+        let t = c.update(&*plan, Some(1), args)?;
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            f(&t.first()).map(Some)
+        }
+    })
+}
+
 /// Run a fixed read-only query through a kept plan and hand all its rows to `f`.
 pub fn select_kept<R>(
     sql: &str,

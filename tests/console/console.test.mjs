@@ -7,7 +7,7 @@
 //   SHOTS           where the screenshots go (docs/console when refreshing the README's)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -19,6 +19,32 @@ const psql = (sql) => {
   return execFileSync(cmd, [...args, '-At', '-c', sql], { encoding: 'utf8' }).trim();
 };
 mkdirSync(SHOTS, { recursive: true });
+
+/** Until `check()` is true (polled every 100 ms; gives up after `ms`, which only bounds a hang). */
+async function until(check, what, ms = 60000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A psql session holding advisory lock 4242 (the live scenario's tool waits for it) until released. */
+async function lockHolder() {
+  const [cmd, ...args] = JSON.parse(process.env.PSQL);
+  const p = spawn(cmd, [...args, '-At'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  p.stdin.write('SELECT pg_advisory_lock(4242);\n');
+  await until(() => psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND granted") === '1', 'the lock');
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      p.stdin.end('SELECT pg_advisory_unlock(4242);\n');
+    },
+  };
+}
+const lockWaiters = () => psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND NOT granted");
 
 let browser;
 const contexts = {};
@@ -35,8 +61,8 @@ before(async () => {
 after(async () => { await browser?.close(); });
 
 /** A page of a fresh browser context (its own cookies) signed in as `role`. */
-async function signedIn(role, viewport = { width: 1200, height: 900 }) {
-  const ctx = await browser.newContext({ viewport });
+async function signedIn(role, viewport = { width: 1200, height: 900 }, options = {}) {
+  const ctx = await browser.newContext({ viewport, ...options });
   const page = await ctx.newPage();
   page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
   await page.goto(`${B}/console/login`);
@@ -52,10 +78,10 @@ async function shot(page, name) {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
-/** No script ran and no script element made it into the page. */
+/** No script ran and no script element made it into the page (but the chat page's own). */
 async function noScript(page) {
   assert.equal(await page.evaluate(() => window.__pwned), undefined, 'a hostile script ran');
-  assert.equal(await page.locator('script').count(), 0, 'a script element is in the page');
+  assert.equal(await page.locator('script:not([src="/console/static/chat.js"])').count(), 0, 'a script element is in the page');
   assert.equal(await page.locator('img').count(), 0, 'an injected image is in the page');
 }
 
@@ -66,7 +92,9 @@ test('signing in: a bad token is refused, the cookie is HttpOnly and SameSite=St
   assert.match(page.url(), /\/console\/login$/);
   const csp = r.headers()['content-security-policy'];
   assert.match(csp, /default-src 'none'/);
-  assert.doesNotMatch(csp, /script-src/);
+  // one script, the console's own file: nothing inline, no eval
+  assert.match(csp, /script-src 'self';/);
+  assert.doesNotMatch(csp, /unsafe/);
   assert.equal(r.headers()['x-frame-options'], 'DENY');
   await page.fill('#token', 'not-a-token');
   await page.click('button[type=submit]');
@@ -168,8 +196,11 @@ test('a chat against the mock completes; its answer is text, its timeline shows 
   assert.match(answer, /<script>window.__pwned = 'answer'<\/script>/);
   await noScript(page);
   assert.match(await page.textContent('#calls'), /hoursOf/);
+  // with JavaScript the run went through mcp.chat_submit: the answer is the run's result page
+  const runId = page.url().match(/\/console\/chat\/result\/([0-9a-f-]{36})$/)[1];
+  assert.equal(psql(`SELECT status FROM mcp.async_run WHERE run_id = '${runId}'`), 'done');
   // the form continues the same session
-  const session = psql("SELECT session_id FROM mcp.run WHERE role_name = 'con_alice' AND interface = 'console' AND iterations > 0");
+  const session = psql(`SELECT session_id FROM mcp.run WHERE run_id = '${runId}'`);
   assert.equal(await page.inputValue('input[name=session]'), session);
   await shot(page, 'chat');
   await page.click('#timeline-link');
@@ -189,6 +220,91 @@ test('a chat against the mock completes; its answer is text, its timeline shows 
   assert.match(atl, /\d+ \+ \d+ tokens/);
   await noScript(auditor);
   await shot(auditor, 'timeline');
+});
+
+test('a chat shows its progress while the model works: the run\'s rows as they are written, then the answer with its tool calls', async () => {
+  const hold = await lockHolder();
+  try {
+    const page = await signedIn('alice');
+    await page.goto(`${B}/console/chat`);
+    await page.selectOption('#interface', 'live');
+    await page.fill('#question', 'Wie lange arbeitet man in Bayern, bitte langsam?');
+    await page.click('form.stack button[type=submit]');
+    // the middle of the run: its first tool call is written, its second waits for the lock
+    await page.waitForSelector('#progress-events li.ev-tool:has-text("hoursOf")', { timeout: 60000 });
+    await until(() => lockWaiters() === '1', 'the tool waiting for the lock');
+    const runId = psql("SELECT run_id FROM mcp.async_run WHERE role_name = 'con_alice' AND interface = 'live'");
+    assert.equal(psql(`SELECT status FROM mcp.async_run WHERE run_id = '${runId}'`), 'running');
+    assert.match(await page.textContent('#progress-status'), /running/);
+    assert.match(await page.textContent('#progress-events'), /Tool call hoursOf · ok/);
+    assert.doesNotMatch(await page.textContent('#progress-events'), /waitForRelease/);
+    assert.equal(await page.locator('#answer').count(), 0);
+    assert.match(page.url(), /\/console\/chat$/);
+    // alice may not read mcp.llm_request: the progress says so in PostgreSQL's words
+    assert.match(await page.textContent('#progress'), /LLM requests not shown: permission denied for table llm_request/);
+    await noScript(page);
+    await shot(page, 'chat-progress');
+    // an auditor opening the run's page meanwhile sees the same run in progress, with its LLM
+    // requests (what the role may read decides what the page shows)
+    const auditor = await signedIn('auditor');
+    await auditor.goto(`${B}/console/chat/result/${runId}`);
+    assert.match(await auditor.textContent('#progress-events'), /LLM request 1 \(chat\) · HTTP 200[\s\S]*Tool call hoursOf/);
+    // alice's own result page, while it runs: the progress, reloading itself (no script needed)
+    const alice2 = await signedIn('alice', undefined, { javaScriptEnabled: false });
+    await alice2.goto(`${B}/console/chat/result/${runId}`);
+    assert.equal(await alice2.getAttribute('meta[http-equiv=refresh]', 'content'), '2');
+    assert.match(await alice2.textContent('#progress-events'), /Tool call hoursOf/);
+    hold.release();
+    await page.waitForURL(new RegExp(`/console/chat/result/${runId}$`), { timeout: 60000 });
+    const answer = await page.textContent('#answer');
+    assert.match(answer, /In Bayern: 35 Stunden/);
+    assert.match(answer, /<script>window.__pwned = 'live'<\/script>/);
+    const calls = await page.textContent('#calls');
+    assert.match(calls, /hoursOf[\s\S]*waitForRelease/);
+    assert.match(calls, /released/);
+    await noScript(page);
+  } finally {
+    hold.release();
+  }
+});
+
+test('without JavaScript the chat answers synchronously; a browser that leaves a running chat cancels its query', async () => {
+  const page = await signedIn('alice', undefined, { javaScriptEnabled: false });
+  await page.goto(`${B}/console/chat`);
+  await page.selectOption('#interface', 'console');
+  await page.fill('#question', 'Und ohne JavaScript, Bayern?');
+  await page.click('form.stack button[type=submit]');
+  await page.waitForSelector('#answer');
+  assert.match(page.url(), /\/console\/chat$/);
+  assert.match(await page.textContent('#answer'), /35-Stunden-Woche/);
+  assert.match(await page.textContent('#calls'), /hoursOf/);
+  assert.equal(psql("SELECT count(*) FROM mcp.async_run WHERE question = 'Und ohne JavaScript, Bayern?'"), '0');
+  // a synchronous chat whose tool waits; then the browser goes away
+  const hold = await lockHolder();
+  try {
+    await page.goto(`${B}/console/chat`);
+    await page.selectOption('#interface', 'live');
+    await page.fill('#question', 'Ich gehe gleich wieder');
+    await page.click('form.stack button[type=submit]', { noWaitAfter: true });
+    await until(() => lockWaiters() === '1', 'the synchronous chat\'s tool waiting for the lock');
+    // the backend of the console's synchronous chat, its tool waiting for the lock
+    const pid = psql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND NOT granted");
+    assert.match(pid, /^\d+$/);
+    assert.match(psql(`SELECT query FROM pg_stat_activity WHERE pid = ${pid}`), /mcp\.chat\(/);
+    await contexts.alice.close();
+    // the bridge cancels the backend's statement: the tool stops waiting while the lock is still held
+    await until(() => lockWaiters() === '0', 'the cancel of the abandoned chat');
+    await until(() => psql(`SELECT count(*) FROM pg_stat_activity WHERE pid = ${pid} AND state = 'active'`) === '0', 'the backend to be idle');
+    await until(() => psql("SELECT status FROM mcp.run WHERE question = 'Ich gehe gleich wieder'") !== 'running', 'the run to end');
+    assert.equal(psql("SELECT status FROM mcp.run WHERE question = 'Ich gehe gleich wieder'"), 'cancelled');
+    assert.equal(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND granted"), '1');
+  } finally {
+    hold.release();
+  }
+  // the bridge's connection came back to the pool usable: another page works
+  const again = await signedIn('alice');
+  await again.goto(`${B}/console/runs`);
+  assert.match(await again.textContent('#runs'), /Ich gehe gleich wieder/);
 });
 
 test('analyze highlights the entities in the question and ranks the plans', async () => {
@@ -261,13 +377,182 @@ test('an admin edits a tool: the database refuses a bad schema inline, a good ed
   await noScript(page);
 });
 
+test('an admin creates, edits and deletes a tool: a missing function and invalid JSON are refused with the database\'s words', async () => {
+  const page = await signedIn('admin');
+  await page.goto(`${B}/console/registry`);
+  await page.click('#new-tool');
+  await page.fill('#name', 'regionList');
+  await page.fill('#description', 'Lists the regions');
+  await page.fill('#function', 'public.no_such_function(text)');
+  await page.fill('#parameters', '{"type": "object", "properties": {"region": {"type": "string"}}}');
+  await page.click('form.stack button[type=submit]');
+  let refusal = await page.textContent('.refusal');
+  assert.match(refusal, /function public.no_such_function\(text\) does not exist/);
+  assert.match(refusal, /SQLSTATE 23514/);
+  assert.match(await page.textContent('.refusal .hint'), /Give the signature of an existing function/);
+  assert.equal(psql("SELECT count(*) FROM mcp.tool WHERE name = 'regionList'"), '0');
+  // what was typed stays; not JSON at all is refused by jsonb's input function
+  assert.equal(await page.inputValue('#function'), 'public.no_such_function(text)');
+  await page.fill('#function', 'public.hours_of(text)');
+  await page.fill('#parameters', '{"type": "object", "properties": ');
+  await page.click('form.stack button[type=submit]');
+  refusal = await page.textContent('.refusal');
+  assert.match(refusal, /invalid input syntax for type json/);
+  assert.match(refusal, /SQLSTATE 22P02/);
+  // a schema that does not fit the function: its argument has no default, so it must be required
+  await page.fill('#parameters', '{"type": "object", "properties": {"region": {"type": "string"}}}');
+  await page.click('form.stack button[type=submit]');
+  assert.match(await page.textContent('.refusal'), /argument 'region' of public.hours_of\(text\) has no default, so 'region' must be a required property of parameters/);
+  await page.fill('#parameters', '{"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"]}');
+  await page.click('form.stack button[type=submit]');
+  await page.waitForURL(/\/console\/registry\/tool\/regionList\?done=created$/);
+  assert.match(await page.textContent('.ok'), /Created/);
+  assert.equal(psql("SELECT function || ' ' || read_only FROM mcp.tool WHERE name = 'regionList'"), 'public.hours_of(text) true');
+  // an unticked checkbox is sent as false
+  await page.uncheck('#read_only');
+  await page.click('form.stack button[type=submit]');
+  assert.match(await page.textContent('.ok'), /Saved/);
+  assert.equal(psql("SELECT read_only FROM mcp.tool WHERE name = 'regionList'"), 'f');
+  // deleting needs the box ticked (the browser asks for it; the server checks it too)
+  await page.check('#delete input[name=confirm]');
+  await page.click('#delete button');
+  await page.waitForURL(/\/console\/registry\?done=deleted$/);
+  assert.equal(psql("SELECT count(*) FROM mcp.tool WHERE name = 'regionList'"), '0');
+});
+
+test('an admin makes an interface and maps a tool: a check constraint refuses inline, a <script> in the description is text', async () => {
+  const page = await signedIn('admin');
+  await page.goto(`${B}/console/registry`);
+  await page.click('#new-interface');
+  await page.fill('#name', 'hr');
+  await page.fill('#description', 'People <script>window.__pwned = \'interface\'</script>');
+  await page.fill('#max_iterations', '99');
+  await page.fill('#access_role', 'public');
+  await page.click('form.stack button[type=submit]');
+  const refusal = await page.textContent('.refusal');
+  assert.match(refusal, /interface_max_iterations_range/);
+  assert.match(refusal, /SQLSTATE 23514/);
+  assert.equal(await page.inputValue('#max_iterations'), '99');
+  assert.equal(psql("SELECT count(*) FROM mcp.interface WHERE name = 'hr'"), '0');
+  await shot(page, 'interface-refused');
+  await page.fill('#max_iterations', '5');
+  await page.click('form.stack button[type=submit]');
+  await page.waitForURL(/\/console\/registry\/interface\/hr\?done=created$/);
+  assert.equal(await page.inputValue('#description'), 'People <script>window.__pwned = \'interface\'</script>');
+  await noScript(page);
+  // offer a tool, then stop offering it
+  await page.selectOption('#map-tool-name', 'hoursOf');
+  await page.click('#map-tool button');
+  await page.waitForURL(/done=mapped$/);
+  assert.match(await page.textContent('#mapped'), /hoursOf/);
+  assert.equal(psql("SELECT count(*) FROM mcp.interface_tool WHERE interface = 'hr' AND tool = 'hoursOf'"), '1');
+  await shot(page, 'interface');
+  await page.click('#mapped button[aria-label="Stop offering hoursOf"]');
+  await page.waitForURL(/done=unmapped$/);
+  assert.equal(psql("SELECT count(*) FROM mcp.interface_tool WHERE interface = 'hr'"), '0');
+  // the list shows the new interface's description as text too
+  await page.goto(`${B}/console/registry`);
+  assert.match(await page.textContent('#interfaces'), /People <script>window.__pwned = 'interface'<\/script>/);
+  await noScript(page);
+});
+
+test('plans and their steps: the step trigger refuses a tool the interface does not offer; a valid step is added', async () => {
+  const page = await signedIn('admin');
+  await page.goto(`${B}/console/registry/plan/hours_by_region`);
+  assert.match(await page.textContent('#steps'), /tool\s+hoursOf/);
+  await page.click('#new-step');
+  assert.equal(await page.inputValue('#position'), '2');
+  await page.selectOption('#kind', 'tool');
+  await page.fill('#tool', 'createTicket');
+  await page.click('form.stack button[type=submit]');
+  const refusal = await page.textContent('.refusal');
+  assert.match(refusal, /plan hours_by_region step 2 \(tool\): tool createTicket is not a tool of interface planner/);
+  assert.match(refusal, /SQLSTATE 23514/);
+  await shot(page, 'plan-step-refused');
+  // an ask step instead: it names a kind of the plan
+  await page.selectOption('#kind', 'ask');
+  await page.fill('#tool', '');
+  await page.fill('#ask_kind', 'region');
+  await page.fill('#question', 'Für welche Region?');
+  await page.click('form.stack button[type=submit]');
+  await page.waitForURL(/\/plan_step\/hours_by_region\/2\?done=created$/);
+  assert.equal(psql("SELECT kind || ' ' || ask_kind || ' ' || question FROM mcp.plan_step WHERE plan = 'hours_by_region' AND position = 2"), 'ask region Für welche Region?');
+  // the plan itself: a bad entity kind is refused by its trigger
+  await page.goto(`${B}/console/registry/plan/hours_by_region`);
+  await page.fill('#required_kinds', 'region, Not A Kind');
+  await page.click('form.stack button[type=submit]');
+  assert.match(await page.textContent('.refusal'), /plan hours_by_region: invalid entity kind\(s\) Not A Kind/);
+  assert.equal(psql("SELECT array_to_string(required_kinds, ',') FROM mcp.plan WHERE name = 'hours_by_region'"), 'region');
+  await shot(page, 'plan');
+  // the step goes again
+  await page.goto(`${B}/console/registry/plan_step/hours_by_region/2`);
+  await page.check('#delete input[name=confirm]');
+  await page.click('#delete button');
+  await page.waitForURL(/\/registry\/plan\/hours_by_region\?done=deleted$/);
+  assert.equal(psql("SELECT count(*) FROM mcp.plan_step WHERE plan = 'hours_by_region'"), '1');
+});
+
+test('prompt versions: a new version starts from the latest, two active versions are refused, activation switches', async () => {
+  const page = await signedIn('admin');
+  await page.goto(`${B}/console/registry`);
+  await page.click('#new-prompt');
+  await page.fill('#name', 'greeting');
+  await page.fill('#template', 'Hallo {{name}}');
+  await page.fill('#variables', 'name');
+  await page.click('form.stack button[type=submit]');
+  await page.waitForURL(/\/prompt\/greeting\/1\?done=created$/);
+  await page.click('#new-version');
+  assert.equal(await page.inputValue('#version'), '2');
+  assert.equal(await page.inputValue('#template'), 'Hallo {{name}}');
+  assert.equal(await page.isChecked('#active'), false);
+  await page.fill('#template', 'Guten Tag {{name}}');
+  // two active versions of one name: the unique index refuses
+  await page.check('#active');
+  await page.click('form.stack button[type=submit]');
+  assert.match(await page.textContent('.refusal'), /prompt_one_active_version/);
+  await page.uncheck('#active');
+  await page.click('form.stack button[type=submit]');
+  await page.waitForURL(/\/prompt\/greeting\/2\?done=created$/);
+  await page.click('#activate button');
+  await page.waitForURL(/done=activated$/);
+  assert.equal(psql("SELECT string_agg(version || ':' || active, ' ' ORDER BY version) FROM mcp.prompt WHERE name = 'greeting'"), '1:false 2:true');
+  assert.match(await page.textContent('#versions'), /version 2[\s\S]*active/);
+  await shot(page, 'prompt');
+});
+
 test('a role without privileges cannot change the registry through the console', async () => {
   const page = await signedIn('bob');
   await page.goto(`${B}/console/registry/tool/hoursOf`);
+  assert.match(await page.textContent('main'), /your role has no UPDATE on mcp.tool/);
   await page.fill('#description', 'changed by bob');
   await page.click('form.stack button[type=submit]');
   assert.match(await page.textContent('.refusal'), /permission denied for table tool/);
+  assert.match(await page.textContent('.refusal'), /SQLSTATE 42501/);
   assert.doesNotMatch(psql("SELECT description FROM mcp.tool WHERE name = 'hoursOf'"), /bob/);
+  // nor delete it
+  await page.check('#delete input[name=confirm]');
+  await page.click('#delete button');
+  assert.match(await page.textContent('.refusal'), /permission denied for table tool/);
+  assert.equal(psql("SELECT count(*) FROM mcp.tool WHERE name = 'hoursOf'"), '1');
+  // nor change an interface, nor its tools, nor add a plan
+  const before = psql("SELECT md5(i::text) FROM mcp.interface i WHERE name = 'console'");
+  await page.goto(`${B}/console/registry/interface/console`);
+  await page.fill('#description', 'bob was here');
+  await page.uncheck('#enabled');
+  await page.click('form.stack button[type=submit]');
+  assert.match(await page.textContent('.refusal'), /permission denied for table interface/);
+  assert.equal(await page.inputValue('#description'), 'bob was here');
+  await page.click('#mapped button[aria-label="Stop offering hoursOf"]');
+  assert.match(await page.textContent('.refusal'), /permission denied for table interface_tool/);
+  assert.equal(psql("SELECT md5(i::text) FROM mcp.interface i WHERE name = 'console'"), before);
+  assert.equal(psql("SELECT count(*) FROM mcp.interface_tool WHERE interface = 'console'"), '1');
+  await shot(page, 'registry-refused');
+  await page.goto(`${B}/console/registry/plan/new?interface=planner`);
+  await page.fill('#name', 'bobs_plan');
+  await page.fill('#description', 'Bob plans');
+  await page.click('form.stack button[type=submit]');
+  assert.match(await page.textContent('.refusal'), /permission denied for table plan/);
+  assert.equal(psql("SELECT count(*) FROM mcp.plan WHERE name = 'bobs_plan'"), '0');
 });
 
 test('a POST without the CSRF token, or from another origin, is refused', async () => {

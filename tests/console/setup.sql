@@ -45,7 +45,18 @@ CREATE FUNCTION public.create_ticket(title text, priority int) RETURNS text LANG
 
 INSERT INTO mcp.provider (name, kind, base_url, model) VALUES
   ('lookup', 'openai', 'http://127.0.0.1:' || :'mock' || '/s/lookup/v1', 'mock-model'),
+  ('live', 'openai', 'http://127.0.0.1:' || :'mock' || '/s/live/v1', 'mock-model'),
   ('ticket', 'openai', 'http://127.0.0.1:' || :'mock' || '/s/ticket/v1', 'mock-model');
+-- the chat's live progress: a tool that waits until the test releases its advisory lock, so that
+-- the page shows a run in the middle (the first tool call written, the answer not yet there);
+-- durable audit, so that a run's rows are committed as they are written (by the audit worker),
+-- not with the run's end
+ALTER DATABASE :"DBNAME" SET mcp.audit_durable = on;
+CREATE FUNCTION public.wait_for_release() RETURNS text LANGUAGE sql AS
+  $$ SELECT pg_advisory_xact_lock_shared(4242); SELECT 'released'::text $$;
+INSERT INTO mcp.tool (name, description, parameters, function, read_only, timeout_ms) VALUES
+  ('waitForRelease', 'Waits until the test releases it', '{"type": "object", "properties": {}}',
+   'public.wait_for_release()', true, 120000);
 INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
   ('hoursOf', 'Weekly working hours of a region <script>window.__pwned = ''tool''</script>',
    '{"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"]}',
@@ -56,8 +67,10 @@ INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
 INSERT INTO mcp.interface (name, description, provider, access_role, allow_acting_tools) VALUES
   ('console', 'Working hours', 'lookup', 'public', false),
   ('helpdesk', 'Tickets', 'ticket', 'public', true),
-  ('planner', 'Plans only (analyze)', 'lookup', 'public', false);
-INSERT INTO mcp.interface_tool VALUES ('console', 'hoursOf'), ('helpdesk', 'createTicket'), ('planner', 'hoursOf');
+  ('planner', 'Plans only (analyze)', 'lookup', 'public', false),
+  ('live', 'Working hours, slowly', 'live', 'public', false);
+INSERT INTO mcp.interface_tool VALUES ('console', 'hoursOf'), ('helpdesk', 'createTicket'), ('planner', 'hoursOf'),
+  ('live', 'hoursOf'), ('live', 'waitForRelease');
 
 -- analyze: a thesaurus and a plan of the planner interface
 SELECT mcp.load_thesaurus('{"terms": [

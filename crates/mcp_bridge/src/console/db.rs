@@ -51,8 +51,11 @@ impl From<tokio_postgres::Error> for DbError {
 
 /// One page's transaction as the session's role. Ended with [`RoleTx::commit`]; dropped
 /// without it (an error, the client gone), it is rolled back before the connection goes back.
+/// Dropped while a [`RoleTx::try_json_cancellable`] statement runs (the browser went away and
+/// the bridge dropped the request), the statement is cancelled first.
 pub struct RoleTx {
     lease: Option<Lease>,
+    in_flight: Option<tokio_postgres::CancelToken>,
 }
 
 impl RoleTx {
@@ -67,7 +70,10 @@ impl RoleTx {
             .lease(role.to_string())
             .await
             .map_err(DbError::other)?;
-        let tx = RoleTx { lease: Some(lease) };
+        let tx = RoleTx {
+            lease: Some(lease),
+            in_flight: None,
+        };
         let c = tx.client();
         c.batch_execute("BEGIN").await?;
         c.execute("SELECT pg_catalog.set_config('role', $1, true)", &[&role])
@@ -135,6 +141,20 @@ impl RoleTx {
         }
     }
 
+    /// [`RoleTx::try_json`] of a long statement (a chat): when the request is dropped while it
+    /// runs, the backend's query is cancelled (PostgreSQL's cancel request, awaited before the
+    /// rollback, so that it cannot reach a later statement of the connection).
+    pub async fn try_json_cancellable(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Value, DbError> {
+        self.in_flight = Some(self.client().cancel_token());
+        let r = self.try_json(sql, params).await;
+        self.in_flight = None;
+        r
+    }
+
     pub async fn commit(mut self) -> Result<(), DbError> {
         let lease = self.lease.take().expect("lease held until the end");
         let r = lease.client().batch_execute("COMMIT").await;
@@ -148,7 +168,15 @@ impl RoleTx {
 impl Drop for RoleTx {
     fn drop(&mut self) {
         if let Some(lease) = self.lease.take() {
+            let running = self.in_flight.take();
             tokio::spawn(async move {
+                if let Some(token) = running {
+                    // the cancel request's connection ends once the server has signalled the
+                    // backend: the signal is there before the ROLLBACK is sent
+                    if let Err(e) = token.cancel_query(tokio_postgres::NoTls).await {
+                        eprintln!("pg_mcp_bridge: console: cancel request failed: {e}");
+                    }
+                }
                 let _ = lease.client().batch_execute("ROLLBACK").await;
                 drop(lease);
             });

@@ -13,8 +13,11 @@
 
 mod app;
 mod bridge;
+mod chat;
 mod db;
+pub mod forms;
 mod pages;
+mod registry;
 pub mod session;
 pub mod view;
 
@@ -31,6 +34,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const CSS: &str = include_str!("console.css");
+/// The chat page's live progress (progressive enhancement; the only script of the console).
+const CHAT_JS: &str = include_str!("chat.js");
 
 /// The routes under `/console`, with their own state (merged into the bridge's router).
 pub fn router(bridge: Arc<dyn Bridge>) -> Result<Router, String> {
@@ -51,10 +56,11 @@ pub fn router(bridge: Arc<dyn Bridge>) -> Result<Router, String> {
         .with_state(console))
 }
 
-/// Headers on every console response: no script may run, nothing is framed or cached, the
+/// Headers on every console response: no script runs but the console's own file (no inline
+/// script, no eval), requests only to the console's origin, nothing is framed or cached, the
 /// Origin of a same-origin POST is sent (Referrer-Policy same-origin keeps it).
-const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; \
-                   frame-ancestors 'none'; base-uri 'none'";
+const CSP: &str = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; \
+                   img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 fn secure_headers(r: &mut Response) {
     let h = r.headers_mut();
@@ -153,6 +159,18 @@ async fn route(c: &Arc<Console>, req: Request) -> Response {
     match (req.method.clone(), req.path.as_str()) {
         (_, "/static/console.css") => {
             let mut r = ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS).into_response();
+            r.headers_mut().insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=300"),
+            );
+            return r;
+        }
+        (_, "/static/chat.js") => {
+            let mut r = (
+                [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                CHAT_JS,
+            )
+                .into_response();
             r.headers_mut().insert(
                 header::CACHE_CONTROL,
                 HeaderValue::from_static("public, max-age=300"),

@@ -3,8 +3,9 @@
 //! message, SQLSTATE, detail and hint, where the person did what was refused.
 
 use super::app::{redirect, text, Console, Req, Who};
+use super::chat::interfaces;
 use super::db::{DbError, RoleTx};
-use super::{session, view};
+use super::{chat, registry, session, view};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::Response;
 use serde_json::{json, Value};
@@ -13,7 +14,6 @@ use std::time::Instant;
 
 /// Statement timeout of a page (a chat has its own deadline and gets longer).
 const PAGE_TIMEOUT_MS: u32 = 30_000;
-const CHAT_TIMEOUT_MS: u32 = 300_000;
 /// Runs per page of the list.
 pub const PAGE_SIZE: usize = 50;
 
@@ -41,17 +41,22 @@ pub async fn dispatch(c: &Arc<Console>, req: &Req, who: &Who) -> Response {
         (&Method::POST, "/logout") => return logout(c, req, who),
         (&Method::GET, "/runs") => runs(c, req, who).await,
         (&Method::GET, _) if p.starts_with("/runs/") => run(c, &p[6..], who).await,
-        (&Method::GET, "/chat") => chat_form(c, req, who).await,
-        (&Method::POST, "/chat") => chat(c, req, who).await,
+        (&Method::GET, "/chat") => chat::form(c, req, who).await,
+        (&Method::POST, "/chat") => chat::chat(c, req, who).await,
+        (&Method::POST, "/chat/submit") => return chat::submit(c, req, who).await,
+        (&Method::GET, _) if p.starts_with("/chat/progress/") => {
+            return chat::progress(c, &p[15..], who).await
+        }
+        (&Method::GET, _) if p.starts_with("/chat/result/") => chat::result(c, &p[13..], who).await,
         (&Method::GET, "/analyze") => analyze(c, req, who).await,
         (&Method::GET, "/approvals") => approvals(c, who, Value::Null).await,
         (&Method::POST, "/approvals") => decide(c, req, who).await,
-        (&Method::GET, "/registry") => registry(c, who).await,
-        (&Method::GET, _) if p.starts_with("/registry/tool/") => {
-            tool(c, &decode(&p[15..]), who, None, Value::Null).await
-        }
-        (&Method::POST, _) if p.starts_with("/registry/tool/") => {
-            edit_tool(c, &decode(&p[15..]), req, who).await
+        (&Method::GET, "/registry") => registry::list(c, req, who).await,
+        (_, _) if p.starts_with("/registry/") => {
+            match registry::dispatch(c, req, who, &p[10..]).await {
+                Some(r) => r,
+                None => return text(StatusCode::NOT_FOUND, "Not found"),
+            }
         }
         (&Method::GET, "/retrieval") => retrieval(c, req, who).await,
         (&Method::GET, "/charts") => charts(c, who).await,
@@ -65,13 +70,6 @@ pub async fn dispatch(c: &Arc<Console>, req: &Req, who: &Who) -> Response {
             r
         }
     }
-}
-
-fn decode(s: &str) -> String {
-    url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
-        .next()
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_default()
 }
 
 type Page = Result<Response, DbError>;
@@ -435,87 +433,6 @@ async fn run(c: &Arc<Console>, id: &str, who: &Who) -> Page {
     ))
 }
 
-async fn interfaces(tx: &RoleTx) -> Result<Value, DbError> {
-    tx.try_json(
-        "SELECT coalesce(jsonb_agg(jsonb_build_object('name', i.name, 'description', i.description) ORDER BY i.name), '[]')::text
-           FROM mcp.interface i WHERE i.enabled AND mcp.may_use_interface(i.name)",
-        &[],
-    )
-    .await
-}
-
-async fn chat_form(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
-    let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
-    let ifaces = interfaces(&tx).await;
-    tx.commit().await?;
-    let (ifaces, error) = match ifaces {
-        Ok(v) => (v, Value::Null),
-        Err(e) => (json!([]), e.json()),
-    };
-    Ok(c.render(
-        "chat.html",
-        json!({"page": "chat", "interfaces": ifaces, "error": error,
-               "interface": req.q("interface"), "session": req.q("session")}),
-        Some(who),
-    ))
-}
-
-/// `POST /console/chat`: one turn through mcp.chat as the role, then what the audit holds of
-/// it (its tool calls with their results: the passages a search tool returned; its plan).
-async fn chat(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
-    let question = req.f("question").unwrap_or("").to_string();
-    let iface = req.f("interface").unwrap_or("").to_string();
-    let sess = req.f("session").unwrap_or("").trim().to_string();
-    let tx = RoleTx::begin(&c.bridge, &who.role, CHAT_TIMEOUT_MS).await?;
-    let ifaces = interfaces(&tx).await.unwrap_or(json!([]));
-    let result = tx
-        .try_json(
-            "SELECT mcp.chat($1::text, $2::text, (nullif($3::text, ''))::uuid)::text",
-            &[&question, &iface, &sess],
-        )
-        .await;
-    let mut calls = Value::Null;
-    let mut plan = Value::Null;
-    if let Ok(r) = &result {
-        if let Some(run_id) = r["run_id"].as_str() {
-            let run_id = run_id.to_string();
-            calls = tx
-                .try_json(
-                    "SELECT coalesce(jsonb_agg(jsonb_build_object('tool', t.tool, 'status', t.status,
-                            'arguments', coalesce(t.arguments::text, t.arguments_raw),
-                            'result', left(t.result_preview, 4000), 'ms', round(t.latency_ms::numeric, 1))
-                          ORDER BY t.created_at, t.call_id), '[]')::text
-                       FROM mcp.tool_call t WHERE t.run_id = ($1::text)::uuid",
-                    &[&run_id],
-                )
-                .await
-                .unwrap_or(Value::Null);
-            plan = tx
-                .try_json(
-                    "SELECT jsonb_pretty(plan) FROM mcp.run WHERE run_id = ($1::text)::uuid",
-                    &[&run_id],
-                )
-                .await
-                .ok()
-                .and_then(|v| v.as_str().map(|s| json!(s)))
-                .unwrap_or(Value::Null);
-        }
-    }
-    tx.commit().await?;
-    let (result, error) = match result {
-        Ok(v) => (v, Value::Null),
-        Err(e) => (Value::Null, e.json()),
-    };
-    Ok(c.render(
-        "chat.html",
-        json!({"page": "chat", "interfaces": ifaces, "interface": iface, "question": question,
-               "result": result, "calls": calls, "plan": plan, "error": error,
-               "session": result["session_id"].as_str().or(Some(sess.as_str()).filter(|s| !s.is_empty())),
-               "result_json": if result.is_null() { Value::Null } else { json!(serde_json::to_string_pretty(&result).unwrap_or_default()) }}),
-        Some(who),
-    ))
-}
-
 /// `GET /console/analyze?q=…&interface=…`: mcp.analyze as the role; the entities highlighted
 /// in the question (their character offsets), the ranked plans with why, and the steps of the
 /// best plan (what the chat would do first).
@@ -647,118 +564,6 @@ async fn decide(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
         Err(e) => json!({"error": e.json()}),
     };
     approvals(c, who, flash).await
-}
-
-async fn registry(c: &Arc<Console>, who: &Who) -> Page {
-    let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
-    let q = |sql: &'static str| {
-        let tx = &tx;
-        async move {
-            tx.try_json(sql, &[])
-                .await
-                .unwrap_or_else(|e| json!({"refused": e.json()}))
-        }
-    };
-    let interfaces = q("SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'description', description,
-              'provider', provider, 'enabled', enabled, 'tool_choice', tool_choice, 'max_iterations', max_iterations,
-              'access_role', access_role) ORDER BY name), '[]')::text FROM mcp.interface").await;
-    let tools = q("SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'description', description,
-              'kind', kind, 'enabled', enabled, 'read_only', read_only, 'requires_approval', requires_approval,
-              'interfaces', (SELECT coalesce(jsonb_agg(it.interface ORDER BY it.interface), '[]')
-                               FROM mcp.interface_tool it WHERE it.tool = t.name)) ORDER BY name), '[]')::text
-              FROM mcp.tool t").await;
-    let prompts = q("SELECT coalesce(jsonb_agg(jsonb_build_object('name', name, 'version', version, 'role', role,
-              'active', active, 'description', description) ORDER BY name, version DESC), '[]')::text FROM mcp.prompt").await;
-    let plans = q("SELECT coalesce(jsonb_agg(jsonb_build_object('name', p.name, 'interface', p.interface,
-              'description', p.description, 'required_kinds', p.required_kinds, 'priority', p.priority,
-              'enabled', p.enabled,
-              'steps', (SELECT coalesce(jsonb_agg(jsonb_build_object('position', s.position, 'kind', s.kind,
-                                 'tool', s.tool, 'ask_kind', s.ask_kind) ORDER BY s.position), '[]')
-                          FROM mcp.plan_step s WHERE s.plan = p.name)) ORDER BY p.interface, p.priority DESC, p.name), '[]')::text
-              FROM mcp.plan p").await;
-    tx.commit().await?;
-    Ok(c.render(
-        "registry.html",
-        json!({"page": "registry", "interfaces": interfaces, "tools": tools, "prompts": prompts, "plans": plans}),
-        Some(who),
-    ))
-}
-
-async fn tool(
-    c: &Arc<Console>,
-    name: &str,
-    who: &Who,
-    form: Option<Value>,
-    outcome: Value,
-) -> Page {
-    let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
-    let row = tx
-        .try_json(
-            "SELECT jsonb_build_object('name', name, 'description', description, 'parameters', jsonb_pretty(parameters),
-                    'function', function, 'kind', kind, 'enabled', enabled, 'read_only', read_only,
-                    'timeout_ms', timeout_ms, 'updated_at', to_char(updated_at, 'YYYY-MM-DD HH24:MI:SS'),
-                    'may_update', pg_catalog.has_table_privilege('mcp.tool', 'UPDATE'))::text
-               FROM mcp.tool WHERE name = $1::text",
-            &[&name],
-        )
-        .await?;
-    tx.commit().await?;
-    if row.is_null() {
-        return Ok(text(StatusCode::NOT_FOUND, "No such tool"));
-    }
-    // after a refused edit the form shows what the person typed, not the stored row
-    let shown = form.unwrap_or_else(|| row.clone());
-    Ok(c.render(
-        "tool.html",
-        json!({"page": "registry", "tool": row, "form": shown, "outcome": outcome}),
-        Some(who),
-    ))
-}
-
-/// `POST /console/registry/tool/{name}`: UPDATE mcp.tool as the role. PostgreSQL decides: the
-/// grant (mcp_admin), the row check trigger (a parameters value that is not a JSON Schema of
-/// an object), the constraints; its refusal is shown inline.
-async fn edit_tool(c: &Arc<Console>, name: &str, req: &Req, who: &Who) -> Page {
-    let description = req.f("description").unwrap_or("").to_string();
-    let parameters = req.f("parameters").unwrap_or("").to_string();
-    let enabled = if req.f("enabled").is_some() {
-        "true"
-    } else {
-        "false"
-    }
-    .to_string();
-    let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
-    let r = tx
-        .try_json(
-            "WITH u AS (UPDATE mcp.tool SET description = $2::text, parameters = ($3::text)::jsonb,
-                                          enabled = ($4::text)::boolean
-                         WHERE name = $1::text RETURNING name)
-             SELECT (SELECT count(*) FROM u)::text",
-            &[&name, &description, &parameters, &enabled],
-        )
-        .await;
-    tx.commit().await?;
-    let form = json!({"name": name, "description": description, "parameters": parameters,
-                      "enabled": enabled == "true"});
-    match r {
-        Ok(n) if n.as_i64() == Some(1) => tool(c, name, who, None, json!({"ok": "Saved."})).await,
-        Ok(_) => {
-            tool(
-                c,
-                name,
-                who,
-                Some(form),
-                json!({"error": {"message":
-                "Nothing was changed: the tool is not visible to your role."}}),
-            )
-            .await
-        }
-        Err(e) => {
-            let mut r = tool(c, name, who, Some(form), json!({"error": e.json()})).await?;
-            *r.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-            Ok(r)
-        }
-    }
 }
 
 async fn retrieval(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
@@ -932,6 +737,5 @@ mod tests {
         let (sql, p) = runs_query(&RunFilter::default(), 51);
         assert!(!sql.contains("WHERE"));
         assert!(p.is_empty());
-        assert_eq!(decode("a%20b+c"), "a b+c");
     }
 }

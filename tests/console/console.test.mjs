@@ -181,6 +181,17 @@ test('keyboard: the skip link comes first and leads to the content; a phone show
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
   await shot(phone, 'runs-phone');
+  // the registry's forms too: an interface's page with its tools, a plan step's form
+  for (const path of ['/console/registry/interface/console', '/console/registry/plan_step/hours_by_region/1', '/console/chat']) {
+    await phone.goto(`${B}${path}`);
+    const wider = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wider <= 0, `${path} is ${wider}px wider than the phone`);
+  }
+  // every field of a form has its label (the help text is its description)
+  await phone.goto(`${B}/console/registry/tool/hoursOf`);
+  const unlabelled = await phone.evaluate(() => [...document.querySelectorAll('#edit input:not([type=hidden]), #edit select, #edit textarea')]
+    .filter((el) => !(el.labels && el.labels.length)).map((el) => el.name));
+  assert.deepEqual(unlabelled, []);
 });
 
 test('a chat against the mock completes; its answer is text, its timeline shows the tool call', async () => {

@@ -136,8 +136,9 @@ step "MCP conformance suite (tests/conformance/run.sh)" bash "$ROOT/tests/confor
 #     the TypeScript SDK's OAuth client, the authorization edge cases (about 15 s).
 step "OAuth resource server (tests/oauth/run.sh)" bash "$ROOT/tests/oauth/run.sh"
 # 9d. The web console (/console of the HTTP bridge) in headless Chromium (playwright-core): own
-#     runs under RLS, a chat and its timeline, analyze, an approval, the registry's refusals,
-#     CSRF and Origin, hostile text in every rendered field (about 60 s).
+#     runs under RLS, a chat, its live progress and its timeline, a chat cancelled when the
+#     browser leaves, analyze, an approval, the registry edited with the database's refusals,
+#     CSRF and Origin, hostile text in every rendered field (about 2 min on a busy machine).
 step "web console in Chromium (tests/console/run.sh)" bash "$ROOT/tests/console/run.sh"
 # 10. The bridge under hostile clients (issue 20): hang-ups, session floods, one role saturating,
 #     unauthenticated bodies, slowloris, batches, role claims, bad bytes, stdio bounds, streams.

@@ -279,6 +279,42 @@ test('a chat shows its progress while the model works: the run\'s rows as they a
   }
 });
 
+test('the stop button of a running chat: mcp.chat_cancel as the role, the run ends cancelled without its answer', async () => {
+  const hold = await lockHolder();
+  let runId;
+  try {
+    const page = await signedIn('alice');
+    await page.goto(`${B}/console/chat`);
+    await page.selectOption('#interface', 'live');
+    await page.fill('#question', 'Bitte gleich wieder anhalten');
+    await page.click('form.stack button[type=submit]');
+    await page.waitForSelector('#progress-events li.ev-tool:has-text("hoursOf")', { timeout: 60000 });
+    await until(() => lockWaiters() === '1', 'the tool waiting for the lock');
+    runId = psql("SELECT run_id FROM mcp.async_run WHERE question = 'Bitte gleich wieder anhalten'");
+    // another role may not stop it: the database's refusal (the run does not exist for bob)
+    await signedIn('bob');
+    const bobPage = contexts.bob.pages()[0];
+    await bobPage.goto(`${B}/console/runs`);
+    const csrf = await bobPage.inputValue('input[name=csrf]');
+    const r = await contexts.bob.request.post(`${B}/console/chat/cancel/${runId}`, { form: { csrf }, headers: { Origin: B } });
+    assert.equal(r.status(), 422);
+    assert.match(await r.text(), /does not exist/);
+    assert.equal(psql(`SELECT cancel_requested FROM mcp.async_run WHERE run_id = '${runId}'`), 'f');
+    await page.click('#cancel-form button');
+    await page.waitForURL(new RegExp(`/console/chat/result/${runId}$`));
+    assert.equal(psql(`SELECT cancel_requested FROM mcp.async_run WHERE run_id = '${runId}'`), 't');
+    assert.match(await page.textContent('#progress-status'), /asked to stop/);
+    hold.release();
+    // the page reloads itself until the run has ended
+    await page.waitForSelector('#answer-h .badge', { timeout: 60000 });
+    assert.equal(psql(`SELECT status || ' ' || (result ->> 'status') FROM mcp.async_run WHERE run_id = '${runId}'`), 'done cancelled');
+    assert.equal(await page.textContent('#answer-h .badge'), 'cancelled');
+    assert.doesNotMatch(await page.textContent('main'), /In Bayern: 35 Stunden/);
+  } finally {
+    hold.release();
+  }
+});
+
 test('without JavaScript the chat answers synchronously; a browser that leaves a running chat cancels its query', async () => {
   const page = await signedIn('alice', undefined, { javaScriptEnabled: false });
   await page.goto(`${B}/console/chat`);

@@ -2,9 +2,9 @@
 // Progressive enhancement: without this script the chat form posts to /console/chat and the
 // page answers when mcp.chat returns. With it the form submits the run (mcp.chat_submit), the
 // page shows the run's rows as the audit writes them (polling /console/chat/progress/RUN) and
-// opens the answer (/console/chat/result/RUN) when the run has ended. When the submit is
-// refused (no chat workers, a full queue, an unknown interface) the form is posted the
-// synchronous way, which shows the database's refusal. Everything from the server is shown
+// opens the answer (/console/chat/result/RUN) when the run has ended; its stop button posts
+// mcp.chat_cancel. When the submit is refused (no chat workers, a full queue, an unknown
+// interface) the form is posted the synchronous way, which shows the database's refusal. Everything from the server is shown
 // with textContent: no text becomes markup.
 (function () {
   'use strict';
@@ -13,6 +13,7 @@
   if (!form || !box || !window.fetch || !window.URLSearchParams || !window.FormData) return;
   var statusLine = document.getElementById('progress-status');
   var list = document.getElementById('progress-events');
+  var stop = document.getElementById('cancel-form');
   var json = { credentials: 'same-origin', headers: { Accept: 'application/json' } };
 
   function show(p) {
@@ -61,6 +62,11 @@
       .then(function (j) {
         if (!j.run_id) { form.submit(); return; }
         show({ status_text: 'submitted', events: [] });
+        // the stop button is a plain form: mcp.chat_cancel, then the run's page
+        if (stop) {
+          stop.action = '/console/chat/cancel/' + encodeURIComponent(j.run_id);
+          stop.hidden = false;
+        }
         poll(j.run_id, 200);
       })
       .catch(function () { form.submit(); });

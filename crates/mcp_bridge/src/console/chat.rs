@@ -155,6 +155,35 @@ pub async fn submit(c: &Arc<Console>, req: &Req, who: &Who) -> Response {
     }
 }
 
+/// `POST /console/chat/cancel/{run}`: mcp.chat_cancel as the role (a queued run stops at once,
+/// a running one at its next wait), then the run's page; a refusal is shown in its place.
+pub async fn cancel(c: &Arc<Console>, id: &str, who: &Who) -> Page {
+    let id = id.to_string();
+    let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
+    let r = tx
+        .try_json(
+            "SELECT to_jsonb(mcp.chat_cancel(($1::text)::uuid))::text",
+            &[&id],
+        )
+        .await;
+    tx.commit().await?;
+    match r {
+        Ok(_) => Ok(super::app::redirect(&format!(
+            "/console/chat/result/{}",
+            url::form_urlencoded::byte_serialize(id.as_bytes()).collect::<String>()
+        ))),
+        Err(e) => {
+            let mut r = c.render(
+                "error.html",
+                json!({"page": "chat", "error": e.json()}),
+                Some(who),
+            );
+            *r.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            Ok(r)
+        }
+    }
+}
+
 /// The run's progress: the queue's status, and its rows so far, each with a label to show.
 async fn progress_of(tx: &RoleTx, id: &str) -> Result<Value, DbError> {
     let id = id.to_string();
@@ -162,6 +191,7 @@ async fn progress_of(tx: &RoleTx, id: &str) -> Result<Value, DbError> {
         .try_json(
             "SELECT jsonb_build_object('run_id', a.run_id, 'status', a.status, 'interface', a.interface,
                     'session_id', a.session_id, 'done', a.status NOT IN ('queued', 'running'),
+                    'cancel_requested', a.cancel_requested,
                     'seconds', round(extract(epoch FROM clock_timestamp() - a.submitted_at)::numeric, 1),
                     'tools', (SELECT coalesce(jsonb_agg(jsonb_build_object('tool', t.tool, 'status', t.status,
                                      'ms', round(t.latency_ms::numeric, 1), 'at', extract(epoch FROM t.created_at))
@@ -195,12 +225,11 @@ async fn progress_of(tx: &RoleTx, id: &str) -> Result<Value, DbError> {
     };
     p["events"] = json!(progress_events(&llm, &tools));
     p["note"] = note;
-    p["status_text"] = json!(status_text(
-        p["status"].as_str().unwrap_or(""),
-        p["seconds"]
-            .as_f64()
-            .or_else(|| p["seconds"].as_str().and_then(|s| s.parse().ok()))
-    ));
+    let mut text = status_text(p["status"].as_str().unwrap_or(""), num(&p["seconds"]));
+    if p["cancel_requested"] == json!(true) && p["done"] != json!(true) {
+        text.push_str(" · asked to stop: it stops at its next wait");
+    }
+    p["status_text"] = json!(text);
     Ok(p)
 }
 

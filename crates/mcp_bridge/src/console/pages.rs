@@ -48,6 +48,9 @@ pub async fn dispatch(c: &Arc<Console>, req: &Req, who: &Who) -> Response {
             return chat::progress(c, &p[15..], who).await
         }
         (&Method::GET, _) if p.starts_with("/chat/result/") => chat::result(c, &p[13..], who).await,
+        (&Method::POST, _) if p.starts_with("/chat/cancel/") => {
+            chat::cancel(c, &p[13..], who).await
+        }
         (&Method::GET, "/analyze") => analyze(c, req, who).await,
         (&Method::GET, "/approvals") => approvals(c, who, Value::Null).await,
         (&Method::POST, "/approvals") => decide(c, req, who).await,

@@ -20,30 +20,31 @@ BEGIN
         INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
                                    arguments_raw, arguments, validation_errors, status,
                                    result_size, result_preview, latency_ms, error_sqlstate,
-                                   error_message, created_at, clipped)
+                                   error_message, created_at, clipped, traceparent, tracestate)
         OVERRIDING SYSTEM VALUE
         SELECT coalesce(x.call_id, nextval('mcp.tool_call_call_id_seq'::regclass)), x.run_id,
                x.tool_call_id, x.tool, x.interface, x.role_name, x.arguments_raw, x.arguments,
                x.validation_errors, x.status, x.result_size, x.result_preview, x.latency_ms,
                x.error_sqlstate, x.error_message, coalesce(x.created_at, clock_timestamp()),
-               x.clipped
+               x.clipped, x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.tool_call, r) x
         RETURNING call_id INTO id;
     WHEN 'llm_request' THEN
         INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
                                      response_raw, http_status, latency_ms, attempts, prompt_tokens,
                                      completion_tokens, finish_reason, repaired, fixes, error,
-                                     created_at, clipped)
+                                     created_at, clipped, traceparent, tracestate)
         SELECT x.run_id, x.iteration, x.purpose, x.provider, x.model, x.url, x.request_body,
                x.response_raw, x.http_status, x.latency_ms, x.attempts, x.prompt_tokens,
                x.completion_tokens, x.finish_reason, coalesce(x.repaired, false), x.fixes, x.error,
-               coalesce(x.created_at, clock_timestamp()), x.clipped
+               coalesce(x.created_at, clock_timestamp()), x.clipped, x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.llm_request, r) x;
     WHEN 'run' THEN
         INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped,
-                             started_at, backend_pid, backend_start)
+                             started_at, backend_pid, backend_start, traceparent, tracestate)
         SELECT x.run_id, x.session_id, x.interface, x.provider, x.role_name, x.question, x.clipped,
-               coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start
+               coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start,
+               x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.run, r) x;
     WHEN 'run_end' THEN
         -- Only a run still open: an end reported by the backend wins over the worker's own

@@ -177,6 +177,21 @@ INSERT INTO mcp.tool (name, description, parameters, kind, read_only) VALUES
    "additionalProperties": false}',
  'builtin', true);
 
+-- The chat as an MCP tool (an MCP task where the client takes one): src/mcp_tasks.rs runs it,
+-- through mcp.handle only. Map it to an interface to offer it to MCP clients.
+INSERT INTO mcp.tool (name, description, parameters, kind, read_only) VALUES
+('chat',
+ 'Ask the database''s assistant a question in natural language. It answers from the database through the tools of this interface, as you (your role''s privileges and row-level security). The answer may take a while; when your client supports MCP tasks it gets a task to poll. To continue a conversation, or to answer a question the assistant asked, pass the session_id of the earlier answer.',
+ '{"type": "object",
+   "properties": {
+     "question": {"type": "string", "minLength": 1, "maxLength": 32000,
+                  "description": "The question or instruction, in any language."},
+     "session_id": {"type": "string", "minLength": 36, "maxLength": 36,
+                    "description": "The session_id of an earlier answer, to continue that conversation."}},
+   "required": ["question"],
+   "additionalProperties": false}',
+ 'builtin', true);
+
 ------------------------------------------------------------------------------------------------
 -- Default prompt (the seed insists on an explicit tool-use strategy in the system prompt)
 ------------------------------------------------------------------------------------------------

@@ -2736,30 +2736,31 @@ BEGIN
         INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
                                    arguments_raw, arguments, validation_errors, status,
                                    result_size, result_preview, latency_ms, error_sqlstate,
-                                   error_message, created_at, clipped)
+                                   error_message, created_at, clipped, traceparent, tracestate)
         OVERRIDING SYSTEM VALUE
         SELECT coalesce(x.call_id, nextval('mcp.tool_call_call_id_seq'::regclass)), x.run_id,
                x.tool_call_id, x.tool, x.interface, x.role_name, x.arguments_raw, x.arguments,
                x.validation_errors, x.status, x.result_size, x.result_preview, x.latency_ms,
                x.error_sqlstate, x.error_message, coalesce(x.created_at, clock_timestamp()),
-               x.clipped
+               x.clipped, x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.tool_call, r) x
         RETURNING call_id INTO id;
     WHEN 'llm_request' THEN
         INSERT INTO mcp.llm_request (run_id, iteration, purpose, provider, model, url, request_body,
                                      response_raw, http_status, latency_ms, attempts, prompt_tokens,
                                      completion_tokens, finish_reason, repaired, fixes, error,
-                                     created_at, clipped)
+                                     created_at, clipped, traceparent, tracestate)
         SELECT x.run_id, x.iteration, x.purpose, x.provider, x.model, x.url, x.request_body,
                x.response_raw, x.http_status, x.latency_ms, x.attempts, x.prompt_tokens,
                x.completion_tokens, x.finish_reason, coalesce(x.repaired, false), x.fixes, x.error,
-               coalesce(x.created_at, clock_timestamp()), x.clipped
+               coalesce(x.created_at, clock_timestamp()), x.clipped, x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.llm_request, r) x;
     WHEN 'run' THEN
         INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped,
-                             started_at, backend_pid, backend_start)
+                             started_at, backend_pid, backend_start, traceparent, tracestate)
         SELECT x.run_id, x.session_id, x.interface, x.provider, x.role_name, x.question, x.clipped,
-               coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start
+               coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start,
+               x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.run, r) x;
     WHEN 'run_end' THEN
         -- Only a run still open: an end reported by the backend wins over the worker's own
@@ -3197,3 +3198,34 @@ AS 'MODULE_PATHNAME', 'input_response_wrapper';
 
 COMMENT ON FUNCTION mcp.input_response(text) IS
   'Inside a tool that mcp.handle runs for tools/call: the MCP client''s response to the tool''s input request with this key (an ElicitResult, CreateMessageResult or ListRootsResult as the client sent it), NULL in the first round and outside mcp.handle. A tool asks by returning {"needs_input": true, "input_requests": {"<key>": {"method": "elicitation/create" | "sampling/createMessage" | "roots/list", "params": {...}}}}. The response is what the client says: never take it as an approval.';
+
+------------------------------------------------------------------------------------------------
+-- MCP tasks: the built-in tool chat (mcp.chat as an MCP tool, a task where the client takes one;
+-- sql/finalize.sql). A 0.1.0 tool of the same name is the user's and stays.
+------------------------------------------------------------------------------------------------
+INSERT INTO mcp.tool (name, description, parameters, kind, read_only) VALUES
+('chat',
+ 'Ask the database''s assistant a question in natural language. It answers from the database through the tools of this interface, as you (your role''s privileges and row-level security). The answer may take a while; when your client supports MCP tasks it gets a task to poll. To continue a conversation, or to answer a question the assistant asked, pass the session_id of the earlier answer.',
+ '{"type": "object",
+   "properties": {
+     "question": {"type": "string", "minLength": 1, "maxLength": 32000,
+                  "description": "The question or instruction, in any language."},
+     "session_id": {"type": "string", "minLength": 36, "maxLength": 36,
+                    "description": "The session_id of an earlier answer, to continue that conversation."}},
+   "required": ["question"],
+   "additionalProperties": false}',
+ 'builtin', true)
+ON CONFLICT (name) DO NOTHING;
+
+------------------------------------------------------------------------------------------------
+-- W3C trace context on the audit rows (the request's traceparent / tracestate)
+------------------------------------------------------------------------------------------------
+ALTER TABLE mcp.run ADD COLUMN traceparent text, ADD COLUMN tracestate text;
+ALTER TABLE mcp.tool_call ADD COLUMN traceparent text, ADD COLUMN tracestate text;
+ALTER TABLE mcp.llm_request ADD COLUMN traceparent text, ADD COLUMN tracestate text;
+COMMENT ON COLUMN mcp.run.traceparent IS 'W3C traceparent of the client request the run belongs to (params._meta.traceparent of an MCP request, else the setting mcp.traceparent); stored only when valid (lower-case hex, version not ff, ids not zero), NULL otherwise.';
+COMMENT ON COLUMN mcp.run.tracestate IS 'W3C tracestate sent with that traceparent (at most 512 characters and 32 key=value members); NULL without a valid traceparent or when malformed.';
+COMMENT ON COLUMN mcp.tool_call.traceparent IS 'W3C traceparent of the client request the call belongs to (params._meta.traceparent of an MCP request, else the setting mcp.traceparent); stored only when valid (lower-case hex, version not ff, ids not zero), NULL otherwise.';
+COMMENT ON COLUMN mcp.tool_call.tracestate IS 'W3C tracestate sent with that traceparent (at most 512 characters and 32 key=value members); NULL without a valid traceparent or when malformed.';
+COMMENT ON COLUMN mcp.llm_request.traceparent IS 'W3C traceparent of the client request the request belongs to (params._meta.traceparent of an MCP request, else the setting mcp.traceparent); stored only when valid (lower-case hex, version not ff, ids not zero), NULL otherwise.';
+COMMENT ON COLUMN mcp.llm_request.tracestate IS 'W3C tracestate sent with that traceparent (at most 512 characters and 32 key=value members); NULL without a valid traceparent or when malformed.';

@@ -20,6 +20,7 @@ mod gucs;
 mod jsonb;
 mod keys;
 mod mcp_server;
+mod mcp_tasks;
 mod pg;
 mod plans;
 mod registry;
@@ -28,6 +29,7 @@ mod rows;
 mod sandbox;
 mod sql_tool;
 mod tools;
+mod trace_context;
 
 #[cfg(panic = "abort")]
 compile_error!("pg_mcp must be built with panic = \"unwind\": a panic must become an ERROR, not abort the server");
@@ -51,6 +53,7 @@ pub extern "C-unwind" fn _PG_init() {
     async_runs::init();
     chat::budget::init();
     mcp_server::init_gucs();
+    trace_context::init_gucs();
     gucs::init();
     sandbox::init();
     pg::hooks::install_engine_hooks();

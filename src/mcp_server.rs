@@ -111,6 +111,8 @@ pub(crate) fn handle_one(msg: &Value) -> Option<Value> {
         Incoming::Response | Incoming::Notification { .. } => None,
         Incoming::Invalid { id, error } => Some(mcp_protocol::error_response(&id, &error)),
         Incoming::Request { id, method, params } => {
+            // the request's W3C trace context, for the audit rows it writes (either era)
+            let _trace = crate::trace_context::RequestTrace::set(params.get("_meta"));
             let era = match modern::era(&method, &params, &guc_text(&PROTOCOL_VERSION)) {
                 Ok(era) => era,
                 Err(e) => return Some(mcp_protocol::error_response(&id, &e)),
@@ -274,6 +276,12 @@ fn dispatch(method: &str, params: &Map<String, Value>) -> Result<Value, RpcError
         "prompts/get" => prompts_get(params),
         "completion/complete" => complete(params),
         "logging/setLevel" => set_level(params),
+        // tasks in the 2025-11-25 core (experimental there); earlier revisions have none
+        "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel"
+            if mcp_protocol::tasks::legacy_version_has_tasks(&negotiated_version()) =>
+        {
+            crate::mcp_tasks::dispatch(method, params, false)
+        }
         _ => Err(unknown_method(method)),
     }
 }
@@ -284,6 +292,18 @@ fn dispatch_modern(method: &str, params: &Map<String, Value>) -> Result<Value, R
     match method {
         "server/discover" => Ok(modern::discover_result(LISTEN_DELIVERED.get())),
         "subscriptions/listen" => subscriptions_listen(params),
+        // the tasks extension: only for a client that declared it on this request
+        "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            let declared = REQUEST_CAPABILITIES.with(|c| {
+                c.borrow()
+                    .as_ref()
+                    .is_some_and(mcp_protocol::tasks::client_declares)
+            });
+            if !declared {
+                return Err(mcp_protocol::tasks::missing_extension());
+            }
+            crate::mcp_tasks::dispatch(method, params, true)
+        }
         _ => dispatch(method, params),
     }
 }
@@ -336,11 +356,11 @@ fn initialize(params: &Map<String, Value>) -> Result<Value, RpcError> {
     .map_err(from_spi)?
     .flatten()
     .unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_string());
-    Ok(mcp_protocol::initialize_result(
-        version,
-        "pg_mcp",
-        &ext_version,
-    ))
+    let mut result = mcp_protocol::initialize_result(version, "pg_mcp", &ext_version);
+    if mcp_protocol::tasks::legacy_version_has_tasks(version) {
+        result["capabilities"]["tasks"] = mcp_protocol::tasks::legacy_capability();
+    }
+    Ok(result)
 }
 
 /// The revision the current request is served by: a modern request's own, otherwise the
@@ -407,6 +427,17 @@ fn tools_list(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let page: Vec<tools::ToolRow> = page.into_iter().cloned().collect();
     let rendered = tools::tools_json(&page, "mcp").map_err(from_mcp)?;
     let mut items = rendered.as_array().cloned().unwrap_or_default();
+    // 2025-11-25 (tasks in the core): the chat tool may be called as a task. 2026-07-28 has
+    // no per-tool declaration (the server decides per request).
+    let legacy_tasks = REQUEST_VERSION.with(|c| c.get()).is_none()
+        && mcp_protocol::tasks::legacy_version_has_tasks(&negotiated_version());
+    if legacy_tasks {
+        for (item, row) in items.iter_mut().zip(&page) {
+            if crate::mcp_tasks::is_chat_tool(row) {
+                item["execution"] = json!({"taskSupport": "optional"});
+            }
+        }
+    }
     if mcp_protocol::has_structured_content(&negotiated_version()) {
         let schemas = output_schemas()?;
         for item in &mut items {
@@ -506,14 +537,36 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         }
     };
     let row = &row;
+    if crate::mcp_tasks::is_chat_tool(row) {
+        let task = REQUEST_CAPABILITIES.with(|c| {
+            crate::mcp_tasks::task_wanted(params, c.borrow().as_ref(), &negotiated_version())
+        })?;
+        let mut result = crate::mcp_tasks::call_chat(row, &arguments, &iface, task)?;
+        charge_statement(serde_json::to_string(&result).map_or(0, |t| t.len()));
+        if !mcp_protocol::has_structured_content(&negotiated_version()) {
+            if let Some(o) = result.as_object_mut() {
+                o.remove("structuredContent");
+            }
+        }
+        return Ok(result);
+    }
     let responses = mcp_protocol::input::input_responses(params)?;
     let _responses = InputResponses::set(responses.clone());
     let content_tool = returns_content(name)?;
     // The output schema and a content result are checked inside the pipeline, before the
     // audit row is written, so the row's status is what the client gets.
     let check = |outcome: &mut tools::ToolOutcome| {
-        // a request for input is neither the tool's result nor its content
+        // a request for input is neither the tool's result nor its content; one the client
+        // cannot be sent (it lacks the capability, or the form is not sendable) is the error
+        // the client gets, and is audited as one
         if !outcome.is_error() && outcome.structured.as_ref().is_some_and(asks_for_input) {
+            if let Some(why) = outcome
+                .structured
+                .as_ref()
+                .and_then(|s| input_refusal(name, s, responses.as_ref()))
+            {
+                *outcome = tools::ToolOutcome::error(mcp_chat::ToolCallStatus::Error, why);
+            }
             return;
         }
         if let Err(e) = check_output(name, outcome) {
@@ -565,6 +618,40 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
 /// Whether a tool's result object asks for input (`"needs_input": true`).
 fn asks_for_input(v: &Value) -> bool {
     v.get("needs_input") == Some(&Value::Bool(true))
+}
+
+/// Why a tool's request for input cannot go to this client (`None`: it can, or it is
+/// getDialog's form answered already): a form pg_mcp cannot send, or, for a modern client, a
+/// capability its request did not declare. A handshake client's capabilities are the bridge's
+/// to check (it holds the session).
+fn input_refusal(
+    tool: &str,
+    structured: &Value,
+    responses: Option<&Map<String, Value>>,
+) -> Option<String> {
+    use mcp_protocol::input;
+    let requests = match input::requests_of(structured)? {
+        Ok(r) => r,
+        Err(why) => {
+            return Some(format!(
+                "Tool '{tool}' asked for input in a form pg_mcp cannot send: {why}."
+            ))
+        }
+    };
+    let dialog_answered = structured.get("input_requests").is_none()
+        && responses
+            .and_then(|r| r.get(input::DIALOG_KEY))
+            .and_then(input::dialog_answer)
+            .is_some();
+    if dialog_answered {
+        return None;
+    }
+    REQUEST_CAPABILITIES.with(|c| {
+        c.borrow().as_ref().and_then(|caps| {
+            input::missing_capability(&requests, caps)
+                .map(|(k, m, cap)| format!("Tool '{tool}' needs {m} (input request '{k}'), and this client did not declare the capability '{cap}'."))
+        })
+    })
 }
 
 /// A tool error result (isError) with `text`.

@@ -23,6 +23,7 @@ pub fn run_start(
 ) -> McpResult<()> {
     let mut cuts = crate::audit::row_cuts();
     let question = cuts.text("question", question).into_owned();
+    let trace = crate::trace_context::current();
     let row = RunRow {
         run_id: run_id.to_string(),
         session_id: session.to_string(),
@@ -34,6 +35,8 @@ pub fn run_start(
         started_at: rows::now(),
         backend_pid: None,
         backend_start: None,
+        traceparent: trace.0,
+        tracestate: trace.1,
     };
     // Durable audit: the background worker commits the row, else it is written here.
     if crate::audit::run_start(row.clone())? {
@@ -134,6 +137,7 @@ pub fn llm_request(run_id: Uuid, x: &mcp_chat::LlmExchange) -> McpResult<()> {
         .finish_reason
         .and_then(|f| serde_json::to_value(f).ok())
         .and_then(|v| v.as_str().map(str::to_string));
+    let trace = crate::trace_context::current();
     let row = LlmRequestRow {
         run_id: run_id.to_string(),
         iteration: x.iteration,
@@ -155,6 +159,8 @@ pub fn llm_request(run_id: Uuid, x: &mcp_chat::LlmExchange) -> McpResult<()> {
         error,
         clipped: cuts.into_json(),
         created_at: rows::now(),
+        traceparent: trace.0,
+        tracestate: trace.1,
     };
     crate::audit::record(&Record::LlmRequest(row)).map(|_| ())
 }

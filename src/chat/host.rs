@@ -70,7 +70,11 @@ impl Host for SqlHost {
         // `mcp.chat` checked the interface (exists, enabled, usable by the role) before the run
         // started: its row is not read again here.
         let rows = match tools::runnable_tools(&self.interface) {
-            Ok(rows) => rows,
+            // the chat tool (a question to this very chat, for MCP clients) is never offered
+            Ok(rows) => rows
+                .into_iter()
+                .filter(|t| !(t.kind == "builtin" && t.name == tools::names::CHAT))
+                .collect(),
             Err(e) => {
                 self.fail(e);
                 Vec::new()

@@ -147,6 +147,7 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
     // The row's id is taken here (unless the tool reserved it while it ran), so it is known
     // whichever sink stores the row; in a read-only transaction the worker takes it.
     let call_id = r.call_id.or_else(reserve_call_id);
+    let trace = crate::trace_context::current();
     let row = ToolCallRow {
         call_id,
         run_id: r.run_id.map(|u| u.to_string()),
@@ -165,6 +166,8 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
         error_message,
         clipped: cuts.into_json(),
         created_at: mcp_audit::rows::now(),
+        traceparent: trace.0,
+        tracestate: trace.1,
     };
     // Through the durable audit worker when it is on (a chat run's call, and a call of its
     // own: mcp.call_tool, MCP tools/call), else in the caller's transaction.

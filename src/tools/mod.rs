@@ -255,6 +255,16 @@ pub fn call(req: &CallRequest<'_>) -> McpResult<(ToolOutcome, i64)> {
 /// Steps 3–5 for an authorized, valid call: the kind runs it under the time limit, in the
 /// sandbox, with the backend tagged.
 fn execute(req: &CallRequest<'_>, row: &ToolRow, rec: &mut CallRecord) -> McpResult<ToolOutcome> {
+    if row.kind == "builtin" && row.name == names::CHAT {
+        // the chat tool is a chat, not a tool body: a chat cannot call it (nor mcp.call_tool)
+        return Ok(ToolOutcome::error(
+            ToolCallStatus::Error,
+            format!(
+                "Tool '{}' runs only as an MCP tools/call (mcp.handle); from SQL use mcp.chat or mcp.chat_submit.",
+                names::CHAT
+            ),
+        ));
+    }
     let Some(kind) = kind_of(row) else {
         return Ok(ToolOutcome::error(
             ToolCallStatus::Error,

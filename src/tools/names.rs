@@ -11,5 +11,9 @@ pub const GET_DIALOG: &str = "getDialog";
 /// The retrieval gate over the collections built for RAG (no function: pg_mcp searches).
 pub const CONTEXT_RETRIEVE: &str = "context_retrieve";
 
+/// A question to the interface's chat (`mcp.chat`) as an MCP tool: through `mcp.handle` only,
+/// as an MCP task where the client takes one (no function: `src/mcp_tasks.rs` runs it).
+pub const CHAT: &str = "chat";
+
 /// Built-in tools that need no function.
-pub const WITHOUT_FUNCTION: [&str; 3] = [SQL_QUERY, SCHEMA_INFORMATION, CONTEXT_RETRIEVE];
+pub const WITHOUT_FUNCTION: [&str; 4] = [SQL_QUERY, SCHEMA_INFORMATION, CONTEXT_RETRIEVE, CHAT];

@@ -506,6 +506,84 @@ async def test_http_modern_client_log_level_per_request():
             assert got == [], got
 
 
+async def test_stdio_modern_client_log_level_per_request():
+    """stdio as over HTTP: a 2026-07-28 request's own _meta logLevel brings the tool's notices
+    at or above it as notifications/message before the call's answer (Python SDK Client)."""
+    got = []
+
+    async def on_log(params):
+        got.append((params.level, params.data))
+    params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+    async with Client(params, log_level="warning", logging_callback=on_log) as client:
+        assert client.protocol_version == "2026-07-28", client.protocol_version
+        r = await client.call_tool("noisy_count", {})
+        dump(r)
+        assert text_of(r) == "40", r
+        assert [lvl for lvl, _ in got] == ["warning"], got
+        assert "almost done" in json.dumps(got[0][1]), got
+    got.clear()
+    async with Client(params, logging_callback=on_log) as client:
+        await client.call_tool("noisy_count", {})
+        assert got == [], got
+
+
+def test_stdio_raw_session_level_and_traceparent():
+    """stdio, raw lines: logging/setLevel sets the session's level for a handshake client's
+    tool notices; a W3C traceparent in a request's _meta names the backend while that request
+    runs (application_name, as over HTTP), the session's name again after it; a malformed one
+    is ignored."""
+    psql("INSERT INTO mcp.resource (uri, name, query) VALUES ('pgmcp://t/app2', 'app2', "
+         "'SELECT current_setting(''application_name'')') ON CONFLICT DO NOTHING")
+    p = subprocess.Popen([BRIDGE], env=bridge_env("mcp_t_alice"), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(m):
+        p.stdin.write(json.dumps(m) + "\n")
+        p.stdin.flush()
+
+    def until(i):
+        before = []
+        while True:
+            m = json.loads(seen(p.stdout.readline()))
+            if m.get("id") == i:
+                return m, before
+            before.append(m)
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+        until(1)
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "noisy_count", "arguments": {}}}
+        send(call)
+        r, before = until(2)
+        assert r["result"]["content"][0]["text"] == "40" and before == [], (r, before)
+        send({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel", "params": {"level": "info"}})
+        assert until(3)[0]["result"] == {}
+        send({**call, "id": 4})
+        r, before = until(4)
+        levels = [m["params"]["level"] for m in before if m.get("method") == "notifications/message"]
+        assert levels == ["notice", "warning"], before
+        tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        read = {"jsonrpc": "2.0", "id": 5, "method": "resources/read",
+                "params": {"uri": "pgmcp://t/app2", "_meta": {"traceparent": tp}}}
+        send(read)
+        r, _ = until(5)
+        assert r["result"]["contents"][0]["text"] == \
+            "pg_mcp_bridge 4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", r
+        send({**read, "id": 6, "params": {"uri": "pgmcp://t/app2"}})
+        r, _ = until(6)
+        assert r["result"]["contents"][0]["text"] == "pg_mcp_bridge raw/0", r
+        send({**read, "id": 7, "params": {"uri": "pgmcp://t/app2", "_meta": {"traceparent": "00-bad-01"}}})
+        r, _ = until(7)
+        assert r["result"]["contents"][0]["text"] == "pg_mcp_bridge raw/0", r
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=5)
+        seen(p.stderr.read())
+        psql("DELETE FROM mcp.resource WHERE uri = 'pgmcp://t/app2'")
+
+
 async def test_http_modern_listen_delivers_list_changes_and_updates():
     """2026-07-28 subscriptions/listen over HTTP: the acknowledgement honours the list changes
     asked for and the resources the role can see; registry changes and mcp.resource_updated
@@ -700,6 +778,108 @@ def modern_post(tok, method, params=None, headers=None, id=1):
     return post(body, tok, extra=h)
 
 
+def answer_of(r):
+    """The JSON-RPC answer of a POST, whether the bridge sent JSON or an SSE stream."""
+    if r.headers.get("content-type", "").startswith("text/event-stream"):
+        msgs = [json.loads(l[5:]) for l in r.text.splitlines() if l.startswith("data:") and l[5:].strip()]
+        return [m for m in msgs if "id" in m and ("result" in m or "error" in m)][-1]
+    return r.json()
+
+
+TASKS_META = {**MODERN_META, "io.modelcontextprotocol/clientCapabilities": {
+    "extensions": {"io.modelcontextprotocol/tasks": {}}}}
+REPLAY_ANSWER = json.dumps({"id": "r1", "object": "chat.completion", "model": "recorded", "choices": [
+    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Es gibt 40 Titel."}}],
+    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+
+
+def test_http_chat_as_a_task_in_both_eras():
+    """The built-in tool chat as an MCP task over the bridge's HTTP socket, run by a real chat
+    worker of the cluster (mcp.chat_submit's queue): 2026-07-28 with the tasks extension
+    declared per request (CreateTaskResult, tasks/get until completed, Mcp-Name = taskId,
+    -32021 without the extension, invisible to another role), and 2025-11-25 (params.task,
+    tasks/get, tasks/result, tasks/list, tasks/cancel)."""
+    analyst, guest = token("mcp_t_analyst"), token("mcp_t_guest")
+    lit = REPLAY_ANSWER.replace("'", "''")
+    psql(f"""INSERT INTO mcp.provider (name, kind, model, options) VALUES ('replay_t', 'replay', 'recorded',
+               jsonb_build_object('responses', jsonb_build_array('{lit}'::text)));
+             UPDATE mcp.interface SET provider = 'replay_t' WHERE name = 'chatbot';
+             INSERT INTO mcp.interface_tool VALUES ('chatbot', 'chat') ON CONFLICT DO NOTHING""")
+
+    def tpost(tok, method, params, id, meta=TASKS_META, name=None):
+        body = {"jsonrpc": "2.0", "id": id, "method": method, "params": {**params, "_meta": meta}}
+        h = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+        if name is not None:
+            h["Mcp-Name"] = name
+        return post(body, tok, extra=h)
+
+    def poll(get):
+        deadline = time.monotonic() + 60
+        while True:
+            t = get()
+            if t["status"] not in ("working", "input_required"):
+                return t
+            assert time.monotonic() < deadline, t
+            time.sleep(0.2)
+
+    try:
+        r = tpost(analyst, "tools/call", {"name": "chat", "arguments": {"question": "Wie viele Titel gibt es?"}}, 1, name="chat")
+        assert r.status_code == 200, (r.status_code, r.text)
+        created = answer_of(r)["result"]
+        assert created["resultType"] == "task" and created["status"] == "working", created
+        tid = created["taskId"]
+        done = poll(lambda: tpost(analyst, "tasks/get", {"taskId": tid}, 2, name=tid).json()["result"])
+        assert done["status"] == "completed" and done["resultType"] == "complete", done
+        assert done["result"]["content"][0]["text"] == "Es gibt 40 Titel.", done
+        assert done["result"]["isError"] is False and done["result"]["structuredContent"]["run_id"] == tid, done
+        # a chat worker ran it as the caller: the run's audit row is the analyst's
+        assert psql(f"SELECT role_name || ':' || status FROM mcp.run WHERE run_id = '{tid}'") == "mcp_t_analyst:completed"
+        # Mcp-Name must carry the task id; the extension must be declared on the request
+        r = tpost(analyst, "tasks/get", {"taskId": tid}, 3, name="another")
+        assert r.status_code == 400 and r.json()["error"]["code"] == -32020, (r.status_code, r.text)
+        r = tpost(analyst, "tasks/get", {"taskId": tid}, 4, meta=MODERN_META, name=tid)
+        assert r.status_code == 400 and r.json()["error"]["code"] == -32021, (r.status_code, r.text)
+        # another role does not see it
+        r = tpost(guest, "tasks/get", {"taskId": tid}, 5, name=tid)
+        assert r.json()["error"]["code"] == -32602, r.text
+        # cancel of a finished task is acknowledged and changes nothing
+        r = tpost(analyst, "tasks/cancel", {"taskId": tid}, 6, name=tid)
+        assert r.status_code == 200 and r.json()["result"]["resultType"] == "complete", r.text
+        assert tpost(analyst, "tasks/get", {"taskId": tid}, 7, name=tid).json()["result"]["status"] == "completed"
+
+        # 2025-11-25: tasks in the core
+        sa = init_http(analyst)
+        r = post({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}, analyst)
+        assert r.json()["result"]["capabilities"]["tasks"]["requests"]["tools"]["call"] == {}, r.text
+        r = post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, analyst, sa)
+        chat = next(t for t in answer_of(r)["result"]["tools"] if t["name"] == "chat")
+        assert chat["execution"]["taskSupport"] == "optional", chat
+        r = post({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "chat", "arguments": {"question": "Und jetzt?"}, "task": {"ttl": 60000}}}, analyst, sa)
+        task = answer_of(r)["result"]["task"]
+        assert task["status"] == "working", task
+        lid = task["taskId"]
+        r = post({"jsonrpc": "2.0", "id": 4, "method": "tasks/result", "params": {"taskId": lid}}, analyst, sa)
+        res = answer_of(r)["result"]
+        assert res["content"][0]["text"] == "Es gibt 40 Titel.", res
+        assert res["_meta"]["io.modelcontextprotocol/related-task"]["taskId"] == lid, res
+        got = answer_of(post({"jsonrpc": "2.0", "id": 5, "method": "tasks/get", "params": {"taskId": lid}}, analyst, sa))
+        assert got["result"]["status"] == "completed", got
+        listed = answer_of(post({"jsonrpc": "2.0", "id": 6, "method": "tasks/list"}, analyst, sa))["result"]["tasks"]
+        assert {tid, lid} <= {t["taskId"] for t in listed}, listed
+        c = answer_of(post({"jsonrpc": "2.0", "id": 7, "method": "tasks/cancel", "params": {"taskId": lid}}, analyst, sa))
+        assert c["error"]["code"] == -32602, c
+        # without params.task the chat answers in the request
+        r = post({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+            "name": "chat", "arguments": {"question": "Sofort?"}}}, analyst, sa)
+        now = answer_of(r)["result"]
+        assert now["content"][0]["text"] == "Es gibt 40 Titel." and "task" not in now, now
+    finally:
+        psql("""DELETE FROM mcp.interface_tool WHERE tool = 'chat';
+                UPDATE mcp.interface SET provider = 'p' WHERE name = 'chatbot'""")
+
+
 def test_http_stateless_discover_and_header_checks():
     analyst = token("mcp_t_analyst")
     r = modern_post(analyst, "server/discover")
@@ -867,6 +1047,9 @@ TESTS = [
     test_http_modern_listen_delivers_list_changes_and_updates,
     test_http_legacy_subscribe_gets_resource_updates,
     test_http_traceparent_names_the_backend,
+    test_http_chat_as_a_task_in_both_eras,
+    test_stdio_modern_client_log_level_per_request,
+    test_stdio_raw_session_level_and_traceparent,
     test_no_secret_in_any_response,  # last: checks what the others saw
 ]
 

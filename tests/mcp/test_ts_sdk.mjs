@@ -102,6 +102,53 @@ test('Streamable HTTP: a token for a role the authenticator may not become is re
   await assert.rejects(client.connect(http('mcp_t_stranger')));
 });
 
+test('Streamable HTTP: the chat tool as a 2025-11-25 task (the SDK\'s experimental tasks client)', async () => {
+  const psql = (sql) => execFileSync(env.PSQL, ['-X', '-qAt', '-h', env.PGHOST, '-p', env.PGPORT, '-U', 'postgres',
+    '-d', env.PGDATABASE, '-c', sql], { env }).toString().trim();
+  const answer = JSON.stringify({ id: 'r1', object: 'chat.completion', model: 'recorded', choices: [
+    { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Es gibt 40 Titel.' } }],
+  usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }).replaceAll("'", "''");
+  psql(`INSERT INTO mcp.provider (name, kind, model, options) VALUES ('replay_ts', 'replay', 'recorded',
+          jsonb_build_object('responses', jsonb_build_array('${answer}'::text))) ON CONFLICT DO NOTHING;
+        UPDATE mcp.interface SET provider = 'replay_ts' WHERE name = 'chatbot';
+        INSERT INTO mcp.interface_tool VALUES ('chatbot', 'chat') ON CONFLICT DO NOTHING`);
+  const client = new Client({ name: 'pg-mcp-ts-tasks', version: '1.0' });
+  try {
+    await client.connect(http('mcp_t_analyst'));
+    assert.deepEqual(client.getServerCapabilities().tasks.requests.tools.call, {});
+    const chat = keep(await client.listTools()).tools.find((t) => t.name === 'chat');
+    assert.equal(chat.execution.taskSupport, 'optional');
+    const kinds = [];
+    let created;
+    let result;
+    const stream = client.experimental.tasks.callToolStream(
+      { name: 'chat', arguments: { question: 'Wie viele Titel gibt es?' } }, undefined, { task: { ttl: 60000 } });
+    for await (const m of stream) {
+      kinds.push(m.type);
+      if (m.type === 'taskCreated') created = m.task;
+      if (m.type === 'result') result = keep(m.result);
+      if (m.type === 'error') throw m.error;
+    }
+    assert.equal(kinds[0], 'taskCreated', kinds.join());
+    assert.equal(kinds.at(-1), 'result', kinds.join());
+    assert.equal(textOf(result), 'Es gibt 40 Titel.');
+    assert.equal(result.isError, false);
+    // a chat worker ran it as the token's role, under the task's id
+    assert.equal(psql(`SELECT role_name FROM mcp.run WHERE run_id = '${created.taskId}'`), 'mcp_t_analyst');
+    const task = keep(await client.experimental.tasks.getTask(created.taskId));
+    assert.equal(task.status, 'completed');
+    const listed = keep(await client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId);
+    assert.ok(listed.includes(created.taskId), listed.join());
+    // without a task the chat answers in the request
+    const now = keep(await client.callTool({ name: 'chat', arguments: { question: 'Sofort?' } }));
+    assert.equal(textOf(now), 'Es gibt 40 Titel.');
+  } finally {
+    await client.close();
+    psql(`DELETE FROM mcp.interface_tool WHERE tool = 'chat';
+          UPDATE mcp.interface SET provider = 'p' WHERE name = 'chatbot'`);
+  }
+});
+
 test('no secret in any response', () => {
   assert.ok(seen.length > 10);
   for (const text of seen) for (const s of SECRETS) assert.ok(!text.includes(s), `secret in ${text.slice(0, 200)}`);

@@ -275,4 +275,336 @@ mod tests {
         );
         assert_eq!(r["error"]["code"], -32602, "{r}");
     }
+
+    const TASKS_ENVELOPE: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+
+    fn modern(id: i64, method: &str, params: &str, envelope: &str) -> Value {
+        let sep = if params.is_empty() { "" } else { "," };
+        handle(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params}{sep}{envelope}}}}}"#
+        ))
+    }
+
+    fn chat_tool_registry() {
+        chat_registry("tool_then_answer");
+        run("INSERT INTO mcp.interface_tool (interface, tool) VALUES ('chatbot', 'chat')");
+    }
+
+    #[pg_test]
+    fn handle_chat_tool_without_a_task_answers_with_the_chat() {
+        chat_tool_registry();
+        // a modern client without the tasks extension: the chat runs in the request
+        let r = modern(
+            1,
+            "tools/call",
+            r#""name":"chat","arguments":{"question":"Welche Tarifverträge gelten für Metall in Bayern?"}"#,
+            ENVELOPE,
+        );
+        assert_eq!(r["result"]["resultType"], "complete", "{r}");
+        assert_eq!(r["result"]["isError"], false, "{r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("MTV Metall Bayern"), "{r}");
+        let chat = &r["result"]["structuredContent"];
+        assert_eq!(chat["status"], "completed", "{r}");
+        assert_eq!(chat["tool_calls"], 1, "{r}");
+        // the run is audited as any chat
+        let run_id = chat["run_id"].as_str().unwrap();
+        assert_eq!(
+            q(&format!(
+                "SELECT to_jsonb(count(*)) FROM mcp.run WHERE run_id = '{run_id}'"
+            )),
+            json!(1)
+        );
+        // invalid arguments are a tool error, nothing runs
+        let bad = modern(2, "tools/call", r#""name":"chat","arguments":{}"#, ENVELOPE);
+        assert_eq!(bad["result"]["isError"], true, "{bad}");
+        let bad = modern(
+            3,
+            "tools/call",
+            r#""name":"chat","arguments":{"question":"x","session_id":"not-a-uuid-not-a-uuid-not-a-uuid-xx"}"#,
+            ENVELOPE,
+        );
+        assert_eq!(bad["result"]["isError"], true, "{bad}");
+        // the chat tool is not a tool body: mcp.call_tool (and a chat's model) cannot run it
+        let c = q(r#"SELECT mcp.call_tool('chat', '{"question": "x"}')"#);
+        assert_eq!(c["isError"], true, "{c}");
+        assert!(
+            c["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("runs only as an MCP tools/call"),
+            "{c}"
+        );
+        // 2025-11-25 declares tasks in initialize and the chat tool's taskSupport; 2025-06-18 not
+        let i = handle(
+            r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
+        );
+        assert!(i["result"]["capabilities"].get("tasks").is_none(), "{i}");
+        let l = handle(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+        let chat_item = |l: &Value| {
+            l["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == "chat")
+                .cloned()
+                .expect("chat listed")
+        };
+        assert!(chat_item(&l).get("execution").is_none(), "{l}");
+        let t = handle(r#"{"jsonrpc":"2.0","id":6,"method":"tasks/list"}"#);
+        assert_eq!(
+            t["error"]["code"], -32601,
+            "no tasks before 2025-11-25: {t}"
+        );
+        let i = handle(
+            r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+        );
+        assert_eq!(
+            i["result"]["capabilities"]["tasks"]["requests"]["tools"]["call"],
+            json!({}),
+            "{i}"
+        );
+        let l = handle(r#"{"jsonrpc":"2.0","id":8,"method":"tools/list"}"#);
+        assert_eq!(chat_item(&l)["execution"]["taskSupport"], "optional", "{l}");
+        // the modern list has no per-tool declaration; discover declares the extension
+        let l = modern(9, "tools/list", "", ENVELOPE);
+        assert!(chat_item(&l).get("execution").is_none(), "{l}");
+        let d = modern(10, "server/discover", "", ENVELOPE);
+        assert_eq!(
+            d["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+            json!({}),
+            "{d}"
+        );
+    }
+
+    #[pg_test]
+    fn handle_chat_tool_as_a_task_in_both_eras() {
+        chat_tool_registry();
+        let question = r#""name":"chat","arguments":{"question":"Welche Tarifverträge gelten für Metall in Bayern?"}"#;
+        // 2026-07-28 with the extension: a CreateTaskResult; the run is queued (this
+        // transaction is not committed, so no chat worker takes it)
+        let t = modern(1, "tools/call", question, TASKS_ENVELOPE);
+        assert_eq!(t["result"]["resultType"], "task", "{t}");
+        assert_eq!(t["result"]["status"], "working", "{t}");
+        assert_eq!(t["result"]["ttlMs"], Value::Null, "{t}");
+        assert!(t["result"]["pollIntervalMs"].as_u64().unwrap() > 0, "{t}");
+        let id = t["result"]["taskId"].as_str().unwrap().to_string();
+        assert_eq!(
+            q(&format!(
+                "SELECT to_jsonb(status) FROM mcp.async_run WHERE run_id = '{id}'"
+            )),
+            json!("queued")
+        );
+        let task = format!(r#""taskId":"{id}""#);
+        let g = modern(2, "tasks/get", &task, TASKS_ENVELOPE);
+        assert_eq!(g["result"]["resultType"], "complete", "{g}");
+        assert_eq!(g["result"]["status"], "working", "{g}");
+        assert_eq!(g["result"]["taskId"], id.as_str(), "{g}");
+        assert!(
+            g["result"]["createdAt"].as_str().unwrap().ends_with('Z'),
+            "{g}"
+        );
+        // without the extension on the request: -32021 naming it
+        let e = modern(3, "tasks/get", &task, ENVELOPE);
+        assert_eq!(e["error"]["code"], -32021, "{e}");
+        assert_eq!(
+            e["error"]["data"]["requiredCapabilities"]["extensions"]
+                ["io.modelcontextprotocol/tasks"],
+            json!({}),
+            "{e}"
+        );
+        // unknown ids, and another role's task, are -32602
+        let u = modern(
+            4,
+            "tasks/get",
+            r#""taskId":"00000000-0000-4000-8000-000000000000""#,
+            TASKS_ENVELOPE,
+        );
+        assert_eq!(u["error"]["code"], -32602, "{u}");
+        let u = modern(5, "tasks/get", r#""taskId":"nope""#, TASKS_ENVELOPE);
+        assert_eq!(u["error"]["code"], -32602, "{u}");
+        run("CREATE ROLE mcp_h_task_other");
+        run("SET LOCAL ROLE mcp_h_task_other");
+        let other = modern(6, "tasks/get", &task, TASKS_ENVELOPE);
+        run("RESET ROLE");
+        assert_eq!(other["error"]["code"], -32602, "{other}");
+        // tasks/update: acknowledged (nothing is outstanding); tasks/cancel: acknowledged, and
+        // the queued run is cancelled at once
+        let up = modern(
+            7,
+            "tasks/update",
+            &format!(r#"{task},"inputResponses":{{}}"#),
+            TASKS_ENVELOPE,
+        );
+        assert_eq!(up["result"]["resultType"], "complete", "{up}");
+        let c = modern(8, "tasks/cancel", &task, TASKS_ENVELOPE);
+        assert_eq!(c["result"]["resultType"], "complete", "{c}");
+        let g = modern(9, "tasks/get", &task, TASKS_ENVELOPE);
+        assert_eq!(g["result"]["status"], "cancelled", "{g}");
+        assert!(g["result"].get("pollIntervalMs").is_none(), "{g}");
+        // tasks/list and tasks/result do not exist in the extension
+        let l = modern(10, "tasks/list", "", TASKS_ENVELOPE);
+        assert_eq!(l["error"]["code"], -32601, "{l}");
+
+        // 2025-11-25: params.task asks for a task; {task: Task}
+        run("SET LOCAL mcp.protocol_version = '2025-11-25'");
+        let t = handle(&format!(
+            r#"{{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{{{question},"task":{{"ttl":60000}}}}}}"#
+        ));
+        assert_eq!(t["result"]["task"]["status"], "working", "{t}");
+        assert_eq!(t["result"]["task"]["ttl"], Value::Null, "{t}");
+        assert!(t["result"].get("resultType").is_none(), "{t}");
+        let id2 = t["result"]["task"]["taskId"].as_str().unwrap().to_string();
+        let legacy = |n: i64, method: &str, id: &str| {
+            handle(&format!(
+                r#"{{"jsonrpc":"2.0","id":{n},"method":"{method}","params":{{"taskId":"{id}"}}}}"#
+            ))
+        };
+        let g = legacy(12, "tasks/get", &id2);
+        assert_eq!(g["result"]["status"], "working", "{g}");
+        assert!(g["result"].get("resultType").is_none(), "{g}");
+        let l = handle(r#"{"jsonrpc":"2.0","id":13,"method":"tasks/list"}"#);
+        let listed: Vec<&str> = l["result"]["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["taskId"].as_str().unwrap())
+            .collect();
+        assert!(
+            listed.contains(&id.as_str()) && listed.contains(&id2.as_str()),
+            "{l}"
+        );
+        // the run ends (as a chat worker would store it): tasks/result is the CallToolResult
+        run(&format!(
+            r#"UPDATE mcp.async_run SET status = 'done', finished_at = clock_timestamp(),
+                 result = '{{"status": "completed", "answer": "MTV Metall Bayern gilt.", "run_id": "{id2}"}}'
+               WHERE run_id = '{id2}'"#
+        ));
+        let r = legacy(14, "tasks/result", &id2);
+        assert_eq!(
+            r["result"]["content"][0]["text"], "MTV Metall Bayern gilt.",
+            "{r}"
+        );
+        assert_eq!(r["result"]["isError"], false, "{r}");
+        assert_eq!(
+            r["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+            id2.as_str(),
+            "{r}"
+        );
+        let g = legacy(15, "tasks/get", &id2);
+        assert_eq!(g["result"]["status"], "completed", "{g}");
+        // a terminal task cannot be cancelled (2025-11-25: -32602)
+        let c = legacy(16, "tasks/cancel", &id2);
+        assert_eq!(c["error"]["code"], -32602, "{c}");
+        // a 2025-11-25 call without params.task: the chat's answer in the request
+        let s = handle(&format!(
+            r#"{{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{{{question}}}}}"#
+        ));
+        assert_eq!(s["result"]["isError"], false, "{s}");
+        assert_eq!(
+            s["result"]["structuredContent"]["status"], "completed",
+            "{s}"
+        );
+    }
+    const TP: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    #[pg_test]
+    fn handle_stores_the_trace_context_on_the_audit_rows() {
+        chat_registry("tool_then_answer");
+        let call = |id: i64, meta: &str| {
+            handle(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"getTarifVertrag","arguments":{{"tarifgebiet":"Bayern","fachbereich":"Metall"}},"_meta":{meta}}}}}"#
+            ))
+        };
+        let last = || {
+            q(
+                "SELECT jsonb_build_array(traceparent, tracestate) FROM mcp.tool_call
+                WHERE call_id = currval('mcp.tool_call_call_id_seq'::regclass)",
+            )
+        };
+        let r = call(
+            1,
+            &format!(r#"{{"traceparent":"{TP}","tracestate":"rojo=00f067aa0ba902b7"}}"#),
+        );
+        assert_eq!(r["result"]["isError"], false, "{r}");
+        assert_eq!(last(), json!([TP, "rojo=00f067aa0ba902b7"]));
+        // a malformed traceparent is ignored, its tracestate with it; a bad tracestate alone
+        let r = call(2, r#"{"traceparent":"00-XYZ-01","tracestate":"rojo=1"}"#);
+        assert_eq!(r["result"]["isError"], false, "{r}");
+        assert_eq!(last(), json!([null, null]));
+        call(
+            3,
+            &format!(r#"{{"traceparent":"{TP}","tracestate":"Not Valid"}}"#),
+        );
+        assert_eq!(last(), json!([TP, null]));
+        call(4, r#"{"traceparent":42}"#);
+        assert_eq!(last(), json!([null, null]));
+        // SQL clients: the settings, on mcp.chat's run, its LLM requests and its tool calls
+        run(&format!("SET LOCAL mcp.traceparent = '{TP}'"));
+        run("SET LOCAL mcp.tracestate = 'congo=t61rcWkgMzE'");
+        let c = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");
+        assert_eq!(c["status"], "completed", "{c}");
+        let run_id = c["run_id"].as_str().unwrap();
+        let rows = q(&format!(
+            "SELECT jsonb_build_array(
+               (SELECT jsonb_agg(DISTINCT traceparent || ' ' || tracestate) FROM mcp.run WHERE run_id = '{run_id}'),
+               (SELECT jsonb_agg(DISTINCT traceparent || ' ' || tracestate) FROM mcp.llm_request WHERE run_id = '{run_id}'),
+               (SELECT jsonb_agg(DISTINCT traceparent || ' ' || tracestate) FROM mcp.tool_call WHERE run_id = '{run_id}'))"
+        ));
+        let want = format!("{TP} congo=t61rcWkgMzE");
+        assert_eq!(rows, json!([[want], [want], [want]]));
+        // an MCP request without a trace of its own keeps the session's
+        call(5, "{}");
+        assert_eq!(last(), json!([TP, "congo=t61rcWkgMzE"]));
+        // an invalid setting stores nothing, and is no error
+        run("SET LOCAL mcp.traceparent = 'garbage'");
+        let r = q(
+            r#"SELECT mcp.call_tool('getTarifVertrag', '{"tarifgebiet":"Bayern","fachbereich":"Metall"}')"#,
+        );
+        assert_eq!(r["isError"], false, "{r}");
+        assert_eq!(last(), json!([null, null]));
+    }
+
+    #[pg_test]
+    fn handle_audits_a_round_the_client_cannot_answer_as_an_error() {
+        demo_registry();
+        run(
+            r#"CREATE FUNCTION public.ask_ok() RETURNS jsonb LANGUAGE sql AS $$
+             SELECT CASE WHEN mcp.input_response('ok') IS NULL
+               THEN jsonb_build_object('needs_input', true, 'input_requests', jsonb_build_object('ok',
+                      jsonb_build_object('method', 'elicitation/create', 'params', jsonb_build_object(
+                        'message', 'Sure?', 'requestedSchema', '{"type":"object","properties":{}}'::jsonb))))
+               ELSE jsonb_build_object('done', true) END $$"#,
+        );
+        run(
+            r#"INSERT INTO mcp.tool (name, description, parameters, function)
+               VALUES ('askOk', 'Asks first', '{"type":"object","properties":{}}', 'public.ask_ok()')"#,
+        );
+        run("INSERT INTO mcp.interface_tool (interface, tool) VALUES ('chatbot', 'askOk')");
+        let status = || {
+            q("SELECT to_jsonb(status) FROM mcp.tool_call
+                WHERE call_id = currval('mcp.tool_call_call_id_seq'::regclass)")
+        };
+        // the client did not declare elicitation: a tool error, and its audit row says so
+        let r = modern(
+            1,
+            "tools/call",
+            r#""name":"askOk","arguments":{}"#,
+            ENVELOPE,
+        );
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        assert!(
+            r["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("did not declare the capability 'elicitation'"),
+            "{r}"
+        );
+        assert_eq!(status(), json!("error"));
+        // a client that did: the input request, and the round is the tool's success
+        let env = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}"#;
+        let r = modern(2, "tools/call", r#""name":"askOk","arguments":{}"#, env);
+        assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+        assert_eq!(status(), json!("ok"));
+    }
 }

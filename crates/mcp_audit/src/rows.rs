@@ -80,6 +80,9 @@ pub struct RunRow {
     /// this pid and start time are no longer in `pg_stat_activity`).
     pub backend_pid: Option<i32>,
     pub backend_start: Option<String>,
+    /// W3C trace context of the request (checked; NULL without one).
+    pub traceparent: Option<String>,
+    pub tracestate: Option<String>,
 }
 
 /// The `mcp.run` columns a run's end sets. A value left `None` keeps the column's value;
@@ -135,6 +138,9 @@ pub struct LlmRequestRow {
     pub error: Option<Value>,
     pub clipped: Option<Value>,
     pub created_at: String,
+    /// W3C trace context of the request (checked; NULL without one).
+    pub traceparent: Option<String>,
+    pub tracestate: Option<String>,
 }
 
 impl PartialEq for LlmRequestRow {
@@ -165,6 +171,9 @@ pub struct ToolCallRow {
     pub error_message: Option<String>,
     pub clipped: Option<Value>,
     pub created_at: String,
+    /// W3C trace context of the request (checked; NULL without one).
+    pub traceparent: Option<String>,
+    pub tracestate: Option<String>,
 }
 
 /// `mcp.embedding_request`.

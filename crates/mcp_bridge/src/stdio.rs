@@ -21,6 +21,8 @@ struct Conn {
     handle: Statement,
     notes: mpsc::UnboundedReceiver<Notification>,
     notes_open: bool,
+    /// Where the connection's notices go while a `tools/call` runs (none: dropped).
+    notices: db::NoticeSink,
 }
 
 /// Session state re-applied after a reconnect.
@@ -31,10 +33,12 @@ struct State {
     initialized: bool,
     /// The capabilities the client declared in `initialize` (the input requests it takes).
     capabilities: serde_json::Map<String, Value>,
+    /// The level a handshake client set with `logging/setLevel`.
+    log_level: Option<String>,
 }
 
 async fn open(cfg: &Config, opts: &Opts, st: &State) -> Result<Conn, String> {
-    let (client, notes) = db::connect(cfg)
+    let (client, notes, notices) = db::connect_with_notices(cfg)
         .await
         .map_err(|e| format!("cannot connect to the database: {e}"))?;
     let su = db::is_superuser(&client)
@@ -76,6 +80,7 @@ async fn open(cfg: &Config, opts: &Opts, st: &State) -> Result<Conn, String> {
         handle,
         notes,
         notes_open: true,
+        notices,
     })
 }
 
@@ -475,6 +480,26 @@ async fn handle_line(
             .cloned()
             .unwrap_or_default();
     }
+    // What a tools/call's tool says as it runs (RAISE NOTICE, mcp.report_progress) goes to the
+    // client before the answer, at the request's own logLevel (2026-07-28 `_meta`) or the
+    // level the session set (logging/setLevel), and for its progress token.
+    let meta = msg.get("params").and_then(|p| p.get("_meta"));
+    let log_level = if mcp_protocol::modern::body_is_modern(&msg) {
+        meta.and_then(|m| m.get(mcp_protocol::modern::META_LOG_LEVEL))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    } else {
+        st.log_level.clone()
+    };
+    let progress_token = meta.and_then(|m| m.get("progressToken")).cloned();
+    let relay = method == "tools/call" && (log_level.is_some() || progress_token.is_some());
+    // a W3C traceparent in the request's _meta names the backend while this request runs
+    let base_name = st
+        .app_name
+        .clone()
+        .unwrap_or_else(|| db::application_name(None, None));
+    let traced_name = db::traced_application_name(&base_name, &msg);
+    let traced = traced_name != base_name;
     let mut attempt = 0;
     let answer = loop {
         attempt += 1;
@@ -503,13 +528,44 @@ async fn handle_line(
                     .await;
             }
         }
+        if traced {
+            let _ = c
+                .client
+                .execute(
+                    "SELECT pg_catalog.set_config('application_name', $1, false)",
+                    &[&traced_name],
+                )
+                .await;
+        }
+        let (ntx, mut nrx) = mpsc::unbounded_channel();
+        if relay {
+            *c.notices.lock().unwrap_or_else(|p| p.into_inner()) = Some(ntx);
+        }
         let cancel = c.client.cancel_token();
         let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&line];
         let query = c.client.query_one(&c.handle, &params);
         tokio::pin!(query);
+        let relayed = |n: tokio_postgres::error::DbError| {
+            crate::notices::notification(
+                n.severity(),
+                n.code().code(),
+                n.message(),
+                n.detail(),
+                log_level.as_deref(),
+                progress_token.as_ref(),
+            )
+        };
         let result = loop {
             tokio::select! {
                 r = &mut query => break r,
+                Some(n) = nrx.recv(), if relay => {
+                    if let Some(m) = relayed(n) {
+                        if !io.write_line(&m).await {
+                            let _ = cancel.cancel_query(NoTls).await;
+                            return false;
+                        }
+                    }
+                }
                 l = io.input.recv(), if io.may_read() => match l {
                     // the client cancels this request: cancel it in the database; MCP sends
                     // no response to a cancelled request
@@ -528,6 +584,26 @@ async fn handle_line(
                 }
             }
         };
+        if relay {
+            *c.notices.lock().unwrap_or_else(|p| p.into_inner()) = None;
+            // the notices arrive before the answer on the connection: the rest is queued
+            while let Ok(n) = nrx.try_recv() {
+                if let Some(m) = relayed(n) {
+                    if !io.write_line(&m).await {
+                        return false;
+                    }
+                }
+            }
+        }
+        if traced && !c.client.is_closed() {
+            let _ = c
+                .client
+                .execute(
+                    "SELECT pg_catalog.set_config('application_name', $1, false)",
+                    &[&base_name],
+                )
+                .await;
+        }
         match result {
             Ok(row) => break row.get::<_, Option<String>>(0),
             // A lost connection before the answer: retry once, except a tool call (it may
@@ -552,6 +628,15 @@ async fn handle_line(
     }
     if method == "notifications/initialized" {
         st.initialized = true;
+    }
+    // a level the database accepted is the session's from now on (handshake clients)
+    if method == "logging/setLevel"
+        && answer
+            .as_deref()
+            .and_then(|a| serde_json::from_str::<Value>(a).ok())
+            .is_some_and(|v| v.get("result").is_some())
+    {
+        st.log_level = msg["params"]["level"].as_str().map(str::to_string);
     }
     // A handshake client's tools/call whose tool asked for input: the input requests go to
     // the client as server-to-client requests, and the call is sent again with its responses.

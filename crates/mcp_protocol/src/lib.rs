@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 pub mod content;
 pub mod input;
 pub mod modern;
+pub mod tasks;
 
 /// The handshake revisions `mcp.handle` negotiates through `initialize`, newest first. The
 /// stateless 2026-07-28 revision, served beside them per request, is in [`modern`].

@@ -96,6 +96,9 @@ const MODERN_METHODS: &[&str] = &[
     "prompts/get",
     "completion/complete",
     "subscriptions/listen",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
 ];
 
 /// At most this many resource URIs in one `subscriptions/listen`.
@@ -308,8 +311,12 @@ pub fn modern_result(method: &str, result: Value, server_info: &Value, list_ttl_
             m
         }
     };
-    // an InputRequiredResult keeps its own type; every other result is complete
-    if m.get("resultType").and_then(Value::as_str) != Some("input_required") {
+    // an InputRequiredResult and a CreateTaskResult keep their own type; every other result
+    // is complete
+    if !matches!(
+        m.get("resultType").and_then(Value::as_str),
+        Some("input_required" | "task")
+    ) {
         m.insert("resultType".into(), json!("complete"));
     }
     let meta = m
@@ -329,15 +336,19 @@ pub fn modern_result(method: &str, result: Value, server_info: &Value, list_ttl_
 /// `logging` (deprecated, and a per-request `logLevel` is not honoured yet) and no
 /// `listChanged`/`subscribe` while `subscriptions/listen` delivers nothing.
 pub fn modern_capabilities(list_changed: bool) -> Value {
+    // the tasks extension (io.modelcontextprotocol/tasks): declared in `extensions`, the one
+    // place the extension says a server declares it
+    let extensions = json!({ crate::tasks::EXTENSION: {} });
     if list_changed {
         json!({
             "tools": {"listChanged": true},
             "resources": {"listChanged": true, "subscribe": true},
             "prompts": {"listChanged": true},
-            "completions": {}
+            "completions": {},
+            "extensions": extensions
         })
     } else {
-        json!({"tools": {}, "resources": {}, "prompts": {}, "completions": {}})
+        json!({"tools": {}, "resources": {}, "prompts": {}, "completions": {}, "extensions": extensions})
     }
 }
 
@@ -360,6 +371,8 @@ fn name_param(method: &str) -> Option<&'static str> {
     match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        // the tasks extension: Mcp-Name carries the task id (routing to the task's server)
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     }
 }
@@ -855,5 +868,51 @@ mod tests {
             modern_http_status(&json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
             200
         );
+    }
+
+    #[test]
+    fn tasks_methods_are_modern_and_mcp_name_carries_the_task_id() {
+        for m in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            assert!(modern_method_known(m), "{m}");
+        }
+        assert!(
+            !modern_method_known("tasks/list"),
+            "removed by the extension"
+        );
+        assert!(
+            !modern_method_known("tasks/result"),
+            "removed by the extension"
+        );
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {
+            "taskId": "t-1", "_meta": {META_PROTOCOL_VERSION: "2026-07-28", META_CLIENT_CAPABILITIES: {}}}});
+        let headers = |name: Option<&'static str>| {
+            move |h: &str| match h {
+                "mcp-protocol-version" => Some(Ok("2026-07-28".to_string())),
+                "mcp-method" => Some(Ok("tasks/get".to_string())),
+                "mcp-name" => name.map(|n| Ok(n.to_string())),
+                _ => None,
+            }
+        };
+        assert!(check_http_headers(&body, headers(Some("t-1"))).is_ok());
+        assert_eq!(
+            check_http_headers(&body, headers(Some("t-2")))
+                .unwrap_err()
+                .code,
+            codes2026::HEADER_MISMATCH
+        );
+        assert_eq!(
+            check_http_headers(&body, headers(None)).unwrap_err().code,
+            codes2026::HEADER_MISMATCH
+        );
+        // the server declares the extension; a task result keeps resultType "task"
+        let caps = discover_result(false)["capabilities"].clone();
+        assert_eq!(caps["extensions"][crate::tasks::EXTENSION], json!({}));
+        let r = modern_result(
+            "tools/call",
+            json!({"resultType": "task", "taskId": "t"}),
+            &json!({}),
+            0,
+        );
+        assert_eq!(r["resultType"], "task");
     }
 }

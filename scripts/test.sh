@@ -21,10 +21,11 @@ bash "$ROOT/scripts/setup.sh"
 cd "$ROOT"
 
 passed=0; failed=0
-step() { # step NAME COMMAND...
+step() { # step NAME COMMAND...: runs it, counts it, and says how long it took (CI's budget)
   log "== $1"
   shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); log "FAILED: $*"; fi
+  local t=$SECONDS
+  if "$@"; then passed=$((passed + 1)); log "ok after $((SECONDS - t)) s"; else failed=$((failed + 1)); log "FAILED after $((SECONDS - t)) s: $*"; fi
 }
 
 # Steps 0 and 1 do not depend on the PostgreSQL version: PG_MCP_VERSION_STEPS_ONLY=1 skips them

@@ -12,7 +12,7 @@ SELECT round(score::numeric, 3) AS score, title, uri FROM mcp.search('tarif', 'W
 \echo '== mcp.search, mode text (german text search, ts_rank_cd) =='
 SELECT round(score::numeric, 3) AS score, title, uri FROM mcp.search('tarif', 'Urlaub Arbeitstage', 3, 'text');
 \echo
-\echo '== mcp.search, mode hybrid (reciprocal rank fusion, k = 60) =='
+\echo '== mcp.search, mode hybrid (relative score fusion: each leg scaled to 0..1, text weight 0.2) =='
 SELECT round(score::numeric, 4) AS score, title, uri FROM mcp.search('tarif', 'Urlaub Arbeitstage Metall', 3, 'hybrid');
 \echo
 \echo '== ... with a metadata filter (applied before the top k) =='

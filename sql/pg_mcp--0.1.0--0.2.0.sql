@@ -1249,7 +1249,8 @@ CREATE TABLE mcp.plan (
     priority        integer NOT NULL DEFAULT 0,
     enabled         boolean NOT NULL DEFAULT true,
     created_at      timestamptz NOT NULL DEFAULT now(),
-    keywords        text[] NOT NULL DEFAULT '{}'
+    keywords        text[] NOT NULL DEFAULT '{}',
+    example_repeats jsonb NOT NULL DEFAULT '{}'
 );
 CREATE INDEX plan_interface ON mcp.plan (interface) WHERE enabled;
 COMMENT ON TABLE mcp.plan IS
@@ -1263,6 +1264,7 @@ COMMENT ON COLUMN mcp.plan.optional_kinds IS 'Entity kinds the plan uses when pr
 COMMENT ON COLUMN mcp.plan.priority IS 'Tie-breaker between plans of equal score (higher first).';
 COMMENT ON COLUMN mcp.plan.enabled IS 'A disabled plan is never chosen.';
 COMMENT ON COLUMN mcp.plan.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.plan.example_repeats IS 'The shape of the plan''s example questions, set on save and when the thesaurus changes: {"share": the share of its examples that name two entities of one kind (as comparisons do: "zwischen Bayern und Sachsen"), "kinds": {kind: the share of its examples naming two of that kind}}, {} without examples (mcp.rank_plans compares the question''s shape with it).';
 COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (mcp.rank_plans compares the question''s words with them).';
 
 CREATE TABLE mcp.plan_step (
@@ -1377,6 +1379,55 @@ COMMENT ON FUNCTION mcp.plan_step_check() IS 'Trigger: checks a plan step when i
 CREATE TRIGGER plan_step_check BEFORE INSERT OR UPDATE ON mcp.plan_step
     FOR EACH ROW EXECUTE FUNCTION mcp.plan_step_check();
 
+-- The kinds a text names twice or more (for the shape of a plan's examples, mcp.plan.example_repeats):
+-- thesaurus labels whose stems stand on consecutive words, longest first, never overlapping, each
+-- term once, as mcp.analyze finds them exactly (no typos, compounds or master data: the examples
+-- are the admin's own text).
+CREATE FUNCTION mcp.repeated_kinds(txt text) RETURNS text[]
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    v_stem text[];
+    v_used boolean[];
+    v_seen text[] := '{}';
+    v_kinds text[] := '{}';
+    c record;
+BEGIN
+    SELECT pg_catalog.array_agg(t.stem ORDER BY t.pos) INTO v_stem FROM mcp.tokenize(COALESCE(txt, '')) t WHERE t.stem IS NOT NULL;
+    IF v_stem IS NULL THEN
+        RETURN '{}';
+    END IF;
+    v_used := pg_catalog.array_fill(false, ARRAY[pg_catalog.cardinality(v_stem)]);
+    FOR c IN SELECT l.term_id, t.kind, w.i AS first, w.i + pg_catalog.cardinality(l.stems) - 1 AS last
+               FROM pg_catalog.unnest(v_stem) WITH ORDINALITY w(stem, i)
+               JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
+               JOIN mcp.thesaurus_term t ON t.id = l.term_id
+              WHERE l.stems = v_stem[w.i : w.i + pg_catalog.cardinality(l.stems) - 1]
+              ORDER BY pg_catalog.cardinality(l.stems) DESC, w.i, l.term_id LOOP
+        CONTINUE WHEN true = ANY (v_used[c.first : c.last]) OR c.term_id = ANY (v_seen);
+        FOR k IN c.first .. c.last LOOP v_used[k] := true; END LOOP;
+        v_seen := v_seen || c.term_id;
+        v_kinds := v_kinds || c.kind;
+    END LOOP;
+    RETURN ARRAY(SELECT k FROM pg_catalog.unnest(v_kinds) k GROUP BY k HAVING pg_catalog.count(*) >= 2 ORDER BY k);
+END
+$$;
+COMMENT ON FUNCTION mcp.repeated_kinds(text) IS
+  'The entity kinds a text names twice or more (distinct thesaurus terms found by their labels'' stems on consecutive words, longest first, not overlapping); for mcp.plan.example_repeats.';
+
+-- mcp.plan.example_repeats of a plan's examples
+CREATE FUNCTION mcp.example_repeats(examples text[]) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    WITH e AS (SELECT mcp.repeated_kinds(x) AS rep FROM pg_catalog.unnest(examples) x WHERE pg_catalog.btrim(x) <> '')
+    SELECT CASE WHEN (SELECT pg_catalog.count(*) FROM e) = 0 THEN '{}'::jsonb
+                ELSE pg_catalog.jsonb_build_object(
+                       'share', (SELECT pg_catalog.round(pg_catalog.avg((pg_catalog.cardinality(e.rep) > 0)::int), 3) FROM e),
+                       'kinds', COALESCE((SELECT pg_catalog.jsonb_object_agg(k.kind, pg_catalog.round(k.n::numeric / (SELECT pg_catalog.count(*) FROM e), 3))
+                                            FROM (SELECT x.kind, pg_catalog.count(*) AS n FROM e, pg_catalog.unnest(e.rep) x(kind) GROUP BY 1) k), '{}'))
+           END
+$$;
+COMMENT ON FUNCTION mcp.example_repeats(text[]) IS
+  'The shape of example questions: {share: the share naming two entities of one kind (mcp.repeated_kinds), kinds: {kind: share naming two of that kind}}; {} without examples.';
+
 CREATE FUNCTION mcp.plan_check() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -1391,6 +1442,7 @@ BEGIN
     NEW.keywords := ARRAY(SELECT DISTINCT k.stem
                             FROM mcp.tokenize(NEW.description || ' ' || pg_catalog.array_to_string(NEW.examples, ' ')) k
                            WHERE k.stem IS NOT NULL ORDER BY 1);
+    NEW.example_repeats := mcp.example_repeats(NEW.examples);
     IF TG_OP = 'UPDATE' AND pg_catalog.current_setting('check_function_bodies')::boolean THEN
         FOR s IN SELECT * FROM mcp.plan_step WHERE plan = OLD.name LOOP
             s.plan := NEW.name;
@@ -1400,10 +1452,25 @@ BEGIN
     RETURN NEW;
 END
 $$;
-COMMENT ON FUNCTION mcp.plan_check() IS 'Trigger: checks a plan''s kinds, sets its keywords and, on update, re-checks its steps against the changed plan (23514).';
+COMMENT ON FUNCTION mcp.plan_check() IS 'Trigger: checks a plan''s kinds, sets its keywords and example_repeats and, on update, re-checks its steps against the changed plan (23514).';
 
 CREATE TRIGGER plan_check BEFORE INSERT OR UPDATE ON mcp.plan
     FOR EACH ROW EXECUTE FUNCTION mcp.plan_check();
+
+-- The examples' shape depends on the thesaurus: recomputed when its terms change (once per
+-- statement; plans are few).
+CREATE FUNCTION mcp.plan_example_repeats_refresh() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE mcp.plan p SET example_repeats = r.x
+      FROM (SELECT q.name, mcp.example_repeats(q.examples) AS x FROM mcp.plan q) r
+     WHERE r.name = p.name AND p.example_repeats IS DISTINCT FROM r.x;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION mcp.plan_example_repeats_refresh() IS 'Trigger: recomputes mcp.plan.example_repeats after the thesaurus terms changed.';
+CREATE TRIGGER plan_example_repeats_refresh AFTER INSERT OR UPDATE OR DELETE ON mcp.thesaurus_term
+    FOR EACH STATEMENT EXECUTE FUNCTION mcp.plan_example_repeats_refresh();
 
 ------------------------------------------------------------------------------------------------
 -- Prompt analysis
@@ -1468,7 +1535,7 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
     w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.7, "min_part": 5,
-                          "repeat": 0.8, "floor": 1}'::jsonb
+                          "repeat": 0.8, "floor": 1, "shape": 0.4}'::jsonb
                         || COALESCE(weights, '{}');
     w_opt constant numeric := (w ->> 'optional')::numeric;
     w_part constant numeric := (w ->> 'part')::numeric;
@@ -1478,6 +1545,10 @@ DECLARE
     w_repeat constant numeric := (w ->> 'repeat')::numeric;
     w_floor constant numeric := (w ->> 'floor')::numeric;
     min_part constant integer := (w ->> 'min_part')::integer;
+    w_shape constant numeric := (w ->> 'shape')::numeric;
+    -- the kinds the question names twice or more ("Bayern oder Sachsen")
+    v_rep constant text[] := ARRAY(SELECT k FROM pg_catalog.unnest(COALESCE(kinds, '{}')) k WHERE k IS NOT NULL
+                                    GROUP BY k HAVING pg_catalog.count(*) >= 2);
     v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
     v_kinds text[] := COALESCE(kinds, '{}');
     v_floor numeric := 0;
@@ -1494,10 +1565,28 @@ BEGIN
           INTO v_floor FROM pg_catalog.jsonb_each(similarity) v;
         v_floor := LEAST(GREATEST(COALESCE(v_floor, 0), 0), 0.99);
     END IF;
-    WITH p AS (
-        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
+    WITH p0 AS (
+        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw,
+               pl.example_repeats AS ex
           FROM mcp.plan pl
          WHERE pl.interface = $1 AND pl.enabled
+    ), best AS (
+        -- per kind the question repeats: the largest share of examples repeating it in any plan
+        SELECT k, pg_catalog.max(COALESCE((p0.ex -> 'kinds' ->> k)::numeric, 0)) AS b
+          FROM pg_catalog.unnest(v_rep) k CROSS JOIN p0 GROUP BY k
+    ), p AS (
+        -- shape: how far the question's shape (a kind named twice, or not) is from the shape of
+        -- the plan's examples. Only a plan whose examples mostly repeat a kind has a shape (a
+        -- comparison plan; strength 2 x share - 1 from a share of one half on): a question that
+        -- repeats no kind is far from it; a question that repeats a kind is far from the plans
+        -- that do not repeat it when such a plan exists. 0 = same shape, 1 = opposite.
+        SELECT p0.*,
+               CASE WHEN pg_catalog.cardinality(v_rep) = 0
+                    THEN GREATEST(0, 2 * COALESCE((p0.ex ->> 'share')::numeric, 0) - 1)
+                    ELSE COALESCE((SELECT pg_catalog.max(GREATEST(0, 2 * best.b - 1)
+                                                         * (1 - COALESCE((p0.ex -> 'kinds' ->> best.k)::numeric, 0) / best.b))
+                                     FROM best WHERE best.b > 0), 0) END AS shape
+          FROM p0
     ), n AS (
         SELECT pg_catalog.count(*)::numeric AS n FROM p
     ), m AS (
@@ -1533,7 +1622,7 @@ BEGIN
         SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
                COALESCE((SELECT pg_catalog.sum(kt.wt) FROM kt), 0) AS ents
     ), s AS (
-        SELECT p.name, p.priority,
+        SELECT p.name, p.priority, p.shape,
                COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
                -- a required kind's slot is filled by its first entity; a second entity of that
                -- kind ("Bayern oder Sachsen") fills no further slot and counts w_repeat
@@ -1552,7 +1641,9 @@ BEGIN
         -- explained: the share of the question (its entities, each 1, and its other words, by
         -- weight) that the plan explains: an entity of a required kind 1, of an optional kind
         -- w_opt, a word of its description or examples 1 (a compound part w_part); then lowered
-        -- by w_missing x the share of its required kinds not found (the plan asks for them)
+        -- by w_missing x the share of its required kinds not found (the plan asks for them) and by
+        -- w_shape x the distance of the question's shape from its examples'
+
         SELECT s.*, r.explained, r.base, x.emb,
                CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * x.emb END AS raw
           FROM s CROSS JOIN tot
@@ -1560,7 +1651,7 @@ BEGIN
          CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
                                          ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
          CROSS JOIN LATERAL (SELECT e.explained,
-                                    e.explained * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
+                                    e.explained * (1 - w_shape * s.shape) * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
                                                                         ELSE (s.req_n - s.req_found)::numeric / s.req_n END) AS base) r
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -1575,7 +1666,8 @@ BEGIN
                           'missing', pg_catalog.to_jsonb(f.miss))
                       || CASE WHEN similarity IS NOT NULL
                               THEN pg_catalog.jsonb_build_object('example', f.example, 'embedding_above_floor', pg_catalog.round(f.emb, 3))
-                              ELSE '{}' END)
+                              ELSE '{}' END
+                      || CASE WHEN f.shape > 0 THEN pg_catalog.jsonb_build_object('shape', pg_catalog.round(f.shape, 3)) ELSE '{}' END)
                -- ties: the plan that found more of its required kinds, then the admin's priority
                ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
       INTO v_out
@@ -1974,8 +2066,10 @@ CREATE TABLE mcp.collection (
                     CONSTRAINT collection_entity_boost_range CHECK (entity_boost BETWEEN 0 AND 100),
     vector_weight   real NOT NULL DEFAULT 1
                     CONSTRAINT collection_vector_weight_range CHECK (vector_weight BETWEEN 0 AND 100),
-    text_weight     real NOT NULL DEFAULT 1
+    text_weight     real NOT NULL DEFAULT 0.2
                     CONSTRAINT collection_text_weight_range CHECK (text_weight BETWEEN 0 AND 100),
+    fusion          text NOT NULL DEFAULT 'score'
+                    CONSTRAINT collection_fusion_known CHECK (fusion IN ('score', 'rank')),
     CONSTRAINT collection_fusion_weights_not_both_zero CHECK (vector_weight + text_weight > 0)
 );
 COMMENT ON TABLE mcp.collection IS
@@ -2000,8 +2094,9 @@ COMMENT ON COLUMN mcp.collection.header_keys IS 'Metadata keys whose values join
 COMMENT ON COLUMN mcp.collection.entity_keys IS 'Entity-aware search: a jsonb object entity kind -> metadata key (e.g. {"tarifgebiet": "region", "fachbereich": "branche"}). The entities mcp.analyze finds in the query (thesaurus and entity sources) whose kind is named here match the documents whose metadata value under that key is one of the term''s labels, its id, or a label of a narrower term (case-insensitive). {} (default): searches ignore entities.';
 COMMENT ON COLUMN mcp.collection.entity_mode IS 'How matched entities act on a search: boost (default) = the candidates of the documents that match are added to the ranking and each candidate''s score is raised by entity_boost x the share of the query''s entity keys its document matches; filter = only documents matching every entity key, unless none does (then the search runs without them).';
 COMMENT ON COLUMN mcp.collection.entity_boost IS 'entity_mode boost: what a full entity match adds to the ranking score (cosine similarity in vector mode, normalized rank in text mode, normalized fusion score in hybrid mode, each 0..1).';
-COMMENT ON COLUMN mcp.collection.vector_weight IS 'Hybrid search: the weight of the vector ranking in the reciprocal rank fusion (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)).';
-COMMENT ON COLUMN mcp.collection.text_weight IS 'Hybrid search: the weight of the full-text ranking in the reciprocal rank fusion.';
+COMMENT ON COLUMN mcp.collection.vector_weight IS 'Hybrid search: the weight of the vector leg in the fusion (see fusion).';
+COMMENT ON COLUMN mcp.collection.text_weight IS 'Hybrid search: the weight of the full-text leg in the fusion (see fusion). Default 0.2: on collections whose documents share their vocabulary (tests/quality, docs/retrieval.md) the text leg is the weaker signal and must not outvote the vector leg; raise it where text search is as good as vector search.';
+COMMENT ON COLUMN mcp.collection.fusion IS 'Hybrid search: score (default) = relative score fusion, each leg''s scores scaled to 0..1 over its candidates (min to max) and combined as (vector_weight x vector + text_weight x text) / (vector_weight + text_weight), a chunk missing from a leg counting 0 there, so that how far apart the candidates of a leg are counts, not only their order; rank = weighted reciprocal rank fusion, vector_weight/(60 + vector rank) + text_weight/(60 + text rank).';
 COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
 
 CREATE FUNCTION mcp.collection_check() RETURNS trigger
@@ -2367,29 +2462,38 @@ BEGIN
     -- maximum) plus boost x the share of the query's entity keys the document matches ($8).
     -- The score returned is the unboosted one.
     FOR chunk_id, document_id, title, uri, score, text, metadata IN EXECUTE pg_catalog.format($q$
-        WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
-             t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
-             f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
-                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
-                               ELSE COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0) END AS score,
-                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
-                               ELSE (COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0)) / (($10 + $11) / 61.0) END AS norm,
+        WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r,
+                          pg_catalog.max(s.score) OVER () AS mx, pg_catalog.min(s.score) OVER () AS mn FROM (%1$s) s),
+             t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r,
+                          pg_catalog.max(s.score) OVER () AS mx, pg_catalog.min(s.score) OVER () AS mn FROM (%2$s) s),
+             f0 AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id, v.score AS vs, t.score AS ts,
+                          COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0) AS rrf,
+                          -- (a leg whose candidates all score the same tells them nothing apart: 0)
+                          ($10 * COALESCE((v.score - v.mn) / NULLIF(v.mx - v.mn, 0), 0)
+                           + $11 * COALESCE((t.score - t.mn) / NULLIF(t.mx - t.mn, 0), 0))
+                          / ($10 + $11) AS rsf,
                           LEAST(v.r, t.r) AS best
-                     FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
+                     FROM v FULL JOIN t ON t.chunk_id = v.chunk_id),
+             f AS (SELECT f0.chunk_id, f0.rrf, f0.best,
+                          CASE $9 WHEN 'vector' THEN f0.vs WHEN 'text' THEN f0.ts
+                               WHEN 'score' THEN f0.rsf ELSE f0.rrf END AS score,
+                          CASE $9 WHEN 'vector' THEN f0.vs WHEN 'text' THEN f0.ts
+                               WHEN 'score' THEN f0.rsf ELSE f0.rrf / (($10 + $11) / 61.0) END AS norm
+                     FROM f0)
         SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
           FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
                  JOIN mcp.document d ON d.document_id = ch.document_id
          ORDER BY f.norm + CASE WHEN $8 > 0 THEN $8 * (SELECT pg_catalog.count(*) FROM pg_catalog.jsonb_array_elements($7) e
                                        WHERE (e -> 'values') ? pg_catalog.lower(d.metadata ->> (e ->> 'key')))::float8
                                     / pg_catalog.jsonb_array_length($7) ELSE 0 END DESC,
-                  f.score DESC, f.best, ch.chunk_id
+                  f.score DESC, f.rrf DESC, f.best, ch.chunk_id
          LIMIT $5$q$,
         CASE WHEN mode = 'text' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
              ELSE pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6') END,
         CASE WHEN mode = 'vector' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
              ELSE pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6') END)
         USING query_vector, filter, n, tsq, n, CASE WHEN mode = 'hybrid' OR boost > 0 THEN pool ELSE n END,
-              ents, boost, mode, c.vector_weight::float8, c.text_weight::float8
+              ents, boost, CASE WHEN mode = 'hybrid' THEN c.fusion ELSE mode END, c.vector_weight::float8, c.text_weight::float8
     LOOP
         found_any := true;
         RETURN NEXT;
@@ -2398,7 +2502,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = weighted reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
+  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = fusion of the best max(4k, 40) of both, as the collection''s fusion says: score (default) = relative score fusion, each leg''s scores scaled to 0..1 over its candidates and weighed by vector_weight and text_weight (score = the weighted mean, 0..1); rank = weighted reciprocal rank fusion, k = 60 (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
 
 CREATE FUNCTION mcp.embed(texts text[], model text, input_type text DEFAULT 'query') RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT

@@ -649,7 +649,8 @@ CREATE TABLE mcp.plan (
     priority        integer NOT NULL DEFAULT 0,
     enabled         boolean NOT NULL DEFAULT true,
     created_at      timestamptz NOT NULL DEFAULT now(),
-    keywords        text[] NOT NULL DEFAULT '{}'
+    keywords        text[] NOT NULL DEFAULT '{}',
+    example_repeats jsonb NOT NULL DEFAULT '{}'
 );
 CREATE INDEX plan_interface ON mcp.plan (interface) WHERE enabled;
 COMMENT ON TABLE mcp.plan IS
@@ -663,6 +664,7 @@ COMMENT ON COLUMN mcp.plan.optional_kinds IS 'Entity kinds the plan uses when pr
 COMMENT ON COLUMN mcp.plan.priority IS 'Tie-breaker between plans of equal score (higher first).';
 COMMENT ON COLUMN mcp.plan.enabled IS 'A disabled plan is never chosen.';
 COMMENT ON COLUMN mcp.plan.created_at IS 'When the row was created.';
+COMMENT ON COLUMN mcp.plan.example_repeats IS 'The shape of the plan''s example questions, set on save and when the thesaurus changes: {"share": the share of its examples that name two entities of one kind (as comparisons do: "zwischen Bayern und Sachsen"), "kinds": {kind: the share of its examples naming two of that kind}}, {} without examples (mcp.rank_plans compares the question''s shape with it).';
 COMMENT ON COLUMN mcp.plan.keywords IS 'German stems of description and examples, set by the trigger on save (mcp.rank_plans compares the question''s words with them).';
 
 CREATE TABLE mcp.plan_step (
@@ -777,6 +779,55 @@ COMMENT ON FUNCTION mcp.plan_step_check() IS 'Trigger: checks a plan step when i
 CREATE TRIGGER plan_step_check BEFORE INSERT OR UPDATE ON mcp.plan_step
     FOR EACH ROW EXECUTE FUNCTION mcp.plan_step_check();
 
+-- The kinds a text names twice or more (for the shape of a plan's examples, mcp.plan.example_repeats):
+-- thesaurus labels whose stems stand on consecutive words, longest first, never overlapping, each
+-- term once, as mcp.analyze finds them exactly (no typos, compounds or master data: the examples
+-- are the admin's own text).
+CREATE FUNCTION mcp.repeated_kinds(txt text) RETURNS text[]
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    v_stem text[];
+    v_used boolean[];
+    v_seen text[] := '{}';
+    v_kinds text[] := '{}';
+    c record;
+BEGIN
+    SELECT pg_catalog.array_agg(t.stem ORDER BY t.pos) INTO v_stem FROM mcp.tokenize(COALESCE(txt, '')) t WHERE t.stem IS NOT NULL;
+    IF v_stem IS NULL THEN
+        RETURN '{}';
+    END IF;
+    v_used := pg_catalog.array_fill(false, ARRAY[pg_catalog.cardinality(v_stem)]);
+    FOR c IN SELECT l.term_id, t.kind, w.i AS first, w.i + pg_catalog.cardinality(l.stems) - 1 AS last
+               FROM pg_catalog.unnest(v_stem) WITH ORDINALITY w(stem, i)
+               JOIN mcp.thesaurus_label l ON l.first_stem = w.stem
+               JOIN mcp.thesaurus_term t ON t.id = l.term_id
+              WHERE l.stems = v_stem[w.i : w.i + pg_catalog.cardinality(l.stems) - 1]
+              ORDER BY pg_catalog.cardinality(l.stems) DESC, w.i, l.term_id LOOP
+        CONTINUE WHEN true = ANY (v_used[c.first : c.last]) OR c.term_id = ANY (v_seen);
+        FOR k IN c.first .. c.last LOOP v_used[k] := true; END LOOP;
+        v_seen := v_seen || c.term_id;
+        v_kinds := v_kinds || c.kind;
+    END LOOP;
+    RETURN ARRAY(SELECT k FROM pg_catalog.unnest(v_kinds) k GROUP BY k HAVING pg_catalog.count(*) >= 2 ORDER BY k);
+END
+$$;
+COMMENT ON FUNCTION mcp.repeated_kinds(text) IS
+  'The entity kinds a text names twice or more (distinct thesaurus terms found by their labels'' stems on consecutive words, longest first, not overlapping); for mcp.plan.example_repeats.';
+
+-- mcp.plan.example_repeats of a plan's examples
+CREATE FUNCTION mcp.example_repeats(examples text[]) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+    WITH e AS (SELECT mcp.repeated_kinds(x) AS rep FROM pg_catalog.unnest(examples) x WHERE pg_catalog.btrim(x) <> '')
+    SELECT CASE WHEN (SELECT pg_catalog.count(*) FROM e) = 0 THEN '{}'::jsonb
+                ELSE pg_catalog.jsonb_build_object(
+                       'share', (SELECT pg_catalog.round(pg_catalog.avg((pg_catalog.cardinality(e.rep) > 0)::int), 3) FROM e),
+                       'kinds', COALESCE((SELECT pg_catalog.jsonb_object_agg(k.kind, pg_catalog.round(k.n::numeric / (SELECT pg_catalog.count(*) FROM e), 3))
+                                            FROM (SELECT x.kind, pg_catalog.count(*) AS n FROM e, pg_catalog.unnest(e.rep) x(kind) GROUP BY 1) k), '{}'))
+           END
+$$;
+COMMENT ON FUNCTION mcp.example_repeats(text[]) IS
+  'The shape of example questions: {share: the share naming two entities of one kind (mcp.repeated_kinds), kinds: {kind: share naming two of that kind}}; {} without examples.';
+
 CREATE FUNCTION mcp.plan_check() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -791,6 +842,7 @@ BEGIN
     NEW.keywords := ARRAY(SELECT DISTINCT k.stem
                             FROM mcp.tokenize(NEW.description || ' ' || pg_catalog.array_to_string(NEW.examples, ' ')) k
                            WHERE k.stem IS NOT NULL ORDER BY 1);
+    NEW.example_repeats := mcp.example_repeats(NEW.examples);
     IF TG_OP = 'UPDATE' AND pg_catalog.current_setting('check_function_bodies')::boolean THEN
         FOR s IN SELECT * FROM mcp.plan_step WHERE plan = OLD.name LOOP
             s.plan := NEW.name;
@@ -800,10 +852,25 @@ BEGIN
     RETURN NEW;
 END
 $$;
-COMMENT ON FUNCTION mcp.plan_check() IS 'Trigger: checks a plan''s kinds, sets its keywords and, on update, re-checks its steps against the changed plan (23514).';
+COMMENT ON FUNCTION mcp.plan_check() IS 'Trigger: checks a plan''s kinds, sets its keywords and example_repeats and, on update, re-checks its steps against the changed plan (23514).';
 
 CREATE TRIGGER plan_check BEFORE INSERT OR UPDATE ON mcp.plan
     FOR EACH ROW EXECUTE FUNCTION mcp.plan_check();
+
+-- The examples' shape depends on the thesaurus: recomputed when its terms change (once per
+-- statement; plans are few).
+CREATE FUNCTION mcp.plan_example_repeats_refresh() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE mcp.plan p SET example_repeats = r.x
+      FROM (SELECT q.name, mcp.example_repeats(q.examples) AS x FROM mcp.plan q) r
+     WHERE r.name = p.name AND p.example_repeats IS DISTINCT FROM r.x;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION mcp.plan_example_repeats_refresh() IS 'Trigger: recomputes mcp.plan.example_repeats after the thesaurus terms changed.';
+CREATE TRIGGER plan_example_repeats_refresh AFTER INSERT OR UPDATE OR DELETE ON mcp.thesaurus_term
+    FOR EACH STATEMENT EXECUTE FUNCTION mcp.plan_example_repeats_refresh();
 
 ------------------------------------------------------------------------------------------------
 -- Prompt analysis
@@ -868,7 +935,7 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
     w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.7, "min_part": 5,
-                          "repeat": 0.8, "floor": 1}'::jsonb
+                          "repeat": 0.8, "floor": 1, "shape": 0.4}'::jsonb
                         || COALESCE(weights, '{}');
     w_opt constant numeric := (w ->> 'optional')::numeric;
     w_part constant numeric := (w ->> 'part')::numeric;
@@ -878,6 +945,10 @@ DECLARE
     w_repeat constant numeric := (w ->> 'repeat')::numeric;
     w_floor constant numeric := (w ->> 'floor')::numeric;
     min_part constant integer := (w ->> 'min_part')::integer;
+    w_shape constant numeric := (w ->> 'shape')::numeric;
+    -- the kinds the question names twice or more ("Bayern oder Sachsen")
+    v_rep constant text[] := ARRAY(SELECT k FROM pg_catalog.unnest(COALESCE(kinds, '{}')) k WHERE k IS NOT NULL
+                                    GROUP BY k HAVING pg_catalog.count(*) >= 2);
     v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
     v_kinds text[] := COALESCE(kinds, '{}');
     v_floor numeric := 0;
@@ -894,10 +965,28 @@ BEGIN
           INTO v_floor FROM pg_catalog.jsonb_each(similarity) v;
         v_floor := LEAST(GREATEST(COALESCE(v_floor, 0), 0), 0.99);
     END IF;
-    WITH p AS (
-        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw
+    WITH p0 AS (
+        SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw,
+               pl.example_repeats AS ex
           FROM mcp.plan pl
          WHERE pl.interface = $1 AND pl.enabled
+    ), best AS (
+        -- per kind the question repeats: the largest share of examples repeating it in any plan
+        SELECT k, pg_catalog.max(COALESCE((p0.ex -> 'kinds' ->> k)::numeric, 0)) AS b
+          FROM pg_catalog.unnest(v_rep) k CROSS JOIN p0 GROUP BY k
+    ), p AS (
+        -- shape: how far the question's shape (a kind named twice, or not) is from the shape of
+        -- the plan's examples. Only a plan whose examples mostly repeat a kind has a shape (a
+        -- comparison plan; strength 2 x share - 1 from a share of one half on): a question that
+        -- repeats no kind is far from it; a question that repeats a kind is far from the plans
+        -- that do not repeat it when such a plan exists. 0 = same shape, 1 = opposite.
+        SELECT p0.*,
+               CASE WHEN pg_catalog.cardinality(v_rep) = 0
+                    THEN GREATEST(0, 2 * COALESCE((p0.ex ->> 'share')::numeric, 0) - 1)
+                    ELSE COALESCE((SELECT pg_catalog.max(GREATEST(0, 2 * best.b - 1)
+                                                         * (1 - COALESCE((p0.ex -> 'kinds' ->> best.k)::numeric, 0) / best.b))
+                                     FROM best WHERE best.b > 0), 0) END AS shape
+          FROM p0
     ), n AS (
         SELECT pg_catalog.count(*)::numeric AS n FROM p
     ), m AS (
@@ -933,7 +1022,7 @@ BEGIN
         SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
                COALESCE((SELECT pg_catalog.sum(kt.wt) FROM kt), 0) AS ents
     ), s AS (
-        SELECT p.name, p.priority,
+        SELECT p.name, p.priority, p.shape,
                COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
                -- a required kind's slot is filled by its first entity; a second entity of that
                -- kind ("Bayern oder Sachsen") fills no further slot and counts w_repeat
@@ -952,7 +1041,9 @@ BEGIN
         -- explained: the share of the question (its entities, each 1, and its other words, by
         -- weight) that the plan explains: an entity of a required kind 1, of an optional kind
         -- w_opt, a word of its description or examples 1 (a compound part w_part); then lowered
-        -- by w_missing x the share of its required kinds not found (the plan asks for them)
+        -- by w_missing x the share of its required kinds not found (the plan asks for them) and by
+        -- w_shape x the distance of the question's shape from its examples'
+
         SELECT s.*, r.explained, r.base, x.emb,
                CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * x.emb END AS raw
           FROM s CROSS JOIN tot
@@ -960,7 +1051,7 @@ BEGIN
          CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
                                          ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
          CROSS JOIN LATERAL (SELECT e.explained,
-                                    e.explained * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
+                                    e.explained * (1 - w_shape * s.shape) * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
                                                                         ELSE (s.req_n - s.req_found)::numeric / s.req_n END) AS base) r
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -975,7 +1066,8 @@ BEGIN
                           'missing', pg_catalog.to_jsonb(f.miss))
                       || CASE WHEN similarity IS NOT NULL
                               THEN pg_catalog.jsonb_build_object('example', f.example, 'embedding_above_floor', pg_catalog.round(f.emb, 3))
-                              ELSE '{}' END)
+                              ELSE '{}' END
+                      || CASE WHEN f.shape > 0 THEN pg_catalog.jsonb_build_object('shape', pg_catalog.round(f.shape, 3)) ELSE '{}' END)
                -- ties: the plan that found more of its required kinds, then the admin's priority
                ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
       INTO v_out

@@ -103,8 +103,10 @@ CREATE TABLE mcp.collection (
                     CONSTRAINT collection_entity_boost_range CHECK (entity_boost BETWEEN 0 AND 100),
     vector_weight   real NOT NULL DEFAULT 1
                     CONSTRAINT collection_vector_weight_range CHECK (vector_weight BETWEEN 0 AND 100),
-    text_weight     real NOT NULL DEFAULT 1
+    text_weight     real NOT NULL DEFAULT 0.2
                     CONSTRAINT collection_text_weight_range CHECK (text_weight BETWEEN 0 AND 100),
+    fusion          text NOT NULL DEFAULT 'score'
+                    CONSTRAINT collection_fusion_known CHECK (fusion IN ('score', 'rank')),
     CONSTRAINT collection_fusion_weights_not_both_zero CHECK (vector_weight + text_weight > 0)
 );
 COMMENT ON TABLE mcp.collection IS
@@ -129,8 +131,9 @@ COMMENT ON COLUMN mcp.collection.header_keys IS 'Metadata keys whose values join
 COMMENT ON COLUMN mcp.collection.entity_keys IS 'Entity-aware search: a jsonb object entity kind -> metadata key (e.g. {"tarifgebiet": "region", "fachbereich": "branche"}). The entities mcp.analyze finds in the query (thesaurus and entity sources) whose kind is named here match the documents whose metadata value under that key is one of the term''s labels, its id, or a label of a narrower term (case-insensitive). {} (default): searches ignore entities.';
 COMMENT ON COLUMN mcp.collection.entity_mode IS 'How matched entities act on a search: boost (default) = the candidates of the documents that match are added to the ranking and each candidate''s score is raised by entity_boost x the share of the query''s entity keys its document matches; filter = only documents matching every entity key, unless none does (then the search runs without them).';
 COMMENT ON COLUMN mcp.collection.entity_boost IS 'entity_mode boost: what a full entity match adds to the ranking score (cosine similarity in vector mode, normalized rank in text mode, normalized fusion score in hybrid mode, each 0..1).';
-COMMENT ON COLUMN mcp.collection.vector_weight IS 'Hybrid search: the weight of the vector ranking in the reciprocal rank fusion (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)).';
-COMMENT ON COLUMN mcp.collection.text_weight IS 'Hybrid search: the weight of the full-text ranking in the reciprocal rank fusion.';
+COMMENT ON COLUMN mcp.collection.vector_weight IS 'Hybrid search: the weight of the vector leg in the fusion (see fusion).';
+COMMENT ON COLUMN mcp.collection.text_weight IS 'Hybrid search: the weight of the full-text leg in the fusion (see fusion). Default 0.2: on collections whose documents share their vocabulary (tests/quality, docs/retrieval.md) the text leg is the weaker signal and must not outvote the vector leg; raise it where text search is as good as vector search.';
+COMMENT ON COLUMN mcp.collection.fusion IS 'Hybrid search: score (default) = relative score fusion, each leg''s scores scaled to 0..1 over its candidates (min to max) and combined as (vector_weight x vector + text_weight x text) / (vector_weight + text_weight), a chunk missing from a leg counting 0 there, so that how far apart the candidates of a leg are counts, not only their order; rank = weighted reciprocal rank fusion, vector_weight/(60 + vector rank) + text_weight/(60 + text rank).';
 COMMENT ON COLUMN mcp.collection.hnsw_ef_search IS 'hnsw.ef_search (candidate list while searching, 1..1000; pgvector''s default 40) for searches in this collection: set for the search''s own statement only (mcp.search_by_vector''s SET clause restores the caller''s value), raised to the number of candidates a search takes (k, or the hybrid pool) when that is larger.';
 
 CREATE FUNCTION mcp.collection_check() RETURNS trigger
@@ -496,29 +499,38 @@ BEGIN
     -- maximum) plus boost x the share of the query's entity keys the document matches ($8).
     -- The score returned is the unboosted one.
     FOR chunk_id, document_id, title, uri, score, text, metadata IN EXECUTE pg_catalog.format($q$
-        WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%1$s) s),
-             t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r FROM (%2$s) s),
-             f AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id,
-                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
-                               ELSE COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0) END AS score,
-                          CASE $9 WHEN 'vector' THEN v.score WHEN 'text' THEN t.score
-                               ELSE (COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0)) / (($10 + $11) / 61.0) END AS norm,
+        WITH v AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r,
+                          pg_catalog.max(s.score) OVER () AS mx, pg_catalog.min(s.score) OVER () AS mn FROM (%1$s) s),
+             t AS (SELECT s.*, row_number() OVER (ORDER BY s.score DESC, s.chunk_id) AS r,
+                          pg_catalog.max(s.score) OVER () AS mx, pg_catalog.min(s.score) OVER () AS mn FROM (%2$s) s),
+             f0 AS (SELECT COALESCE(v.chunk_id, t.chunk_id) AS chunk_id, v.score AS vs, t.score AS ts,
+                          COALESCE($10 / (60 + v.r), 0) + COALESCE($11 / (60 + t.r), 0) AS rrf,
+                          -- (a leg whose candidates all score the same tells them nothing apart: 0)
+                          ($10 * COALESCE((v.score - v.mn) / NULLIF(v.mx - v.mn, 0), 0)
+                           + $11 * COALESCE((t.score - t.mn) / NULLIF(t.mx - t.mn, 0), 0))
+                          / ($10 + $11) AS rsf,
                           LEAST(v.r, t.r) AS best
-                     FROM v FULL JOIN t ON t.chunk_id = v.chunk_id)
+                     FROM v FULL JOIN t ON t.chunk_id = v.chunk_id),
+             f AS (SELECT f0.chunk_id, f0.rrf, f0.best,
+                          CASE $9 WHEN 'vector' THEN f0.vs WHEN 'text' THEN f0.ts
+                               WHEN 'score' THEN f0.rsf ELSE f0.rrf END AS score,
+                          CASE $9 WHEN 'vector' THEN f0.vs WHEN 'text' THEN f0.ts
+                               WHEN 'score' THEN f0.rsf ELSE f0.rrf / (($10 + $11) / 61.0) END AS norm
+                     FROM f0)
         SELECT ch.chunk_id, ch.document_id, d.title, d.uri, f.score::float8, ch.text, d.metadata
           FROM f JOIN mcp.chunk ch ON ch.chunk_id = f.chunk_id
                  JOIN mcp.document d ON d.document_id = ch.document_id
          ORDER BY f.norm + CASE WHEN $8 > 0 THEN $8 * (SELECT pg_catalog.count(*) FROM pg_catalog.jsonb_array_elements($7) e
                                        WHERE (e -> 'values') ? pg_catalog.lower(d.metadata ->> (e ->> 'key')))::float8
                                     / pg_catalog.jsonb_array_length($7) ELSE 0 END DESC,
-                  f.score DESC, f.best, ch.chunk_id
+                  f.score DESC, f.rrf DESC, f.best, ch.chunk_id
          LIMIT $5$q$,
         CASE WHEN mode = 'text' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
              ELSE pg_catalog.replace(vec, 'LIMIT $3', 'LIMIT $6') END,
         CASE WHEN mode = 'vector' THEN 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS document_id, NULL::text AS text, NULL::float8 AS score WHERE false'
              ELSE pg_catalog.replace(txt, 'LIMIT $3', 'LIMIT $6') END)
         USING query_vector, filter, n, tsq, n, CASE WHEN mode = 'hybrid' OR boost > 0 THEN pool ELSE n END,
-              ents, boost, mode, c.vector_weight::float8, c.text_weight::float8
+              ents, boost, CASE WHEN mode = 'hybrid' THEN c.fusion ELSE mode END, c.vector_weight::float8, c.text_weight::float8
     LOOP
         found_any := true;
         RETURN NEXT;
@@ -527,7 +539,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.search_by_vector(text, text, vector, integer, text, jsonb) IS
-  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = weighted reciprocal rank fusion (k = 60) of the best max(4k, 40) of both (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
+  'mcp.search with the query''s embedding given (benchmarks, callers that embed themselves): mode vector = cosine similarity through the collection''s HNSW index (score = 1 - cosine distance); text = the collection''s text search configuration, any query lexeme, ranked by ts_rank_cd normalized to 0..1; hybrid = fusion of the best max(4k, 40) of both, as the collection''s fusion says: score (default) = relative score fusion, each leg''s scores scaled to 0..1 over its candidates and weighed by vector_weight and text_weight (score = the weighted mean, 0..1); rank = weighted reciprocal rank fusion, k = 60 (score = vector_weight/(60 + vector rank) + text_weight/(60 + text rank)). The HNSW scan runs with hnsw.ef_search = the collection''s hnsw_ef_search, raised to the candidates taken (k, or the hybrid pool; at most 1000), for this call only, and hnsw.iterative_scan = strict_order. filter is matched with metadata @> filter inside the query, before the top k. Hybrid weighs the two rankings with the collection''s vector_weight and text_weight. With entity_keys, the query''s entities (mcp.search_entities) boost or filter the documents whose metadata match them (entity_mode, entity_boost); without entities the search is the plain one. Runs as the caller: row-level security on documents and chunks applies.';
 
 CREATE FUNCTION mcp.embed(texts text[], model text, input_type text DEFAULT 'query') RETURNS vector[]
 LANGUAGE sql VOLATILE STRICT

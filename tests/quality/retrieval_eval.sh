@@ -9,6 +9,10 @@
 #        with tests/quality/questions/tarif_retrieval.tsv (84 questions, expected document key);
 #        both written blind, never edited here.
 # dev:   the documents of demo/retrieval.sql with the 30 questions of benches/retrieval/quality.sql.
+# buerger: Domain D, held out (tests/quality/SPEC.md): tests/quality/corpus/buerger_corpus.jsonl (48
+#        town bylaws sharing each subject's vocabulary) with questions/buerger_retrieval.tsv (96
+#        questions written blind); its thesaurus (buergerservice/thesaurus.json) is loaded too when
+#        the set is run; ENTITY_KEYS {"stadt": "stadt", "thema": "thema"}.
 # Each variant is a fresh collection created with the demo's settings (text_config german, top_k
 # 7, chunks of 120 tokens with 16 overlap) and then changed by its SET clause (columns of
 # mcp.collection), into which the set's documents are ingested; then each --search variant's SET
@@ -59,10 +63,16 @@ psql_at "$PORT" "$DB" -c "INSERT INTO mcp.embedding_model (name, kind, dimension
   ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2'),
   ('e5', 'local', 384, '${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}') ON CONFLICT (name) DO NOTHING" >/dev/null
 [ -n "$MODEL_SQL" ] && psql_at "$PORT" "$DB" -f "$MODEL_SQL" >/dev/null
+case ",$SETS," in *,buerger,*)
+  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/buergerservice/thesaurus.json")" \
+      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
+esac
 
 # The sets as files postgres can read: documents as one JSON object a line, questions as TSV.
 cp "$Q/corpus/tarif_corpus.jsonl" "$work/blind_docs.jsonl"
 grep -v '^#' "$Q/questions/tarif_retrieval.tsv" >"$work/blind_q.tsv"
+cp "$Q/corpus/buerger_corpus.jsonl" "$work/buerger_docs.jsonl"
+grep -v '^#' "$Q/questions/buerger_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/buerger_q.tsv"
 python3 - "$ROOT/benches/retrieval/quality.sql" "$work/dev_q.tsv" <<'PY'
 import re, sys
 src = open(sys.argv[1], encoding="utf-8").read()
@@ -91,11 +101,17 @@ TRUNCATE line;
 \copy line FROM '$work/dev_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_doc SELECT 'dev', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
 TRUNCATE line;
+\copy line FROM '$work/buerger_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_doc SELECT 'buerger', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
+TRUNCATE line;
 \copy line FROM '$work/blind_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'blind', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
 TRUNCATE line;
 \copy line FROM '$work/dev_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'dev', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
+TRUNCATE line;
+\copy line FROM '$work/buerger_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_q SELECT 'buerger', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
 SQL
 log "model $MODEL; sets $SETS; $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' documents', ', ') FROM (SELECT dset, count(*) n FROM eval_doc GROUP BY dset) x"); $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' questions', ', ') FROM (SELECT dset, count(*) n FROM eval_q GROUP BY dset) x")"
 
@@ -107,6 +123,7 @@ for model in "${model_list[@]}"; do
 for set in "${set_list[@]}"; do
   case "$set" in
     blind) ek="'{\"tarifgebiet\": \"region\", \"fachbereich\": \"branche\"}'" ;;
+    buerger) ek="'{\"stadt\": \"stadt\", \"thema\": \"thema\"}'" ;;
     *) ek="'{\"tarifgebiet\": \"tarifgebiet\", \"fachbereich\": \"branche\"}'" ;;
   esac
   for v in "${variant_list[@]}"; do

@@ -54,9 +54,10 @@ pub fn request(
     let pending = as_extension_owner(|| {
         write_kept::<JsonB>(
             "INSERT INTO mcp.approval (run_id, tool_call_id, session_id, interface, role_name, tool,
-                                       arguments, digest, position, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-                     pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) pg_catalog.make_interval(secs => $10))
+                                       arguments, digest, position, requested_at, expires_at)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9,
+                    t.now, t.now OPERATOR(pg_catalog.+) pg_catalog.make_interval(secs => $10)
+               FROM (SELECT pg_catalog.clock_timestamp() AS now) t
              RETURNING pg_catalog.jsonb_build_object('call_id', tool_call_id, 'tool', tool,
                        'arguments', arguments::jsonb, 'digest', digest, 'expires_at', expires_at)",
             &[

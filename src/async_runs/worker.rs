@@ -140,12 +140,17 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
         }
         let cap = runs_per_worker();
         while look_for_work && runs.len() < cap {
-            match take_run(runs.len() + 1 < cap) {
-                Some(job) => {
+            match take_run() {
+                Some((job, more)) => {
                     let key = next_key;
                     next_key += 1;
                     runs.insert(key, InFlight::new(job, key, &mux, &wake));
                     wake.push(key);
+                    // The slot shows the run before another worker is asked for the rest.
+                    pool::set_inflight(i, runs.len(), cap);
+                    if more && runs.len() >= cap {
+                        pool::wake_or_start();
+                    }
                 }
                 None => look_for_work = false,
             }
@@ -432,9 +437,9 @@ RETURNING a.run_id, a.role_name::text, a.question, a.interface, a.session_id, a.
           EXISTS (SELECT 1 FROM mcp.async_run m WHERE m.status = 'queued'
                      AND m.run_id OPERATOR(pg_catalog.<>) a.run_id)";
 
-/// Take the oldest queued run (committed as `running` before it starts); start another worker
-/// when more are queued and this one has no room left for them (`room`: it has).
-fn take_run(room: bool) -> Option<Job> {
+/// Take the oldest queued run (committed as `running` before it starts), and whether more are
+/// queued.
+fn take_run() -> Option<(Job, bool)> {
     let r = BackgroundWorker::transaction(|| {
         crate::pg::in_subtransaction_catch_all(|| {
             let taken = Spi::connect_mut(|c| {
@@ -465,12 +470,7 @@ fn take_run(room: bool) -> Option<Job> {
         })
     });
     match r {
-        Ok(Ok(Some((job, more)))) => {
-            if more && !room {
-                pool::wake_or_start();
-            }
-            Some(job)
-        }
+        Ok(Ok(Some(taken))) => Some(taken),
         Ok(Ok(None)) => None,
         Ok(Err(e)) => {
             pgrx::warning!("pg_mcp chat worker: could not take a queued run: {e}");

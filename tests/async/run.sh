@@ -40,6 +40,8 @@ start_mock "$ROOT/tests/async/scenarios"
 fail() { log "FAIL: $*"; exit 1; }
 q() { psql_at "$PORT" "$DB" -At -c "$1"; }
 
+# (case 8 sets one run per worker; a run of this suite that failed there left it set)
+q "ALTER SYSTEM RESET mcp.chat_runs_per_worker" >/dev/null; q "SELECT pg_reload_conf()" >/dev/null
 psql_at "$PORT" "$DB" >/dev/null <<SQL
 DROP ROLE IF EXISTS async_a, async_b;
 CREATE ROLE async_a; CREATE ROLE async_b;

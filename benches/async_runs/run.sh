@@ -101,6 +101,9 @@ sample() {
 peak() { sort -n "$work/$1.counts" | tail -1; }
 mem() { sort -n "$work/$1.mem" | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)] " kB"; else print "-"}'; }  # median kB
 inflight_peak() { awk '{ if ($1 > m) m = $1 } END { print m + 0 }' "$work/$1.pss"; }
+# the chat workers' total PSS at the peak of runs in flight, per run in flight (an upper bound:
+# it includes each worker's own base)
+pss_at_peak() { awk '{ if ($1 > m) { m = $1; p = $2 } } END { if (m > 0) printf "%.0f MB total, %.0f kB per run", p / 1024, p / m; else print "-" }' "$work/$1.pss"; }
 # least-squares slope of the workers' PSS (kB) against the runs in flight
 per_run() {
   awk '$2 > 0 { n++; x += $1; y += $2; xx += $1 * $1; xy += $1 * $2 }
@@ -186,7 +189,7 @@ fi
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 row() { # row NAME LABEL
   local ms ok; eval "ms=\$${1}_ms ok=\$${1}_ok"
-  local m; if [[ "$1" == async* ]]; then m="$(per_run "$1") (PSS slope; peak $(inflight_peak "$1") in flight)"; else m="$(mem "$1") (private, median)"; fi
+  local m; if [[ "$1" == async* ]]; then m="$(per_run "$1") (PSS slope; peak $(inflight_peak "$1") in flight: workers' PSS $(pss_at_peak "$1"))"; else m="$(mem "$1") (private, median)"; fi
   echo "| $2 | $ok / $N | $(calc "$ms / 1000") s | $(calc "$ms / $one_ms") | $(calc "$N * 1000 / $ms") | $(peak "$1") | $m |"
 }
 echo

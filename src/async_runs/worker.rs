@@ -46,8 +46,6 @@ use std::time::{Duration, Instant};
 const IDLE_EXIT: Duration = Duration::from_secs(2);
 /// How often an idle worker looks for queued runs (a submit also sets its latch).
 const POLL: Duration = Duration::from_millis(100);
-/// Queued runs a worker takes before it steps the runs it has.
-const TAKE_BATCH: usize = 8;
 /// How often a worker marks the runs of a stopped worker `aborted` (also at its start).
 const RECOVER_EVERY: Duration = Duration::from_secs(5);
 
@@ -141,11 +139,7 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
             recovered = Instant::now();
         }
         let cap = runs_per_worker();
-        // A few runs at a time, then their first steps (which start their LLM requests): the
-        // runs taken first do not wait for the rest to be taken.
-        let mut taken = 0;
-        while look_for_work && runs.len() < cap && taken < TAKE_BATCH {
-            taken += 1;
+        while look_for_work && runs.len() < cap {
             match take_run() {
                 Some((job, more)) => {
                     let key = next_key;
@@ -202,7 +196,7 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
         } else if idle_since.elapsed() >= IDLE_EXIT {
             return;
         }
-        if wake.pending() || (look_for_work && runs.len() < cap) {
+        if wake.pending() {
             continue;
         }
         let rc = unsafe {

@@ -24,6 +24,10 @@ pub static WORKERS: GucSetting<i32> = GucSetting::<i32>::new(4);
 pub static QUEUE_MAX: GucSetting<i32> = GucSetting::<i32>::new(1000);
 /// Open runs at most per role.
 pub static QUEUE_MAX_PER_ROLE: GucSetting<i32> = GucSetting::<i32>::new(100);
+/// Runs one worker keeps in flight at most (reloadable).
+pub static RUNS_PER_WORKER: GucSetting<i32> = GucSetting::<i32>::new(64);
+/// Upper bound of `mcp.chat_runs_per_worker`.
+pub const MAX_RUNS_PER_WORKER: i32 = 4096;
 
 /// The notification channel.
 pub const CHANNEL: &str = "mcp_run";
@@ -47,6 +51,16 @@ pub fn init() {
         0,
         1_000_000,
         GucContext::Suset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"mcp.chat_runs_per_worker",
+        c"Asynchronous runs one chat worker keeps in flight at once (their LLM requests multiplexed on one I/O thread; their tool calls one at a time).",
+        c"A worker takes more queued runs while it has fewer than this in flight; more queued runs start another worker (up to mcp.chat_workers).",
+        &RUNS_PER_WORKER,
+        1,
+        MAX_RUNS_PER_WORKER,
+        GucContext::Sighup,
         GucFlags::default(),
     );
     if !unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
@@ -229,18 +243,19 @@ pub fn cancel(run_id: Uuid) -> McpResult<bool> {
     crate::pg::prevent_if_read_only(c"mcp.chat_cancel");
     let row = as_extension_owner(|| {
         crate::pg::first_row_mut(
-            "SELECT a.role_name::text, a.status FROM mcp.async_run a
+            "SELECT a.role_name::text, a.status, a.worker_pid FROM mcp.async_run a
               WHERE a.run_id OPERATOR(pg_catalog.=) $1 FOR UPDATE",
             &[run_id.into()],
             |r| {
                 Ok((
                     r.get::<String>(1)?.unwrap_or_default(),
                     r.get::<String>(2)?.unwrap_or_default(),
+                    r.get::<i32>(3)?.unwrap_or(0),
                 ))
             },
         )
     })?;
-    let Some((owner, status)) = row else {
+    let Some((owner, status, worker_pid)) = row else {
         return Err(not_found(run_id));
     };
     if !may_see(&owner) && !is_admin() {
@@ -268,7 +283,7 @@ pub fn cancel(run_id: Uuid) -> McpResult<bool> {
                     &[run_id.into()],
                 )
             })?;
-            pool::request_cancel(*run_id.as_bytes());
+            pool::request_cancel(*run_id.as_bytes(), worker_pid);
             Ok(true)
         }
         _ => Ok(false),

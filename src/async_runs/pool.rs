@@ -1,6 +1,7 @@
 //! The chat workers' shared memory: one slot per worker of the pool (`mcp.chat_workers`, at
-//! most [`MAX_WORKERS`]), each with the database it serves, its process id and latch, the run
-//! it executes and whether that run was asked to stop. Under one lightweight lock. A backend
+//! most [`MAX_WORKERS`]), each with the database it serves, its process id and latch, how many
+//! runs it has in flight and may have (`mcp.chat_runs_per_worker`), and the runs
+//! `mcp.chat_cancel` asked it to stop (a small ring). Under one lightweight lock. A backend
 //! that queues a run wakes its database's workers and starts one when none is idle; a worker
 //! that takes a run and sees more queued starts the next one, so the pool grows with the queue
 //! up to its size and shrinks when workers idle out.
@@ -29,19 +30,26 @@ pub struct Slot {
     latch: usize,
     /// When the slot was reserved (ms since the epoch), for the start grace.
     reserved_ms: u64,
-    /// The run it executes (all zero: none).
-    run: [u8; 16],
-    /// `mcp.chat_cancel` asked that run to stop.
-    cancel: bool,
+    /// Runs in flight, and how many it takes at most.
+    inflight: u32,
+    cap: u32,
+    /// Cancels asked of this worker so far; the last [`CANCEL_RING`] run ids are in `cancels`.
+    cancel_seq: u64,
+    cancels: [[u8; 16]; CANCEL_RING],
 }
+
+/// Cancels a worker can be behind on before it rereads its runs' `cancel_requested` flags.
+pub const CANCEL_RING: usize = 16;
 
 const FREE: Slot = Slot {
     db: 0,
     pid: 0,
     latch: 0,
     reserved_ms: 0,
-    run: [0; 16],
-    cancel: false,
+    inflight: 0,
+    cap: 1,
+    cancel_seq: 0,
+    cancels: [[0; 16]; CANCEL_RING],
 };
 
 #[derive(Clone, Copy)]
@@ -112,7 +120,7 @@ pub fn wake_or_start() {
                 if s.latch != 0 {
                     latches.push(s.latch);
                 }
-                ready |= s.run == [0; 16];
+                ready |= s.inflight < s.cap;
             } else if s.db == db && starting {
                 ready = true;
             } else if free.is_none() && (s.db == 0 || (s.pid == 0 && !starting)) {
@@ -151,9 +159,9 @@ pub fn wake_or_start() {
     }
 }
 
-/// The worker in slot `i` takes it: the database it was reserved for, or `None` when the slot
-/// is not reserved for a starting worker.
-pub fn claim(i: usize) -> Option<pg_sys::Oid> {
+/// The worker in slot `i` takes it (with room for `cap` runs): the database it was reserved
+/// for, or `None` when the slot is not reserved for a starting worker.
+pub fn claim(i: usize, cap: u32) -> Option<pg_sys::Oid> {
     if i >= size() {
         return None;
     }
@@ -164,6 +172,7 @@ pub fn claim(i: usize) -> Option<pg_sys::Oid> {
     }
     s.pid = unsafe { pg_sys::MyProcPid };
     s.latch = unsafe { pg_sys::MyLatch } as usize;
+    s.cap = cap.max(1);
     Some(pg_sys::Oid::from(s.db))
 }
 
@@ -178,30 +187,47 @@ pub fn release(i: usize) {
     }
 }
 
-/// The worker in slot `i` executes `run` (or none).
-pub fn set_run(i: usize, run: Option<[u8; 16]>) {
+/// The worker in slot `i` has `n` runs in flight and takes `cap` at most.
+pub fn set_inflight(i: usize, n: usize, cap: usize) {
     let mut p = POOL.exclusive();
-    p.slots[i].run = run.unwrap_or([0; 16]);
-    p.slots[i].cancel = false;
+    p.slots[i].inflight = n as u32;
+    p.slots[i].cap = cap.max(1) as u32;
 }
 
-/// Whether the run the worker in slot `i` executes was asked to stop.
-pub fn cancel_requested(i: usize) -> bool {
-    POOL.share().slots[i].cancel
+/// The cancels asked of the worker in slot `i` since `seen` (which moves on): the run ids, or
+/// `None` when more came than the ring holds (the worker then rereads its runs' flags).
+pub fn take_cancels(i: usize, seen: &mut u64) -> Option<Vec<[u8; 16]>> {
+    let p = POOL.share();
+    let s = &p.slots[i];
+    let n = s.cancel_seq.saturating_sub(*seen);
+    let out = if n > CANCEL_RING as u64 {
+        None
+    } else {
+        Some(
+            (*seen..s.cancel_seq)
+                .map(|k| s.cancels[(k % CANCEL_RING as u64) as usize])
+                .collect(),
+        )
+    };
+    *seen = s.cancel_seq;
+    out
 }
 
-/// Ask the worker executing `run` to stop it; false when no worker executes it.
-pub fn request_cancel(run: [u8; 16]) -> bool {
+/// Ask the worker with process id `pid` to stop `run`; false when no worker of the pool has
+/// that pid.
+pub fn request_cancel(run: [u8; 16], pid: i32) -> bool {
     let n = size();
-    if n == 0 || run == [0; 16] {
+    if n == 0 || run == [0; 16] || pid == 0 {
         return false;
     }
     let latch = {
         let mut p = POOL.exclusive();
-        let Some(s) = p.slots[..n].iter_mut().find(|s| s.pid != 0 && s.run == run) else {
+        let Some(s) = p.slots[..n].iter_mut().find(|s| s.pid == pid) else {
             return false;
         };
-        s.cancel = true;
+        let k = (s.cancel_seq % CANCEL_RING as u64) as usize;
+        s.cancels[k] = run;
+        s.cancel_seq += 1;
         s.latch
     };
     if latch != 0 {

@@ -1,24 +1,44 @@
 //! The chat worker: a background worker connected to one database (the database of the backend
 //! that queued the run, as the durable audit's worker), started on demand into a slot of the
-//! pool ([`super::pool`]). It takes the oldest queued run (`FOR UPDATE SKIP LOCKED`, so workers
-//! never take the same run), runs it through `chat::chat` as the submitting role — the user id
-//! switched with `SECURITY_LOCAL_USERID_CHANGE`, so the run cannot `SET ROLE` back to the
-//! worker's superuser; privileges, row-level security, sandbox and audit are those of a
-//! synchronous `mcp.chat` of that role, checked when each tool runs — and stores the result.
-//! It ends after [`IDLE_EXIT`] without work, on SIGTERM (PostgreSQL's own `die`: the run's waits
-//! see it and stop) and on postmaster death.
+//! pool ([`super::pool`]). It keeps up to `mcp.chat_runs_per_worker` runs in flight at once:
 //!
-//! A run the worker was executing when the server or the worker stopped is not resumed: the next
-//! worker of the database, or the sweep after a server start ([`after_restart`]), marks it
-//! `aborted`. Queued runs stay queued across a restart, and the sweep starts a worker for them.
+//! * It takes queued runs (`FOR UPDATE SKIP LOCKED`, so workers never take the same run) while
+//!   it has room. Each run is a future (`chat::chat_async`): the same checks, tool pipeline,
+//!   sandbox and audit as a synchronous `mcp.chat`, whose only waits are its LLM requests.
+//! * Those requests go through ONE I/O thread (`mcp_http::multiplex`), which wakes a run when
+//!   its answer is in by writing to a socket pair; the main thread sleeps in
+//!   `WaitLatchOrSocket` on that socket and its latch, so a submit, a cancel, SIGTERM, SIGHUP
+//!   and postmaster death are noticed while runs wait. The I/O thread never calls PostgreSQL.
+//! * A woken run is polled on the main thread — one run at a time — in a transaction of its
+//!   own ("a step": everything the run does until its next LLM request is under way: its tool
+//!   calls, audit rows, the end of the run), as the submitting role: the user id switched with
+//!   `SECURITY_LOCAL_USERID_CHANGE` (the run cannot `SET ROLE` back to the worker's superuser),
+//!   settings it changes reset after the step, the session's other state dropped after each step
+//!   (another role's step may come next). Privileges and row-level security are checked when
+//!   each tool runs.
+//! * An ERROR in a step ends that run with status `error` (what it committed in earlier steps
+//!   stays); the other runs go on.
+//!
+//! It ends after [`IDLE_EXIT`] without work, on SIGTERM (PostgreSQL's own `die`) and on
+//! postmaster death. Runs it had in flight then are not resumed: the next worker of the
+//! database, or the sweep after a server start ([`after_restart`]), marks them `aborted`.
+//! Queued runs stay queued across a restart, and the sweep starts a worker for them.
 
 use super::pool;
-use crate::error::McpError;
+use crate::error::{McpError, McpResult};
 use pgrx::bgworkers::{BackgroundWorker, SignalWakeFlags};
 use pgrx::prelude::*;
 use pgrx::{JsonB, Uuid};
 use serde_json::{json, Value};
 use std::cell::Cell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
 use std::time::{Duration, Instant};
 
 /// A worker without work ends after this long: its slot passes to where work is, and a DROP
@@ -26,16 +46,19 @@ use std::time::{Duration, Instant};
 const IDLE_EXIT: Duration = Duration::from_secs(2);
 /// How often an idle worker looks for queued runs (a submit also sets its latch).
 const POLL: Duration = Duration::from_millis(100);
+/// How often a worker marks the runs of a stopped worker `aborted` (also at its start).
+const RECOVER_EVERY: Duration = Duration::from_secs(5);
 
 thread_local! {
-    /// This process's slot in the pool, when it is a chat worker.
-    static SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Whether the run being polled was asked to stop (`mcp.chat_cancel`); false in every
+    /// other process.
+    static CANCELLED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Whether the run this worker executes was asked to stop (`mcp.chat_cancel`); false in
+/// Whether the run this worker is polling was asked to stop (`mcp.chat_cancel`); false in
 /// every other process.
 pub fn cancel_requested() -> bool {
-    SLOT.with(|s| s.get()).is_some_and(pool::cancel_requested)
+    CANCELLED.with(|c| c.get())
 }
 
 struct Job {
@@ -82,44 +105,243 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
         #[cfg(feature = "pg18")]
         pg_sys::pqsignal_be(pg_sys::SIGTERM as i32, Some(backend_die));
     }
-    let Some(db) = pool::claim(i) else {
+    let Some(db) = pool::claim(i, runs_per_worker() as u32) else {
         return;
     };
     unsafe { pg_sys::before_shmem_exit(Some(on_worker_exit), pg_sys::Datum::from(i)) };
-    SLOT.with(|s| s.set(Some(i)));
     BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
     if !installed() {
         return;
     }
     recover();
+    let (mux, wake) = match (mcp_chat::Multiplexer::start(), Wakeups::new()) {
+        (Ok(m), Ok(w)) => (m, Arc::new(w)),
+        (Err(e), _) | (_, Err(e)) => {
+            pgrx::warning!("pg_mcp chat worker: could not start its HTTP I/O thread: {e}");
+            return;
+        }
+    };
+    let mut runs: HashMap<u64, InFlight> = HashMap::new();
+    let mut next_key: u64 = 0;
+    let mut cancels_seen: u64 = 0;
+    pool::take_cancels(i, &mut cancels_seen);
+    let mut look_for_work = true;
     let mut idle_since = Instant::now();
+    let mut recovered = Instant::now();
     loop {
         if die_pending() {
+            // The runs in flight stay `running` until the next worker (or the sweep) marks
+            // them aborted: no SQL runs once a terminate is pending.
             return;
         }
-        if let Some(job) = take_run(i) {
-            if !execute(i, job) {
+        if recovered.elapsed() >= RECOVER_EVERY {
+            recover();
+            recovered = Instant::now();
+        }
+        let cap = runs_per_worker();
+        while look_for_work && runs.len() < cap {
+            match take_run() {
+                Some((job, more)) => {
+                    let key = next_key;
+                    next_key += 1;
+                    runs.insert(key, InFlight::new(job, key, &mux, &wake));
+                    wake.push(key);
+                    // The slot shows the run before another worker is asked for the rest.
+                    pool::set_inflight(i, runs.len(), cap);
+                    if more && runs.len() >= cap {
+                        pool::wake_or_start();
+                    }
+                }
+                None => look_for_work = false,
+            }
+        }
+        pool::set_inflight(i, runs.len(), cap);
+        match pool::take_cancels(i, &mut cancels_seen) {
+            Some(ids) => {
+                for id in ids {
+                    if let Some((k, r)) = runs.iter_mut().find(|(_, r)| *r.run_id.as_bytes() == id)
+                    {
+                        r.cancel = true;
+                        wake.push(*k);
+                    }
+                }
+            }
+            None => {
+                for id in cancelled_runs() {
+                    if let Some((k, r)) = runs.iter_mut().find(|(_, r)| r.run_id == id) {
+                        r.cancel = true;
+                        wake.push(*k);
+                    }
+                }
+            }
+        }
+        for key in wake.take() {
+            let Some(run) = runs.get_mut(&key) else {
+                continue; // already ended
+            };
+            let (end, clean) = step(run);
+            if let Some(end) = end {
+                let run_id = run.run_id;
+                runs.remove(&key);
+                store(run_id, end);
+                look_for_work = true;
+            }
+            if !clean {
                 return;
             }
-            idle_since = Instant::now();
-            continue;
         }
-        if idle_since.elapsed() >= IDLE_EXIT {
+        pool::set_inflight(i, runs.len(), cap);
+        if !runs.is_empty() {
+            idle_since = Instant::now();
+        } else if idle_since.elapsed() >= IDLE_EXIT {
             return;
         }
-        unsafe {
-            pg_sys::WaitLatch(
+        if wake.pending() {
+            continue;
+        }
+        let rc = unsafe {
+            pg_sys::WaitLatchOrSocket(
                 pg_sys::MyLatch,
-                (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as i32,
+                (pg_sys::WL_LATCH_SET
+                    | pg_sys::WL_SOCKET_READABLE
+                    | pg_sys::WL_TIMEOUT
+                    | pg_sys::WL_EXIT_ON_PM_DEATH) as i32,
+                wake.fd(),
                 POLL.as_millis() as std::ffi::c_long,
                 pg_sys::PG_WAIT_EXTENSION,
-            );
-            pg_sys::ResetLatch(pg_sys::MyLatch);
+            )
+        };
+        if rc & (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT) as i32 != 0 {
+            // A submit (or the poll's time): look for queued runs again.
+            look_for_work = true;
         }
+        unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
+        wake.drain();
         if BackgroundWorker::sighup_received() {
             unsafe { pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP) };
         }
     }
+}
+
+/// `mcp.chat_runs_per_worker`.
+fn runs_per_worker() -> usize {
+    super::RUNS_PER_WORKER
+        .get()
+        .clamp(1, super::MAX_RUNS_PER_WORKER) as usize
+}
+
+/// Which runs are woken: the keys their wakers pushed (from the I/O thread, or from here), and
+/// a socket pair whose read end the main thread waits on.
+struct Wakeups {
+    ready: Mutex<Vec<u64>>,
+    tx: UnixStream,
+    rx: UnixStream,
+}
+
+impl Wakeups {
+    fn new() -> std::io::Result<Wakeups> {
+        let (tx, rx) = UnixStream::pair()?;
+        tx.set_nonblocking(true)?;
+        rx.set_nonblocking(true)?;
+        Ok(Wakeups {
+            ready: Mutex::new(Vec::new()),
+            tx,
+            rx,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<u64>> {
+        self.ready.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Mark `key` ready and wake the main thread (a full socket buffer already wakes it).
+    fn push(&self, key: u64) {
+        self.lock().push(key);
+        let _ = (&self.tx).write(&[1]);
+    }
+
+    /// The keys woken since the last call, each once, in the order woken.
+    fn take(&self) -> Vec<u64> {
+        let mut keys = std::mem::take(&mut *self.lock());
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|k| seen.insert(*k));
+        keys
+    }
+
+    fn pending(&self) -> bool {
+        !self.lock().is_empty()
+    }
+
+    fn drain(&self) {
+        let mut buf = [0u8; 256];
+        while matches!((&self.rx).read(&mut buf), Ok(n) if n > 0) {}
+    }
+
+    fn fd(&self) -> pg_sys::pgsocket {
+        self.rx.as_raw_fd()
+    }
+}
+
+/// The waker of one run: notes its key (callable from any thread; touches no PostgreSQL state).
+struct RunWaker {
+    key: u64,
+    wake: Arc<Wakeups>,
+}
+
+impl Wake for RunWaker {
+    fn wake(self: Arc<Self>) {
+        self.wake.push(self.key);
+    }
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.wake.push(self.key);
+    }
+}
+
+/// A run in flight in this worker.
+struct InFlight {
+    run_id: Uuid,
+    role: String,
+    fut: Pin<Box<dyn Future<Output = McpResult<Value>>>>,
+    /// The run's open run in the durable audit, swapped in while it is polled.
+    audit: crate::audit::OpenRun,
+    /// `mcp.chat_cancel` asked it to stop.
+    cancel: bool,
+    waker: Waker,
+}
+
+impl InFlight {
+    fn new(job: Job, key: u64, mux: &mcp_chat::Multiplexer, wake: &Arc<Wakeups>) -> InFlight {
+        let mux = mux.clone();
+        let (run_id, role) = (job.run_id, job.role.clone());
+        let fut = Box::pin(async move {
+            crate::chat::chat_async(
+                &job.question,
+                &job.interface,
+                job.session,
+                &job.options,
+                job.run_id,
+                &mux,
+            )
+            .await
+        });
+        InFlight {
+            run_id,
+            role,
+            fut,
+            audit: None,
+            cancel: false,
+            waker: Waker::from(Arc::new(RunWaker {
+                key,
+                wake: wake.clone(),
+            })),
+        }
+    }
+}
+
+/// How a run ended: `done` with `mcp.chat`'s jsonb, or `error` with the ERROR it raised.
+struct End {
+    status: &'static str,
+    result: Value,
 }
 
 fn installed() -> bool {
@@ -142,7 +364,15 @@ WITH gone AS (
      AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a
                       WHERE a.pid OPERATOR(pg_catalog.=) r.worker_pid
                         AND a.backend_start OPERATOR(pg_catalog.=) r.worker_start)
-  RETURNING r.run_id)
+  RETURNING r.run_id),
+-- their audit run rows too, where the stopped worker had written them in its own steps (the
+-- durable audit's worker marks the rows it holds itself)
+audit AS (
+  UPDATE mcp.run u SET status = 'aborted', finished_at = pg_catalog.clock_timestamp(),
+         error = pg_catalog.jsonb_build_object('kind', 'aborted', 'message',
+                 'the chat worker running this asynchronous run stopped; the run was not resumed')
+   WHERE u.run_id IN (SELECT g.run_id FROM gone g) AND u.status = 'running'
+  RETURNING 1)
 SELECT pg_catalog.count(pg_catalog.pg_notify('mcp_run',
          pg_catalog.json_build_object('run_id', g.run_id::text, 'status', 'aborted')::text))
   FROM gone g";
@@ -207,9 +437,9 @@ RETURNING a.run_id, a.role_name::text, a.question, a.interface, a.session_id, a.
           EXISTS (SELECT 1 FROM mcp.async_run m WHERE m.status = 'queued'
                      AND m.run_id OPERATOR(pg_catalog.<>) a.run_id)";
 
-/// Take the oldest queued run (committed as `running` before it starts); start another worker
-/// when more are queued.
-fn take_run(i: usize) -> Option<Job> {
+/// Take the oldest queued run (committed as `running` before it starts), and whether more are
+/// queued.
+fn take_run() -> Option<(Job, bool)> {
     let r = BackgroundWorker::transaction(|| {
         crate::pg::in_subtransaction_catch_all(|| {
             let taken = Spi::connect_mut(|c| {
@@ -235,23 +465,15 @@ fn take_run(i: usize) -> Option<Job> {
             })?;
             if let Some((job, _)) = &taken {
                 super::notify(job.run_id, "running")?;
-                // The cancel flag is looked up by run: set before the commit shows `running`.
-                pool::set_run(i, Some(*job.run_id.as_bytes()));
             }
             Ok::<_, McpError>(taken)
         })
     });
     match r {
-        Ok(Ok(Some((job, more)))) => {
-            if more {
-                pool::wake_or_start();
-            }
-            Some(job)
-        }
+        Ok(Ok(Some(taken))) => Some(taken),
         Ok(Ok(None)) => None,
         Ok(Err(e)) => {
             pgrx::warning!("pg_mcp chat worker: could not take a queued run: {e}");
-            pool::set_run(i, None);
             None
         }
         Err(e) => {
@@ -260,21 +482,22 @@ fn take_run(i: usize) -> Option<Job> {
                 e.sqlstate,
                 e.message
             );
-            pool::set_run(i, None);
             None
         }
     }
 }
 
-/// The chat, as the submitting role: `mcp.chat`'s jsonb, or the ERROR it would have raised.
-fn run_as(job: &Job) -> Value {
-    let oid = super::role_oid(&job.role);
+/// Poll the run once as its submitting role: its next step, up to its next LLM request under
+/// way or its end. A result that is an error is raised (and caught by the caller's
+/// subtransaction, like any ERROR of the step).
+fn poll_as(run: &mut InFlight) -> Poll<Value> {
+    let oid = super::role_oid(&run.role);
     if oid == pg_sys::Oid::INVALID {
-        McpError::UndefinedObject(format!("role \"{}\" does not exist", job.role)).raise();
+        McpError::UndefinedObject(format!("role \"{}\" does not exist", run.role)).raise();
     }
     let (mut saved_user, mut saved_ctx) = (pg_sys::Oid::INVALID, 0i32);
-    // Settings the run changes (a tool's SET, set_config(…, false)) end with it: the worker's
-    // next run may be another role's. (On an ERROR the subtransaction's abort undoes them.)
+    // Settings the step changes (a tool's SET, set_config(…, false)) end with it: the worker's
+    // next step may be another role's. (On an ERROR the subtransaction's abort undoes them.)
     let nest_level = unsafe { pg_sys::NewGUCNestLevel() };
     unsafe {
         pg_sys::GetUserIdAndSecContext(&mut saved_user, &mut saved_ctx);
@@ -286,20 +509,103 @@ fn run_as(job: &Job) -> Value {
             saved_ctx | pg_sys::SECURITY_LOCAL_USERID_CHANGE as i32,
         );
     }
-    let r = crate::chat::chat_with_run_id(
-        &job.question,
-        &job.interface,
-        job.session,
-        &job.options,
-        job.run_id,
-    );
+    let mine = crate::audit::swap_open_run(run.audit.take());
+    CANCELLED.with(|c| c.set(run.cancel));
+    let mut cx = Context::from_waker(&run.waker);
+    let polled = run.fut.as_mut().poll(&mut cx);
+    CANCELLED.with(|c| c.set(false));
+    run.audit = crate::audit::swap_open_run(mine);
     unsafe {
         pg_sys::SetUserIdAndSecContext(saved_user, saved_ctx);
         pg_sys::AtEOXact_GUC(false, nest_level);
     }
+    match polled {
+        Poll::Pending => Poll::Pending,
+        Poll::Ready(Ok(v)) => Poll::Ready(v),
+        Poll::Ready(Err(e)) => e.raise(),
+    }
+}
+
+/// One step of `run`, in a transaction of its own: its end, when it ended, and whether the
+/// session could be reset after it (if not, the worker ends rather than run another role's
+/// step in it).
+fn step(run: &mut InFlight) -> (Option<End>, bool) {
+    let run_id = run.run_id;
+    BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
+        let polled = crate::pg::in_subtransaction_catch_all(|| poll_as(run));
+        let clean = reset_session();
+        let end = match polled {
+            Ok(Poll::Pending) => None,
+            Ok(Poll::Ready(v)) => Some(End {
+                status: "done",
+                result: v,
+            }),
+            Err(e) => {
+                // The ERROR unwound through the run's poll: its future is not polled again.
+                // The run's open run in the durable audit is still swapped in: end it.
+                CANCELLED.with(|c| c.set(false));
+                crate::audit::fail_open_run(&format!(
+                    "the chat worker's step of the run ended with an error: {}",
+                    e.message
+                ));
+                Some(End {
+                    status: "error",
+                    result: json!({"status": "error", "run_id": run_id.to_string(),
+                                   "sqlstate": e.sqlstate, "message": e.message}),
+                })
+            }
+        };
+        (end, clean)
+    }))
+}
+
+/// Store a run's end (and notify it), in a transaction of its own.
+fn store(run_id: Uuid, end: End) {
+    let r = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
+        crate::pg::in_subtransaction_catch_all(|| {
+            crate::pg::write_kept::<i32>(
+                "UPDATE mcp.async_run SET status = $2, result = $3, finished_at = pg_catalog.clock_timestamp()
+                  WHERE run_id OPERATOR(pg_catalog.=) $1",
+                &[run_id.into(), end.status.into(), JsonB(end.result).into()],
+            )?;
+            super::notify(run_id, end.status)
+        })
+    }));
+    let failed = match r {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(e.to_string()),
+        Err(e) => Some(format!("{}: {}", e.sqlstate, e.message)),
+    };
+    if let Some(e) = failed {
+        pgrx::warning!("pg_mcp chat worker: could not store the result of run {run_id}: {e}");
+    }
+}
+
+/// This worker's running runs whose `cancel_requested` is committed (when more cancels came than
+/// the shared ring holds).
+fn cancelled_runs() -> Vec<Uuid> {
+    let r = BackgroundWorker::transaction(|| {
+        crate::pg::in_subtransaction_catch_all(|| {
+            Spi::connect(|c| {
+                let t = c.select(
+                    "SELECT run_id FROM mcp.async_run WHERE status = 'running' AND cancel_requested
+                        AND worker_pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid()",
+                    None,
+                    &[],
+                )?;
+                let mut out = Vec::new();
+                for row in t {
+                    if let Some(id) = row.get::<Uuid>(1)? {
+                        out.push(id);
+                    }
+                }
+                Ok::<_, pgrx::spi::SpiError>(out)
+            })
+        })
+    });
     match r {
-        Ok(v) => v,
-        Err(e) => e.raise(),
+        Ok(Ok(v)) => v,
+        _ => Vec::new(),
     }
 }
 
@@ -335,42 +641,4 @@ fn reset_session() -> bool {
             false
         }
     }
-}
-
-/// Run one job and store its result; false when the worker must end (its session could not be
-/// reset).
-fn execute(i: usize, job: Job) -> bool {
-    let run_id = job.run_id;
-    let r = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
-        let outcome = crate::pg::in_subtransaction_catch_all(|| run_as(&job));
-        let clean = reset_session();
-        let (status, result) = match outcome {
-            Ok(v) => ("done", v),
-            Err(e) => (
-                "error",
-                json!({"status": "error", "run_id": run_id.to_string(),
-                       "sqlstate": e.sqlstate, "message": e.message}),
-            ),
-        };
-        let stored = crate::pg::in_subtransaction_catch_all(|| {
-            crate::pg::write_kept::<i32>(
-                "UPDATE mcp.async_run SET status = $2, result = $3, finished_at = pg_catalog.clock_timestamp()
-                  WHERE run_id OPERATOR(pg_catalog.=) $1",
-                &[run_id.into(), status.into(), JsonB(result).into()],
-            )?;
-            super::notify(run_id, status)
-        });
-        (clean, stored)
-    }));
-    let (clean, r) = r;
-    pool::set_run(i, None);
-    let failed = match r {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(e.to_string()),
-        Err(e) => Some(format!("{}: {}", e.sqlstate, e.message)),
-    };
-    if let Some(e) = failed {
-        pgrx::warning!("pg_mcp chat worker: could not store the result of run {run_id}: {e}");
-    }
-    clean
 }

@@ -46,6 +46,24 @@ pub fn durable() -> bool {
         && unsafe { pg_sys::MyDatabaseId != pg_sys::Oid::INVALID && !pg_sys::RecoveryInProgress() }
 }
 
+/// A run opened through the audit worker, as a chat worker keeps it while the run waits.
+pub type OpenRun = Option<(String, String)>;
+
+/// Put `run` in as this process's open run and take out the one that was (a chat worker with
+/// many runs in flight swaps each run's in while it polls it, and out after).
+pub fn swap_open_run(run: OpenRun) -> OpenRun {
+    OPEN_RUN.with(|o| std::mem::replace(&mut *o.borrow_mut(), run))
+}
+
+/// End the open run (if any) as `failed` because of `message` (a chat worker's run whose step
+/// raised): never raises, never waits.
+pub fn fail_open_run(message: &str) {
+    end_open_run(
+        "failed",
+        json!({"kind": "statement_error", "message": message}),
+    );
+}
+
 /// Whether this backend has a run open through the worker (its records go to the queue).
 pub fn recording() -> bool {
     OPEN_RUN.with(|o| o.borrow().is_some())

@@ -20,7 +20,9 @@ mod worker;
 
 use crate::error::{McpError, McpResult};
 use crate::pg::{as_extension_owner, write_kept};
-pub use backend::{durable, guard_run, recording, run_end, run_start};
+pub use backend::{
+    durable, fail_open_run, guard_run, recording, run_end, run_start, swap_open_run, OpenRun,
+};
 pub use gucs::{init, log_read_only_calls};
 pub use mcp_audit::rows::{self, Record};
 use mcp_audit::RowCuts;

@@ -341,15 +341,20 @@ pub fn chat(
     chat_run(question, interface, session, options, None)
 }
 
-/// The same turn under a run id given in advance (an asynchronous run's, `mcp.chat_submit`).
-pub fn chat_with_run_id(
-    question: &str,
-    interface: &str,
-    session: Option<Uuid>,
-    options: &Value,
+/// A turn made ready to run: everything `mcp.chat` reads and checks before the first LLM
+/// request (the run row written), and what its end needs.
+struct Prepared {
+    cfg: ChatConfig,
+    history: Vec<Message>,
+    question: String,
+    host: SqlHost,
+    /// Calls still waiting for a decision: no LLM request this turn.
+    waiting: Vec<Value>,
+    /// Decided calls carried out before the first request: (ran, refused).
+    carried: (u32, u32),
+    plan: Option<Value>,
     run_id: Uuid,
-) -> McpResult<Value> {
-    chat_run(question, interface, session, options, Some(run_id))
+    session_id: Uuid,
 }
 
 fn chat_run(
@@ -359,6 +364,80 @@ fn chat_run(
     options: &Value,
     given_run_id: Option<Uuid>,
 ) -> McpResult<Value> {
+    let mut p = prepare(question, interface, session, options, given_run_id)?;
+    let outcome = if p.waiting.is_empty() {
+        crate::audit::guard_run(|| {
+            crate::pg::http::with_client(|client| {
+                mcp_chat::run_chat(
+                    &p.cfg,
+                    std::mem::take(&mut p.history),
+                    &p.question,
+                    &mut p.host,
+                    client,
+                )
+            })
+        })
+    } else {
+        awaiting(&mut p)
+    };
+    finish(p, outcome)
+}
+
+/// The same turn as a future (a chat worker's run, [`crate::async_runs`]): its LLM requests go
+/// through the worker's multiplexed client, so the future is pending while one is under way;
+/// everything else (the checks, tools, audit) runs inside `poll`, in the transaction and as the
+/// role the worker polls it in.
+pub async fn chat_async(
+    question: &str,
+    interface: &str,
+    session: Option<Uuid>,
+    options: &Value,
+    run_id: Uuid,
+    mux: &mcp_chat::Multiplexer,
+) -> McpResult<Value> {
+    let mut p = prepare(question, interface, session, options, Some(run_id))?;
+    let outcome = if p.waiting.is_empty() {
+        let history = std::mem::take(&mut p.history);
+        mcp_chat::run_chat_with(
+            &p.cfg,
+            history,
+            &p.question,
+            &mut p.host,
+            mcp_chat::Http::Multiplexed(mux),
+        )
+        .await
+    } else {
+        awaiting(&mut p)
+    };
+    finish(p, outcome)
+}
+
+/// Still waiting for a decision: no LLM request; the conversation stays as it is.
+fn awaiting(p: &mut Prepared) -> mcp_chat::ChatOutcome {
+    mcp_chat::ChatOutcome {
+        status: mcp_chat::ChatStatus::AwaitingApproval,
+        answer: None,
+        iterations: 0,
+        tool_calls: 0,
+        rejected_tool_calls: 0,
+        usage: Default::default(),
+        usage_estimated: false,
+        error: None,
+        needs_input: None,
+        summaries: 0,
+        pruned_results: 0,
+        messages: std::mem::take(&mut p.history),
+        pending_approvals: std::mem::take(&mut p.waiting),
+    }
+}
+
+fn prepare(
+    question: &str,
+    interface: &str,
+    session: Option<Uuid>,
+    options: &Value,
+    given_run_id: Option<Uuid>,
+) -> McpResult<Prepared> {
     let options = chat_options(options)?;
     let iface = usable_interface(interface)?;
     if let Some(p) = &options.provider {
@@ -446,30 +525,29 @@ fn chat_run(
     }
     let plan = crate::plans::apply(chosen, &mut cfg, &mut host);
     crate::client_check::reset();
-    let mut outcome = if waiting.is_empty() {
-        crate::audit::guard_run(|| {
-            crate::pg::http::with_client(|client| {
-                mcp_chat::run_chat(&cfg, history, question, &mut host, client)
-            })
-        })
-    } else {
-        // Still waiting for a decision: no LLM request; the conversation stays as it is.
-        mcp_chat::ChatOutcome {
-            status: mcp_chat::ChatStatus::AwaitingApproval,
-            answer: None,
-            iterations: 0,
-            tool_calls: 0,
-            rejected_tool_calls: 0,
-            usage: Default::default(),
-            usage_estimated: false,
-            error: None,
-            needs_input: None,
-            summaries: 0,
-            pruned_results: 0,
-            messages: history,
-            pending_approvals: waiting,
-        }
-    };
+    Ok(Prepared {
+        cfg,
+        history,
+        question: question.to_string(),
+        host,
+        waiting,
+        carried,
+        plan,
+        run_id,
+        session_id,
+    })
+}
+
+/// The turn's end: its run row and conversation, the result object (or the error it raises).
+fn finish(p: Prepared, mut outcome: mcp_chat::ChatOutcome) -> McpResult<Value> {
+    let Prepared {
+        host,
+        carried,
+        plan,
+        run_id,
+        session_id,
+        ..
+    } = p;
     // The decided calls this run carried out before its first request are its tool calls too.
     outcome.tool_calls += carried.0;
     outcome.rejected_tool_calls += carried.1;

@@ -13,7 +13,13 @@
 #  8. a server restart with running and queued runs: the running ones are marked aborted, the
 #     queued ones start afterwards;
 #  9. (run before 8) a run leaves no setting or temp table in the worker's session for the next
-#     run, another role's.
+#     run, another role's;
+# 10. many runs in flight in one worker: 20 runs of two roles against a model that takes 2 s per
+#     request — every run's first LLM request reached the mock before any run's second one (the
+#     mock's log), and one worker had runs in flight together (mcp.async_run's times); row-level
+#     security held per run although the two roles' steps interleaved in one worker;
+# 11. chat_cancel of one run in flight leaves the others of its worker running;
+# 12. a worker terminated with runs in flight: they are marked aborted by the next worker.
 # Uses the regress cluster (preloaded by scripts/lib.sh, mcp.chat_workers at its default 4) and
 # restarts it once.
 set -euo pipefail
@@ -34,6 +40,8 @@ start_mock "$ROOT/tests/async/scenarios"
 fail() { log "FAIL: $*"; exit 1; }
 q() { psql_at "$PORT" "$DB" -At -c "$1"; }
 
+# (case 8 sets one run per worker; a run of this suite that failed there left it set)
+q "ALTER SYSTEM RESET mcp.chat_runs_per_worker" >/dev/null; q "SELECT pg_reload_conf()" >/dev/null
 psql_at "$PORT" "$DB" >/dev/null <<SQL
 DROP ROLE IF EXISTS async_a, async_b;
 CREATE ROLE async_a; CREATE ROLE async_b;
@@ -206,7 +214,78 @@ pa="$(prev "$ta")"; pb="$(prev "$tb")"
 [[ "$pb" == ok:*"clean / beta-note-4410"* && "$pb" != *planted* && "$pb" != *"left by"* ]] || fail "the next run on the same worker saw what A's run left ($pa): $pb"
 log "the next run (another role's) on the same worker saw neither A's setting nor its temp table (A's tool: ${pa#ok:})"
 
-# 8. restart with running and queued runs (4 workers: 4 run, 2 wait)
+# 10. many runs in flight in one worker, two roles interleaved
+mock_turns() { # the turns (0 = a run's first LLM request) of SCENARIO's requests, in arrival order
+  local out
+  exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
+  printf 'GET /_mock/requests?scenario=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" >&3
+  out="$(cat <&3)"
+  exec 3>&-
+  sed '1,/^\r$/d' <<<"$out" | jq -r 'sort_by(.seq) | map(.turn | tostring) | join(" ")'
+}
+q "DELETE FROM mcp.async_run WHERE status NOT IN ('queued', 'running')" >/dev/null
+exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
+printf 'DELETE /_mock/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3; cat <&3 >/dev/null; exec 3>&-
+many=()
+for i in $(seq 10); do
+  many+=("$(submit async_a "many $i" slow)") ; many+=("$(submit async_b "many $i" slow)")
+done
+for r in "${many[@]}"; do wait_status "$r" done 60000; done
+turns="$(mock_turns slow)"
+first20="$(cut -d' ' -f1-20 <<<"$turns")"
+[ "$first20" = "$(printf '0 %.0s' $(seq 20) | sed 's/ $//')" ] || fail "the runs' LLM requests did not overlap: turns in arrival order: $turns"
+# one worker had at least 2 runs in flight at once (max start < min end among its runs)
+overlap="$(q "SELECT max(n) FROM (SELECT worker_pid, count(*) AS n FROM mcp.async_run
+                WHERE question LIKE 'many %' GROUP BY worker_pid
+               HAVING max(started_at) < min(finished_at)) w")"
+[ "${overlap:-0}" -ge 2 ] || fail "no worker had two runs in flight at once: $(q "SELECT string_agg(worker_pid || ':' || started_at || '-' || finished_at, ' ') FROM mcp.async_run WHERE question LIKE 'many %'")"
+mixed="$(q "SELECT count(*) FROM (SELECT worker_pid FROM mcp.async_run WHERE question LIKE 'many %'
+              GROUP BY worker_pid HAVING count(DISTINCT role_name) = 2) w")"
+[ "$mixed" -ge 1 ] || fail "no worker ran both roles' runs"
+for r in "${many[@]}"; do
+  who="$(q "SELECT role_name FROM mcp.async_run WHERE run_id = '$r'")"
+  p="$(prev "$r")"
+  if [ "$who" = async_a ]; then
+    [[ "$p" == ok:*alpha-secret-7731* && "$p" != *beta-note* ]] || fail "A's run $r: $p"
+  else
+    [[ "$p" == ok:*beta-note-4410* && "$p" != *alpha-secret* ]] || fail "B's run $r: $p"
+  fi
+  [ "$(q "SELECT string_agg(DISTINCT role_name, ',') FROM mcp.tool_call WHERE run_id = '$r'")" = "$who" ] || fail "run $r's tool call not run as $who"
+done
+log "20 runs (2 roles) against a 2 s model: all 20 first LLM requests in flight before any second one; up to $overlap runs in flight in one worker, both roles' steps interleaved in one worker; each run saw only its role's rows"
+
+# 11. cancel one run in flight; the others of its worker go on
+held=()
+for i in 1 2 3 4 5; do held+=("$(submit async_a "held $i" never)"); done
+for r in "${held[@]}"; do wait_status "$r" running 10000; done
+for _ in $(seq 200); do [ "$(mock_requests never)" -ge 5 ] && break; sleep 0.05; done
+victim="${held[0]}"
+wpid="$(q "SELECT worker_pid FROM mcp.async_run WHERE run_id = '$victim'")"
+mapfile -t mates < <(q "SELECT run_id FROM mcp.async_run WHERE worker_pid = $wpid AND status = 'running' AND question LIKE 'held %' AND run_id <> '$victim'")
+[ "${#mates[@]}" -ge 1 ] || fail "the held runs did not share a worker"
+q "SET ROLE async_a; SELECT mcp.chat_cancel('$victim')" >/dev/null
+res="$(result_of async_a "$victim" 5000)"
+[ "$(jq -r .status <<<"$res")" = cancelled ] || fail "cancelled run in flight: $res"
+for r in "${mates[@]}"; do [ "$(status_of "$r")" = running ] || fail "run $r of the same worker is $(status_of "$r") after another's cancel"; done
+log "chat_cancel of one run in flight: it ended cancelled, the ${#mates[@]} other run(s) of its worker still running"
+
+# 12. terminate the worker with runs in flight: the next worker marks them aborted
+q "SELECT pg_terminate_backend($wpid)" >/dev/null
+for _ in $(seq 200); do [ "$(q "SELECT count(*) FROM pg_stat_activity WHERE pid = $wpid")" = 0 ] && break; sleep 0.05; done
+nudge="$(submit async_a 'after the terminate' ok)"
+for r in "${mates[@]}"; do wait_status "$r" aborted 15000; done
+wait_status "$nudge" done 20000
+for r in "${held[@]}"; do q "SELECT mcp.chat_cancel('$r')" >/dev/null; done
+for r in "${held[@]}"; do
+  st="$(status_of "$r")"; for _ in $(seq 100); do [[ "$st" = running ]] || break; sleep 0.05; st="$(status_of "$r")"; done
+  [[ "$st" != running ]] || fail "held run $r still running"
+done
+log "a worker terminated with ${#mates[@]} run(s) in flight: the next worker marked them aborted, and ran the next run"
+
+# 8. restart with running and queued runs: one run per worker for this case (4 workers: 4 run,
+# 2 wait)
+q "ALTER SYSTEM SET mcp.chat_runs_per_worker = 1" >/dev/null; q "SELECT pg_reload_conf()" >/dev/null
+sleep 0.5
 running=(); queued=()
 for i in 1 2 3 4 5 6; do running+=("$(submit async_a "restart $i" never)"); done
 for _ in $(seq 200); do
@@ -223,5 +302,6 @@ for r in "${queued[@]}"; do wait_status "$r" running 10000; done
 [ "$(jq -r .status <<<"$(result_of async_a "${was_running[0]}" 0)")" = aborted ] || fail "chat_result of an aborted run"
 for r in "${queued[@]}"; do q "SELECT mcp.chat_cancel('$r')" >/dev/null; done
 for r in "${queued[@]}"; do wait_status "$r" done 5000; done
+q "ALTER SYSTEM RESET mcp.chat_runs_per_worker" >/dev/null; q "SELECT pg_reload_conf()" >/dev/null
 log "restart: the 4 running runs were marked aborted, the 2 queued ones started afterwards"
 log "PASS"

@@ -6,7 +6,7 @@ use crate::host::{
     ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution,
 };
 use crate::outcome::{ChatError, ChatOutcome, ChatStatus};
-use crate::transport::{self, Failure, Transport};
+use crate::transport::{self, Failure, Http, Transport};
 use mcp_audit::Scrubber;
 use mcp_http::HttpClient;
 use mcp_llm::{
@@ -43,8 +43,28 @@ pub fn run_chat(
     host: &mut dyn Host,
     client: &HttpClient,
 ) -> ChatOutcome {
-    let mut run = Run::new(config, host, client);
-    let stop = run.drive(history, question);
+    // Over the blocking client every send is ready when first polled: no runtime, no thread.
+    mcp_http::block_on(run_chat_with(
+        config,
+        history,
+        question,
+        host,
+        Http::Blocking(client),
+    ))
+}
+
+/// The same turn as a future whose only waits are the LLM requests (pending while one is
+/// under way over [`Http::Multiplexed`]); the host's calls (tools, audit) happen inside
+/// `poll`, on the polling thread, one at a time.
+pub async fn run_chat_with(
+    config: &ChatConfig,
+    history: Vec<Message>,
+    question: &str,
+    host: &mut dyn Host,
+    http: Http<'_>,
+) -> ChatOutcome {
+    let mut run = Run::new(config, host, http);
+    let stop = run.drive(history, question).await;
     run.finish(stop)
 }
 
@@ -118,7 +138,7 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(cfg: &'a ChatConfig, host: &'a mut dyn Host, client: &'a HttpClient) -> Self {
+    fn new(cfg: &'a ChatConfig, host: &'a mut dyn Host, client: Http<'a>) -> Self {
         Run {
             cfg,
             host,
@@ -282,7 +302,7 @@ impl<'a> Run<'a> {
     // -----------------------------------------------------------------------------------------
     // The cycle
 
-    fn drive(&mut self, history: Vec<Message>, question: &str) -> Stop {
+    async fn drive(&mut self, history: Vec<Message>, question: &str) -> Stop {
         if let Err(stop) = self.setup(history, question) {
             return stop;
         }
@@ -309,7 +329,7 @@ impl<'a> Run<'a> {
                 return self.deadline_stop("before the next LLM request");
             }
             self.iterations += 1;
-            if let Err(stop) = self.fit_context() {
+            if let Err(stop) = self.fit_context().await {
                 return stop;
             }
             let counted = self.counting.then(|| self.prompt_tokens());
@@ -333,7 +353,7 @@ impl<'a> Run<'a> {
                 std::mem::take(&mut self.tools),
             );
             let req = self.request(msgs, tools, choice.clone());
-            let sent = self.exchange(ExchangePurpose::Chat, &req, counted);
+            let sent = self.exchange(ExchangePurpose::Chat, &req, counted).await;
             (self.msgs, self.tools) = (req.messages, req.tools);
             let resp = match sent {
                 Ok(r) => r,
@@ -770,7 +790,7 @@ impl<'a> Run<'a> {
     /// Prune, then summarize, until the messages fit the window's budget. A history that still
     /// does not fit is sent anyway: the estimate errs on the large side and the provider decides
     /// (its refusal becomes a `context_length` error).
-    fn fit_context(&mut self) -> Result<(), Stop> {
+    async fn fit_context(&mut self) -> Result<(), Stop> {
         let budget = match &self.window {
             Some(w) => w.budget,
             None => return Ok(()),
@@ -815,7 +835,9 @@ impl<'a> Run<'a> {
                 + self.counter.count_message(&req.messages[1])
                 + HISTORY_BASE_TOKENS,
         );
-        let resp = self.exchange(ExchangePurpose::Summary, &req, counted)?;
+        let resp = self
+            .exchange(ExchangePurpose::Summary, &req, counted)
+            .await?;
         let summary = resp.content.unwrap_or_default();
         if summary.trim().is_empty() {
             return Ok(());
@@ -831,7 +853,7 @@ impl<'a> Run<'a> {
     // One LLM request
 
     /// Send `req`, record the exchange, parse the answer. `Err` ends the run.
-    fn exchange(
+    async fn exchange(
         &mut self,
         purpose: ExchangePurpose,
         req: &ChatRequest,
@@ -889,11 +911,11 @@ impl<'a> Run<'a> {
         }
         let host = &mut *self.host;
         let deadline = self.deadline;
-        let sent = self.transport.send(
-            body_text,
-            &mut || host.interrupted() || deadline.is_some_and(|d| Instant::now() >= d),
-            deadline,
-        );
+        let mut interrupt = || host.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+        let sent = self
+            .transport
+            .send(body_text, &mut interrupt, deadline)
+            .await;
         if let Err(f) = &sent {
             if self.past_deadline() && !self.host.interrupted() {
                 // The run's time budget ran out (retries included): its own status.

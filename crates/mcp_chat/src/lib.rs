@@ -77,12 +77,15 @@ pub use config::{
     MAX_ITERATIONS_HARD_CAP,
 };
 pub use engine::{
-    canonical, question_for_user, run_chat, SUMMARY_INSTRUCTION, SUMMARY_SYSTEM_PROMPT,
+    canonical, question_for_user, run_chat, run_chat_with, SUMMARY_INSTRUCTION,
+    SUMMARY_SYSTEM_PROMPT,
 };
 pub use host::{ExchangePurpose, Host, LlmExchange, ToolCallRecord, ToolCallStatus, ToolExecution};
 pub use outcome::{ChatError, ChatOutcome, ChatStatus};
 pub use plan::{PlanAsk, PlanRun, PreResult};
 
 // Re-exported so a host needs no direct dependency for the common types.
+pub use mcp_http::multiplex::Multiplexer;
 pub use mcp_http::{HttpClient, Options as HttpOptions, RetryPolicy};
 pub use mcp_llm::{Message, Role, ToolCall, ToolChoice, ToolDef, Usage};
+pub use transport::Http;

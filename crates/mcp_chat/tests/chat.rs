@@ -1569,3 +1569,75 @@ fn text_tool_call_cut_off_is_not_executed() {
     assert!(!h.records[0].executed);
     assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
 }
+
+/// Eight runs driven as futures on this one thread over the multiplexed client (as a chat
+/// worker does): every run's first LLM request reached the mock before any run's second one
+/// (the mock's log), i.e. their requests were in flight together; each run still got its own
+/// tool call and answer.
+#[test]
+fn runs_interleave_on_one_thread_over_the_multiplexer() {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let m = mock(
+        "slow",
+        r#"{"steps": [
+            {"delay_ms": 1500, "call": [{"name": "getTarifVertrag", "arguments": {"tarifgebiet": "Bayern", "fachbereich": "Metall"}}]},
+            {"delay_ms": 1500, "echo_last_tool_result": true}
+        ]}"#,
+    );
+    let cfg = openai_config(&m, "slow");
+    let mux = Multiplexer::start().expect("I/O thread");
+    const N: usize = 8;
+    let mut hosts: Vec<TestHost> = (0..N).map(|_| TestHost::new()).collect();
+    let questions: Vec<String> = (0..N).map(|i| format!("Frage {i}")).collect();
+    let mut futs: Vec<Pin<Box<dyn Future<Output = ChatOutcome> + '_>>> = hosts
+        .iter_mut()
+        .zip(&questions)
+        .map(|(h, q)| {
+            Box::pin(run_chat_with(
+                &cfg,
+                Vec::new(),
+                q,
+                h,
+                Http::Multiplexed(&mux),
+            )) as Pin<Box<dyn Future<Output = ChatOutcome> + '_>>
+        })
+        .collect();
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut out: Vec<Option<ChatOutcome>> = (0..N).map(|_| None).collect();
+    while out.iter().any(Option::is_none) {
+        for (i, f) in futs.iter_mut().enumerate() {
+            if out[i].is_none() {
+                if let Poll::Ready(o) = f.as_mut().poll(&mut cx) {
+                    out[i] = Some(o);
+                }
+            }
+        }
+        std::thread::park_timeout(Duration::from_millis(50));
+    }
+    drop(futs);
+    for o in out.into_iter().flatten() {
+        assert_eq!(o.status, ChatStatus::Completed, "{:?}", o.error);
+        assert_eq!(o.tool_calls, 1);
+    }
+    let log = m.requests(Some("slow"));
+    assert_eq!(log.len(), 2 * N);
+    let first_turns = log[..N].iter().filter(|r| r.turn == 0).count();
+    assert_eq!(
+        first_turns,
+        N,
+        "turns in arrival order: {:?}",
+        log.iter().map(|r| r.turn).collect::<Vec<_>>()
+    );
+    for h in &hosts {
+        assert_eq!(h.executed.len(), 1);
+    }
+}

@@ -30,6 +30,9 @@
 //! No PostgreSQL API is touched here; the caller passes `interrupt` (e.g. a closure that checks
 //! `InterruptPending` / `QueryCancelPending` on the backend thread).
 
+#[cfg(feature = "multiplex")]
+pub mod multiplex;
+
 use mcp_audit::Scrubber;
 use std::borrow::Cow;
 use std::fmt;
@@ -372,126 +375,201 @@ impl HttpClient {
         opts: &Options,
         interrupt: &mut dyn FnMut() -> bool,
     ) -> Result<Response, HttpError> {
-        let start = Instant::now();
-        let scrub = Scrubber::for_request(&req.url, &req.headers);
-        let shown_url = redact_url(&req.url);
-        let mut log: Vec<AttemptOutcome> = Vec::new();
-        let fail = |kind: HttpErrorKind, msg: String, log: &Vec<AttemptOutcome>| HttpError {
-            kind,
-            message: scrub.scrub_message(&msg),
-            attempts: log.len() as u32,
-            attempt_log: log.clone(),
-            latency: start.elapsed(),
-        };
+        // Every attempt and backoff of this client completes before its future is polled
+        // again: the loop's future is always ready, `block_on` polls it once.
+        block_on(post_with(self, req, opts, interrupt))
+    }
+}
 
-        let target = match parse_target(&req.url) {
-            Ok(t) => t,
-            Err(why) => {
-                return Err(fail(
-                    HttpErrorKind::InvalidUrl,
-                    format!("invalid URL {shown_url}: {why}"),
+/// How the attempts of one call are made and how it waits between them: on this client's
+/// worker thread with the calling thread waiting ([`HttpClient`]), or on an I/O thread shared by
+/// many calls in flight at once (`multiplex::Multiplexer`). One retry loop ([`post_with`]) for
+/// both.
+pub(crate) trait Attempts {
+    fn attempt<'a>(
+        &'a self,
+        spec: &'a Arc<ExchangeSpec>,
+        interrupt: &'a mut dyn FnMut() -> bool,
+    ) -> BoxFuture<'a, Result<RawResponse, AttemptError>>;
+    /// Wait `d`, polling `interrupt`; false when interrupted.
+    fn sleep<'a>(
+        &'a self,
+        d: Duration,
+        interrupt: &'a mut dyn FnMut() -> bool,
+    ) -> BoxFuture<'a, bool>;
+}
+
+pub(crate) type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + 'a>>;
+
+impl Attempts for HttpClient {
+    fn attempt<'a>(
+        &'a self,
+        spec: &'a Arc<ExchangeSpec>,
+        interrupt: &'a mut dyn FnMut() -> bool,
+    ) -> BoxFuture<'a, Result<RawResponse, AttemptError>> {
+        Box::pin(std::future::ready(self.run_attempt(spec, interrupt)))
+    }
+
+    fn sleep<'a>(
+        &'a self,
+        d: Duration,
+        interrupt: &'a mut dyn FnMut() -> bool,
+    ) -> BoxFuture<'a, bool> {
+        Box::pin(std::future::ready(sleep_interruptibly(d, interrupt)))
+    }
+}
+
+/// Drive `f` to its end on this thread, parking it while the future is pending (a future over
+/// [`HttpClient`] never is). No runtime, no thread.
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+        fn wake_by_ref(self: &Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let mut f = std::pin::pin!(f);
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        // Polled again at least every slice: a pending future looks at its interrupt then.
+        std::thread::park_timeout(POLL_SLICE);
+    }
+}
+
+/// The one retry loop: POST `req` through `att`, retrying per `opts.retry`.
+pub(crate) async fn post_with(
+    att: &dyn Attempts,
+    req: &Request,
+    opts: &Options,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> Result<Response, HttpError> {
+    let start = Instant::now();
+    let scrub = Scrubber::for_request(&req.url, &req.headers);
+    let shown_url = redact_url(&req.url);
+    let mut log: Vec<AttemptOutcome> = Vec::new();
+    let fail = |kind: HttpErrorKind, msg: String, log: &Vec<AttemptOutcome>| HttpError {
+        kind,
+        message: scrub.scrub_message(&msg),
+        attempts: log.len() as u32,
+        attempt_log: log.clone(),
+        latency: start.elapsed(),
+    };
+
+    let target = match parse_target(&req.url) {
+        Ok(t) => t,
+        Err(why) => {
+            return Err(fail(
+                HttpErrorKind::InvalidUrl,
+                format!("invalid URL {shown_url}: {why}"),
+                &log,
+            ))
+        }
+    };
+    if let Err(name) = check_headers(&req.headers) {
+        return Err(fail(
+            HttpErrorKind::InvalidRequest,
+            format!("POST {shown_url}: invalid header {name:?} (value not shown)"),
+            &log,
+        ));
+    }
+
+    let job = Arc::new(ExchangeSpec {
+        url: req.url.clone(),
+        headers: req.headers.clone(),
+        body: req.body.clone(),
+        connect_timeout: opts.connect_timeout,
+        read_timeout: opts.read_timeout,
+        max_bytes: opts.max_response_bytes,
+        no_proxy: target.loopback || !opts.proxy_from_env,
+    });
+    let policy = &opts.retry;
+    let mut rng = fastrand::Rng::new();
+    let mut waited = Duration::ZERO;
+    let mut attempt: u32 = 0;
+
+    loop {
+        if interrupt() {
+            return Err(fail(
+                HttpErrorKind::Interrupted,
+                format!("POST {shown_url}: interrupted"),
+                &log,
+            ));
+        }
+        let outcome = att.attempt(&job, &mut *interrupt).await;
+        let last = attempt >= policy.max_retries;
+        // Record the attempt; decide whether it is retried (with the server's hint, if any).
+        let retry_hint = match &outcome {
+            Ok(raw) => {
+                log.push(AttemptOutcome::Status(raw.status));
+                (!last && is_retryable_status(raw.status))
+                    .then(|| retry_after(&raw.headers, SystemTime::now()))
+            }
+            Err(err) => {
+                log.push(AttemptOutcome::Error(err.kind));
+                if err.kind == HttpErrorKind::Interrupted {
+                    return Err(fail(
+                        err.kind,
+                        format!("POST {shown_url}: interrupted"),
+                        &log,
+                    ));
+                }
+                let retryable = err.kind.is_retryable()
+                    && (err.kind != HttpErrorKind::Timeout || policy.retry_timeouts);
+                (!last && retryable).then_some(None)
+            }
+        };
+        if let Some(hint) = retry_hint {
+            if let Some(delay) = next_delay(policy, attempt, hint, waited, &mut rng) {
+                if !att.sleep(delay, &mut *interrupt).await {
+                    return Err(fail(
+                        HttpErrorKind::Interrupted,
+                        format!("POST {shown_url}: interrupted during retry backoff"),
+                        &log,
+                    ));
+                }
+                waited += delay;
+                attempt += 1;
+                continue;
+            }
+        }
+        return match outcome {
+            Ok(raw) => Ok(Response {
+                status: raw.status,
+                // A provider may echo the request's credentials, in a 200 answer too.
+                headers: raw
+                    .headers
+                    .into_iter()
+                    .map(|(k, v)| (k, scrub.scrub(&v).into_owned()))
+                    .collect(),
+                body: scrub.scrub_bytes(raw.body),
+                attempts: log.len() as u32,
+                retried: log.len() > 1,
+                attempt_log: log,
+                latency: start.elapsed(),
+                waited,
+            }),
+            Err(err) => {
+                let n = log.len();
+                let tries = if n == 1 {
+                    String::from("1 attempt")
+                } else {
+                    format!("{n} attempts")
+                };
+                Err(fail(
+                    err.kind,
+                    format!("POST {shown_url}: {} ({tries})", err.detail),
                     &log,
                 ))
             }
         };
-        if let Err(name) = check_headers(&req.headers) {
-            return Err(fail(
-                HttpErrorKind::InvalidRequest,
-                format!("POST {shown_url}: invalid header {name:?} (value not shown)"),
-                &log,
-            ));
-        }
-
-        let job = Arc::new(ExchangeSpec {
-            url: req.url.clone(),
-            headers: req.headers.clone(),
-            body: req.body.clone(),
-            connect_timeout: opts.connect_timeout,
-            read_timeout: opts.read_timeout,
-            max_bytes: opts.max_response_bytes,
-            no_proxy: target.loopback || !opts.proxy_from_env,
-        });
-        let policy = &opts.retry;
-        let mut rng = fastrand::Rng::new();
-        let mut waited = Duration::ZERO;
-        let mut attempt: u32 = 0;
-
-        loop {
-            if interrupt() {
-                return Err(fail(
-                    HttpErrorKind::Interrupted,
-                    format!("POST {shown_url}: interrupted"),
-                    &log,
-                ));
-            }
-            let outcome = self.run_attempt(&job, interrupt);
-            let last = attempt >= policy.max_retries;
-            // Record the attempt; decide whether it is retried (with the server's hint, if any).
-            let retry_hint = match &outcome {
-                Ok(raw) => {
-                    log.push(AttemptOutcome::Status(raw.status));
-                    (!last && is_retryable_status(raw.status))
-                        .then(|| retry_after(&raw.headers, SystemTime::now()))
-                }
-                Err(err) => {
-                    log.push(AttemptOutcome::Error(err.kind));
-                    if err.kind == HttpErrorKind::Interrupted {
-                        return Err(fail(
-                            err.kind,
-                            format!("POST {shown_url}: interrupted"),
-                            &log,
-                        ));
-                    }
-                    let retryable = err.kind.is_retryable()
-                        && (err.kind != HttpErrorKind::Timeout || policy.retry_timeouts);
-                    (!last && retryable).then_some(None)
-                }
-            };
-            if let Some(hint) = retry_hint {
-                if let Some(delay) = next_delay(policy, attempt, hint, waited, &mut rng) {
-                    if !sleep_interruptibly(delay, interrupt) {
-                        return Err(fail(
-                            HttpErrorKind::Interrupted,
-                            format!("POST {shown_url}: interrupted during retry backoff"),
-                            &log,
-                        ));
-                    }
-                    waited += delay;
-                    attempt += 1;
-                    continue;
-                }
-            }
-            return match outcome {
-                Ok(raw) => Ok(Response {
-                    status: raw.status,
-                    // A provider may echo the request's credentials, in a 200 answer too.
-                    headers: raw
-                        .headers
-                        .into_iter()
-                        .map(|(k, v)| (k, scrub.scrub(&v).into_owned()))
-                        .collect(),
-                    body: scrub.scrub_bytes(raw.body),
-                    attempts: log.len() as u32,
-                    retried: log.len() > 1,
-                    attempt_log: log,
-                    latency: start.elapsed(),
-                    waited,
-                }),
-                Err(err) => {
-                    let n = log.len();
-                    let tries = if n == 1 {
-                        String::from("1 attempt")
-                    } else {
-                        format!("{n} attempts")
-                    };
-                    Err(fail(
-                        err.kind,
-                        format!("POST {shown_url}: {} ({tries})", err.detail),
-                        &log,
-                    ))
-                }
-            };
-        }
     }
 }
 
@@ -512,7 +590,7 @@ pub fn post_json(
 // ---------------------------------------------------------------------------------------------
 
 /// What one attempt sends (shared by the attempts of one call).
-struct ExchangeSpec {
+pub(crate) struct ExchangeSpec {
     url: String,
     headers: Vec<(String, String)>,
     body: String,
@@ -647,20 +725,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-struct RawResponse {
+pub(crate) struct RawResponse {
     status: u16,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
 }
 
-struct AttemptError {
+pub(crate) struct AttemptError {
     kind: HttpErrorKind,
     /// Not yet scrubbed; the caller scrubs before it leaves the crate.
     detail: String,
 }
 
 impl AttemptError {
-    fn new(kind: HttpErrorKind, detail: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: HttpErrorKind, detail: impl Into<String>) -> Self {
         AttemptError {
             kind,
             detail: detail.into(),
@@ -735,7 +813,7 @@ impl HttpClient {
 /// thread, so block, spawn, restore). PostgreSQL's handlers must only ever run on the backend
 /// thread.
 #[cfg(unix)]
-fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
+pub(crate) fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
     // SAFETY: plain libc calls on stack-allocated sigset_t values; the old mask is restored
     // before returning on every path.
     unsafe {
@@ -755,7 +833,7 @@ fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
+pub(crate) fn spawn_worker<F: FnOnce() + Send + 'static>(f: F) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("mcp_http".into())
         .spawn(f)

@@ -6,8 +6,9 @@
 //! * Any record is taken: a row larger than a quarter of a queue is cut to fit
 //!   (`mcp_audit::fit_row`, the cuts' sizes and SHA-256 in its `clipped`), a conversation goes as
 //!   several records ([`run_end`]).
-//! * `mcp.audit_synchronous` (on): the run row is committed before the first LLM request and the
-//!   run's last record before `mcp.chat` returns. Off: nothing waits; a server crash loses what
+//! * `mcp.audit_synchronous` (on): the run row is committed before the run's first LLM request
+//!   or tool call ([`run_start_committed`]: queued first, waited for only there, so the worker's
+//!   commit overlaps the run's setup) and the run's last record before `mcp.chat` returns. Off: nothing waits; a server crash loses what
 //!   the queue held (at most `mcp.audit_queue_kb`), like `synchronous_commit = off`.
 //! * When the worker is down or the queue full: a backend waits up to `mcp.audit_wait_ms`
 //!   (starting a worker if none runs). If the run's first record cannot be queued, or
@@ -36,6 +37,11 @@ thread_local! {
     static OPEN_RUN: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
     static NOTICED: Cell<bool> = const { Cell::new(false) };
     static EXIT_HOOKS: Cell<bool> = const { Cell::new(false) };
+    /// Synchronous mode: the open run's first record, while its commit has not been waited for
+    /// yet. [`run_start_committed`] waits for it before the run's first LLM request or tool call,
+    /// so the worker's commit overlaps the run's setup (tools, budgets, plan) instead of
+    /// preceding it.
+    static START_TICKET: Cell<Option<super::Ticket>> = const { Cell::new(None) };
 }
 
 /// Whether this session's audit records go through the worker.
@@ -46,13 +52,30 @@ pub fn durable() -> bool {
         && unsafe { pg_sys::MyDatabaseId != pg_sys::Oid::INVALID && !pg_sys::RecoveryInProgress() }
 }
 
-/// A run opened through the audit worker, as a chat worker keeps it while the run waits.
-pub type OpenRun = Option<(String, String)>;
+/// A run opened through the audit worker, as a chat worker keeps it while the run waits: its
+/// (run id, session) and, in synchronous mode, its first record's ticket while that commit has
+/// not been waited for (so that one run never consumes another run's ticket).
+pub struct OpenRunState {
+    run: (String, String),
+    start_ticket: Option<super::Ticket>,
+}
+
+/// A chat worker's saved open run (None: the run has none open).
+pub type OpenRun = Option<OpenRunState>;
 
 /// Put `run` in as this process's open run and take out the one that was (a chat worker with
 /// many runs in flight swaps each run's in while it polls it, and out after).
 pub fn swap_open_run(run: OpenRun) -> OpenRun {
-    OPEN_RUN.with(|o| std::mem::replace(&mut *o.borrow_mut(), run))
+    let (ids, ticket) = match run {
+        Some(s) => (Some(s.run), s.start_ticket),
+        None => (None, None),
+    };
+    let old_ids = OPEN_RUN.with(|o| std::mem::replace(&mut *o.borrow_mut(), ids));
+    let old_ticket = START_TICKET.replace(ticket);
+    old_ids.map(|run| OpenRunState {
+        run,
+        start_ticket: old_ticket,
+    })
 }
 
 /// End the open run (if any) as `failed` because of `message` (a chat worker's run whose step
@@ -69,18 +92,29 @@ pub fn recording() -> bool {
     OPEN_RUN.with(|o| o.borrow().is_some())
 }
 
-fn worker(wait: Duration, start_worker: bool) -> ThroughWorker {
-    ThroughWorker { wait, start_worker }
-}
-
-/// Queue `rec` through the worker; the ticket, or why not.
-fn queue_record(rec: &Record, wait: Duration, start_worker: bool) -> Result<super::Ticket, String> {
-    match worker(wait, start_worker).store(rec) {
+/// Queue `rec` through the worker (`wake`: see [`ThroughWorker::wake`]); the ticket, or why not.
+fn queue_record_waking(
+    rec: &Record,
+    wait: Duration,
+    start_worker: bool,
+    wake: bool,
+) -> Result<super::Ticket, String> {
+    let sink = ThroughWorker {
+        wait,
+        start_worker,
+        wake,
+    };
+    match sink.store(rec) {
         Ok(Stored::Queued(t)) => Ok(t),
         Ok(Stored::Written(_)) => Err("written elsewhere".into()),
         Err(super::NotStored::NotQueued(why)) => Err(why),
         Err(super::NotStored::Failed(e)) => Err(e.to_string()),
     }
+}
+
+/// Queue `rec` through the worker and wake it; the ticket, or why not.
+fn queue_record(rec: &Record, wait: Duration, start_worker: bool) -> Result<super::Ticket, String> {
+    queue_record_waking(rec, wait, start_worker, true)
 }
 
 /// Once per session without the worker: say where the audit rows go.
@@ -117,25 +151,38 @@ pub fn run_start(mut row: RunRow) -> McpResult<bool> {
     let start_us = unsafe { pg_sys::MyStartTimestamp } + 946_684_800_000_000; // 2000 → 1970
     row.backend_start = Some(rows::unix_micros(start_us));
     let (run_id, session) = (row.run_id.clone(), row.session_id.clone());
-    let unavailable = |why: String| {
-        McpError::NotReady(format!("pg_mcp's audit worker did not take the run's record: {why}"))
-            .with_hint("The chat was not started (no LLM request was sent). Check that the audit worker can run (max_worker_processes, mcp.audit_start_worker) or raise mcp.audit_wait_ms.")
-    };
     let ticket = queue_record(&Record::Run(row), wait_budget(), true).map_err(unavailable)?;
     OPEN_RUN.with(|o| *o.borrow_mut() = Some((run_id, session)));
-    if SYNCHRONOUS.get() && !ticket.committed_within(wait_budget()) {
-        // Queued but not stored in time: end it right away, so the row that lands later is
-        // not left 'running'.
-        end_open_run(
-            "failed",
-            json!({"kind": "audit_unavailable", "message": "the audit worker did not commit the run's first record within mcp.audit_wait_ms; the chat was not started"}),
-        );
-        return Err(unavailable(format!(
-            "not committed within {} ms (mcp.audit_wait_ms)",
-            wait_budget().as_millis()
-        )));
-    }
+    START_TICKET.set(SYNCHRONOUS.get().then_some(ticket));
     Ok(true)
+}
+
+fn unavailable(why: String) -> McpError {
+    McpError::NotReady(format!("pg_mcp's audit worker did not take the run's record: {why}"))
+        .with_hint("The chat was not started (no LLM request was sent). Check that the audit worker can run (max_worker_processes, mcp.audit_start_worker) or raise mcp.audit_wait_ms.")
+}
+
+/// Synchronous mode: wait until the worker committed the open run's first record, unless that
+/// was waited for already. Called before the run's first LLM request and its first tool call
+/// (and before the run ends), so the run row is committed before anything is sent or run. Err
+/// (55000) when it is not committed within `mcp.audit_wait_ms`: the run is ended right away
+/// (`failed`, `audit_unavailable`), so the row that lands later is not left `running`, and the
+/// caller must neither send nor run anything. Interruptible (a cancel raises here).
+pub fn run_start_committed() -> McpResult<()> {
+    let Some(ticket) = START_TICKET.take() else {
+        return Ok(());
+    };
+    if ticket.committed_within(wait_budget()) {
+        return Ok(());
+    }
+    end_open_run(
+        "failed",
+        json!({"kind": "audit_unavailable", "message": "the audit worker did not commit the run's first record within mcp.audit_wait_ms; the chat was not started"}),
+    );
+    Err(unavailable(format!(
+        "not committed within {} ms (mcp.audit_wait_ms)",
+        wait_budget().as_millis()
+    )))
 }
 
 /// Take `rec` (an LLM request, tool call or embedding request) through the worker if it goes
@@ -158,7 +205,10 @@ pub fn append(rec: &Record) -> bool {
             None => return false,
         }
     };
-    match queue_record(rec, wait_budget(), true) {
+    // A record of a run in synchronous mode is stored with the run's end (waited for), in the
+    // same worker transaction: one commit (a WAL flush) per run instead of one per record.
+    let wake = own || !SYNCHRONOUS.get();
+    match queue_record_waking(rec, wait_budget(), true, wake) {
         Ok(ticket) => {
             if own && SYNCHRONOUS.get() && !ticket.committed_within(wait_budget()) {
                 pgrx::warning!(
@@ -194,6 +244,8 @@ pub struct EndLeft {
 /// that was not queued.
 pub fn run_end(end: &RunEndRow, messages: &[Value], message_cuts: &[Value]) -> Option<EndLeft> {
     let total = messages.len();
+    // The end's commit is waited for below; the worker commits a queue's records in order.
+    START_TICKET.take();
     let Some((run_id, session)) = OPEN_RUN.with(|o| o.borrow_mut().take()) else {
         return Some(EndLeft {
             run: true,
@@ -211,7 +263,8 @@ pub fn run_end(end: &RunEndRow, messages: &[Value], message_cuts: &[Value]) -> O
             messages: b.messages,
             message_cuts: b.cuts,
         });
-        if let Err(why) = queue_record(&rec, wait_budget(), true) {
+        // Not waking the worker yet: the end below does, so both go in one transaction.
+        if let Err(why) = queue_record_waking(&rec, wait_budget(), true, false) {
             pgrx::warning!(
                 "pg_mcp: the conversation of run {run_id} from message {offset} on is written in the caller's transaction instead: {why}"
             );
@@ -246,6 +299,7 @@ pub fn run_end(end: &RunEndRow, messages: &[Value], message_cuts: &[Value]) -> O
 /// End the open run (if any) from a path that cannot run SQL: an ERROR unwinding, the backend
 /// exiting. Never raises, never waits for the worker.
 fn end_open_run(status: &str, error: Value) {
+    START_TICKET.take();
     let Some((run_id, _)) = OPEN_RUN.with(|o| o.borrow_mut().take()) else {
         return;
     };

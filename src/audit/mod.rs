@@ -21,7 +21,8 @@ mod worker;
 use crate::error::{McpError, McpResult};
 use crate::pg::{as_extension_owner, write_kept};
 pub use backend::{
-    durable, fail_open_run, guard_run, recording, run_end, run_start, swap_open_run, OpenRun,
+    durable, fail_open_run, guard_run, recording, run_end, run_start, run_start_committed,
+    swap_open_run, OpenRun,
 };
 pub use gucs::{init, log_read_only_calls};
 pub use mcp_audit::rows::{self, Record};
@@ -120,11 +121,16 @@ pub struct ThroughWorker {
     pub wait: Duration,
     /// Start the database's worker when none runs (not from paths that cannot wait for it).
     pub start_worker: bool,
+    /// Wake the worker now. False for a record of a run in synchronous mode (an LLM request, a
+    /// tool call): nobody waits for it, and the worker stores it with the run's next record
+    /// that is waited for (its end), in one transaction, or at its next poll (100 ms) when the
+    /// run takes longer.
+    pub wake: bool,
 }
 
 impl Sink for ThroughWorker {
     fn store(&self, rec: &Record) -> Result<Stored, NotStored> {
-        queue::enqueue(rec, self.wait, self.start_worker)
+        queue::enqueue(rec, self.wait, self.start_worker, self.wake)
             .map(|(slot, seq)| Stored::Queued(Ticket { slot, seq }))
             .map_err(NotStored::NotQueued)
     }

@@ -313,8 +313,14 @@ fn fitted_json(rec: &Record) -> Vec<u8> {
 }
 
 /// Append one record (cut to fit); waits up to `wait` for room (without CHECK_FOR_INTERRUPTS).
-/// Returns the record's queue and sequence number.
-pub fn enqueue(rec: &Record, wait: Duration, start_worker: bool) -> Result<(usize, u64), String> {
+/// Returns the record's queue and sequence number. `wake`: set the worker's latch now (else it
+/// finds the record at the next wake-up or at its poll; a full queue always wakes it).
+pub fn enqueue(
+    rec: &Record,
+    wait: Duration,
+    start_worker: bool,
+    wake: bool,
+) -> Result<(usize, u64), String> {
     let p = shared().ok_or("pg_mcp is not in shared_preload_libraries")?;
     let bytes = fitted_json(rec);
     let db = unsafe { pg_sys::MyDatabaseId }.to_u32();
@@ -346,7 +352,9 @@ pub fn enqueue(rec: &Record, wait: Duration, start_worker: bool) -> Result<(usiz
                 if start_worker {
                     ensure_worker(p, i);
                 }
-                wake_worker(p, i);
+                if wake || r.is_err() {
+                    wake_worker(p, i);
+                }
                 match r {
                     Ok(seq) => return Ok((i, seq)),
                     Err(None) => "the audit queue stayed in turn with other databases".to_string(),

@@ -49,6 +49,22 @@ impl SqlHost {
     fn fail(&mut self, e: McpError) {
         self.failure.get_or_insert(e);
     }
+
+    /// The run row is committed (durable audit, synchronous: waited for before the run's first
+    /// LLM request or tool call); false when it is not, and the run must stop (the failure is
+    /// kept for `mcp.chat` to raise: 55000).
+    fn run_row_committed(&mut self) -> bool {
+        if self.failure.is_some() {
+            return false;
+        }
+        match crate::audit::run_start_committed() {
+            Ok(()) => true,
+            Err(e) => {
+                self.fail(e);
+                false
+            }
+        }
+    }
 }
 
 /// The pipeline's outcome as the engine's answer.
@@ -93,6 +109,9 @@ impl Host for SqlHost {
     }
 
     fn execute_tool(&mut self, call: &ToolCall, arguments_raw: &str) -> ToolExecution {
+        if !self.run_row_committed() {
+            return ToolExecution::cancelled();
+        }
         // A tool that requires approval: the validated call waits, bound to its arguments.
         if let (Some(row), Some(session)) = (self.rows.get(&call.name), self.session_id) {
             if row.requires_approval {
@@ -148,6 +167,11 @@ impl Host for SqlHost {
     }
 
     fn before_llm_request(&mut self, _purpose: ExchangePurpose) -> Result<(), String> {
+        if !self.run_row_committed() {
+            return Err(
+                "the audit worker did not commit the run's record; nothing was sent".into(),
+            );
+        }
         match &self.budgets {
             Some(b) => b.before_request(),
             None => Ok(()),

@@ -517,6 +517,8 @@ fn prepare(
     let mut waiting = Vec::new();
     let mut carried = (0, 0);
     if let Some(s) = session {
+        // Carrying out a decided call runs a tool: the run row is committed first.
+        crate::audit::run_start_committed()?;
         let c = approval::carry_out(s, &role, run_id)?;
         cfg.continuation = !c.messages.is_empty();
         history.extend(c.messages);
@@ -556,6 +558,9 @@ fn finish(p: Prepared, mut outcome: mcp_chat::ChatOutcome) -> McpResult<Value> {
         // with that error, and rolls back with everything the run did.
         return Err(e);
     }
+    // A run that sent nothing and ran no tool (a plan that asks, calls that wait for a
+    // decision): its row's commit is waited for here, as before any request.
+    crate::audit::run_start_committed()?;
     if outcome.status == mcp_chat::ChatStatus::Cancelled
         && crate::client_check::found_gone()
         && !interrupt_pending()

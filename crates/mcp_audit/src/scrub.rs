@@ -17,7 +17,7 @@
 //! provider may echo a key we never knew (OpenAI masks part of it in 401 messages); a
 //! `Scrubber::default()` (no secrets known) applies only those patterns.
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use regex::Regex;
@@ -37,8 +37,11 @@ pub struct Scrubber {
     /// Every form of every secret, longest first (a form is removed before its parts).
     forms: Vec<Vec<u8>>,
     /// All forms in one automaton (leftmost-longest: of two forms at one position the longer
-    /// is removed whole): one pass over a body, whatever the number of forms.
-    matcher: Option<AhoCorasick>,
+    /// is removed whole): one pass over a body, whatever the number of forms. Built at the
+    /// first scrub (a scrubber that is extended with [`Scrubber::with_secret`] or never used
+    /// builds none), as a contiguous NFA: its build takes microseconds where a DFA's takes
+    /// tens of them, and a chat builds one per request, for bodies of a few kB.
+    matcher: OnceLock<Option<AhoCorasick>>,
 }
 
 impl std::fmt::Debug for Scrubber {
@@ -139,21 +142,32 @@ impl Scrubber {
 
     fn finish(mut self) -> Self {
         self.forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-        self.matcher = if self.forms.is_empty() {
-            None
-        } else {
-            // building fails only for patterns beyond the automaton's size limits, which a
-            // handful of key forms never reach; then the scrubber falls back to form by form
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(&self.forms)
-                .ok()
-        };
+        self.matcher = OnceLock::new();
         self
     }
 
+    fn matcher(&self) -> Option<&AhoCorasick> {
+        self.matcher
+            .get_or_init(|| {
+                if self.forms.is_empty() {
+                    return None;
+                }
+                // building fails only for patterns beyond the automaton's size limits, which a
+                // handful of key forms never reach; then the scrubber falls back to form by form
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .kind(Some(AhoCorasickKind::ContiguousNFA))
+                    .build(&self.forms)
+                    .ok()
+            })
+            .as_ref()
+    }
+
     fn any_form_in(&self, hay: &[u8]) -> bool {
-        match &self.matcher {
+        if self.forms.is_empty() {
+            return false;
+        }
+        match self.matcher() {
             Some(m) => m.is_match(hay),
             None => self.forms.iter().any(|f| memmem::find(hay, f).is_some()),
         }
@@ -188,7 +202,7 @@ impl Scrubber {
     }
 
     fn replace_all(&self, mut buf: Vec<u8>) -> Vec<u8> {
-        if let Some(m) = &self.matcher {
+        if let Some(m) = self.matcher() {
             let mut out = Vec::with_capacity(buf.len());
             m.replace_all_with_bytes(&buf, &mut out, |_, _, dst| {
                 dst.extend_from_slice(REDACTED.as_bytes());

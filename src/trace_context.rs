@@ -2,7 +2,7 @@
 //! `tracestate` of `mcp.run`, `mcp.llm_request`, `mcp.tool_call`): a request's own
 //! `params._meta.traceparent` / `tracestate` while `mcp.handle` serves it, else the settings
 //! `mcp.traceparent` / `mcp.tracestate` (any SQL client may set them for its calls). Checked
-//! with [`mcp_audit::trace::checked`]: an invalid value is no trace context, never an error.
+//! with [`mcp_protocol::trace::checked`]: an invalid value is no trace context, never an error.
 
 use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting};
 use serde_json::Value;
@@ -46,7 +46,7 @@ impl RequestTrace {
     pub fn set(meta: Option<&Value>) -> RequestTrace {
         let get = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str);
         let t = match get("traceparent") {
-            Some(tp) => mcp_audit::trace::checked(Some(tp), get("tracestate")),
+            Some(tp) => mcp_protocol::trace::checked(Some(tp), get("tracestate")),
             // no trace in the request: the session's, as for any other statement
             None => setting(),
         };
@@ -68,7 +68,7 @@ fn guc(s: &GucSetting<Option<CString>>) -> Option<String> {
 }
 
 fn setting() -> Trace {
-    mcp_audit::trace::checked(guc(&TRACEPARENT).as_deref(), guc(&TRACESTATE).as_deref())
+    mcp_protocol::trace::checked(guc(&TRACEPARENT).as_deref(), guc(&TRACESTATE).as_deref())
 }
 
 /// The trace context the audit rows written now carry.

@@ -16,7 +16,6 @@ mod clip;
 pub mod queue;
 pub mod rows;
 mod scrub;
-pub mod trace;
 
 pub use clip::{
     batch_messages, canonical_json, clamp_count, clip_chars, clip_json, clip_json_owned, clip_text,

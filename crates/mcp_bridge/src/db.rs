@@ -97,23 +97,7 @@ pub fn traced_application_name(base: &str, msg: &serde_json::Value) -> String {
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get("traceparent"))
         .and_then(serde_json::Value::as_str);
-    let valid = |t: &str| {
-        let parts: Vec<&str> = t.split('-').collect();
-        let hex = |p: &str, n: usize| {
-            p.len() == n
-                && p.bytes()
-                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        };
-        parts.len() == 4
-            && hex(parts[0], 2)
-            && parts[0] != "ff"
-            && hex(parts[1], 32)
-            && parts[1].bytes().any(|b| b != b'0')
-            && hex(parts[2], 16)
-            && parts[2].bytes().any(|b| b != b'0')
-            && hex(parts[3], 2)
-    };
-    match tp.filter(|t| valid(t)) {
+    match tp.filter(|t| mcp_protocol::trace::traceparent_valid(t)) {
         Some(t) => {
             let parts: Vec<&str> = t.split('-').collect();
             format!("pg_mcp_bridge {}-{}", parts[1], parts[2])

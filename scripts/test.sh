@@ -24,8 +24,8 @@ passed=0; failed=0
 step() { # step NAME COMMAND...: runs it, counts it, and says how long it took (CI's budget)
   log "== $1"
   shift
-  local t=$SECONDS
-  if "$@"; then passed=$((passed + 1)); log "ok after $((SECONDS - t)) s"; else failed=$((failed + 1)); log "FAILED after $((SECONDS - t)) s: $*"; fi
+  local step_t0=$SECONDS
+  if "$@"; then passed=$((passed + 1)); log "ok after $((SECONDS - step_t0)) s"; else failed=$((failed + 1)); log "FAILED after $((SECONDS - step_t0)) s: $*"; fi
 }
 
 # Steps 0 and 1 do not depend on the PostgreSQL version: PG_MCP_VERSION_STEPS_ONLY=1 skips them

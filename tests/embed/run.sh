@@ -32,9 +32,10 @@ assert [(x["type"], x["text"], x["tokens"]) for x in live] == [(x["type"], x["te
     "the fixture's sentences differ from tests/embed/sentences.tsv: regenerate it (see tests/embed/reference.py)"
 for a, b in zip(live, fixed):
     c = sum(x * y for x, y in zip(a["vector"], b["vector"]))
-    # 0.9999, not tighter: the engine's SIMD kernels depend on the CPU (a fresh AMD EPYC machine
-    # with AVX-512 gave 0.99996 against the fixture); a regenerated or wrong fixture is far lower.
-    assert c > 0.9999, f"fixture differs from the engine for {a['text']!r}: cosine {c}"
+    # 0.999, not tighter: the engine's SIMD kernels depend on the CPU (a fresh AMD EPYC machine
+    # with AVX-512 gave 0.99996 and, for the empty text, 0.99987 against the fixture); a fixture of
+    # another model or of other texts is far lower (the texts and tokens are compared exactly above).
+    assert c > 0.999, f"fixture differs from the engine for {a['text']!r}: cosine {c}"
 print(f"fixture = engine on {len(live)} texts")
 PY
 

@@ -888,16 +888,7 @@ fn exchange(agent: &ureq::Agent, spec: &ExchangeSpec) -> Result<RawResponse, Att
         .send(body.as_bytes())
         .map_err(|e| annotate(classify(e)))?;
     let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_ascii_lowercase(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = header_pairs(response.headers());
     let body = response.into_body();
     if let Some(len) = body.content_length() {
         if len > max_bytes as u64 {
@@ -1182,6 +1173,20 @@ pub fn redact_url(url: &str) -> String {
         .take(512)
         .collect();
     out
+}
+
+/// A response's headers as (lower-case name, value) pairs, for both clients (ureq's and the
+/// multiplexer's hyper both answer with the `http` crate's `HeaderMap`).
+pub(crate) fn header_pairs(headers: &ureq::http::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_ascii_lowercase(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

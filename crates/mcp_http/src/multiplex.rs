@@ -266,16 +266,7 @@ async fn exchange_inner(client: &Client, spec: &ExchangeSpec) -> Result<RawRespo
         })?;
     let response = client.request(request).await.map_err(classify)?;
     let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_ascii_lowercase(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = crate::header_pairs(response.headers());
     let max_bytes = spec.max_bytes;
     let mut body = response.into_body();
     let mut buf: Vec<u8> = Vec::new();

@@ -194,6 +194,15 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
         if !runs.is_empty() {
             idle_since = Instant::now();
         } else if idle_since.elapsed() >= IDLE_EXIT {
+            // Leave the slot first, then look at the queue once more: a submit that committed
+            // before the slot was left may have counted on this worker (it set the latch and
+            // started none) after this loop's last look; a later submit sees no idle worker
+            // here and starts one itself. Without the second look such a run waited for the
+            // next submit.
+            pool::release(i);
+            if queued_runs() {
+                pool::wake_or_start();
+            }
             return;
         }
         if wake.pending() {
@@ -413,15 +422,24 @@ pub fn after_restart() {
         return;
     }
     recover();
-    let queued = BackgroundWorker::transaction(|| {
-        Spi::get_one::<bool>("SELECT EXISTS (SELECT 1 FROM mcp.async_run WHERE status = 'queued')")
-            .ok()
-            .flatten()
-            .unwrap_or(false)
-    });
-    if queued {
+    if queued_runs() {
         pool::wake_or_start();
     }
+}
+
+/// Whether runs of this database wait in the queue (false when that cannot be read).
+fn queued_runs() -> bool {
+    BackgroundWorker::transaction(|| {
+        crate::pg::in_subtransaction_catch_all(|| {
+            Spi::get_one::<bool>(
+                "SELECT EXISTS (SELECT 1 FROM mcp.async_run WHERE status = 'queued')",
+            )
+        })
+    })
+    .ok()
+    .and_then(|r| r.ok())
+    .flatten()
+    .unwrap_or(false)
 }
 
 const TAKE: &str = "

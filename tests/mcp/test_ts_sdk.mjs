@@ -127,14 +127,20 @@ test('Streamable HTTP: the chat tool as a 2025-11-25 task (the SDK\'s experiment
       kinds.push(m.type);
       if (m.type === 'taskCreated') created = m.task;
       if (m.type === 'result') result = keep(m.result);
-      if (m.type === 'error') throw m.error;
+      if (m.type === 'error') {
+        // what the server holds of the run, so that a failure says why
+        const row = created ? psql(`SELECT status || ' ' || coalesce(result::text, '') FROM mcp.async_run
+                                     WHERE run_id = '${created.taskId}'`) : '(no task created)';
+        throw new Error(`${m.error.message}; stream: ${kinds.join()}; the run: ${row}`);
+      }
     }
     assert.equal(kinds[0], 'taskCreated', kinds.join());
     assert.equal(kinds.at(-1), 'result', kinds.join());
     assert.equal(textOf(result), 'Es gibt 40 Titel.');
     assert.equal(result.isError, false);
     // a chat worker ran it as the token's role, under the task's id
-    assert.equal(psql(`SELECT role_name FROM mcp.run WHERE run_id = '${created.taskId}'`), 'mcp_t_analyst');
+    assert.equal(psql(`SELECT role_name FROM mcp.run WHERE run_id = '${created.taskId}'`), 'mcp_t_analyst',
+      psql(`SELECT count(*) || ' run row(s); async_run: ' || string_agg(status, ',') FROM mcp.async_run WHERE run_id = '${created.taskId}'`));
     const task = keep(await client.experimental.tasks.getTask(created.taskId));
     assert.equal(task.status, 'completed');
     const listed = keep(await client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId);

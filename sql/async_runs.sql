@@ -19,7 +19,9 @@ CREATE TABLE mcp.async_run (
     finished_at  timestamptz,
     worker_pid   integer,
     worker_start timestamptz,
-    cancel_requested boolean NOT NULL DEFAULT false
+    cancel_requested boolean NOT NULL DEFAULT false,
+    traceparent  text,
+    tracestate   text
 );
 -- The workers take the oldest queued run; the caps count the open runs, per role and in total.
 CREATE INDEX async_run_queued_idx ON mcp.async_run (submitted_at) WHERE status = 'queued';
@@ -37,6 +39,8 @@ COMMENT ON COLUMN mcp.async_run.submitted_at IS 'When mcp.chat_submit ran.';
 COMMENT ON COLUMN mcp.async_run.started_at IS 'When a chat worker took the run.';
 COMMENT ON COLUMN mcp.async_run.finished_at IS 'When the run ended (or was cancelled or marked aborted).';
 COMMENT ON COLUMN mcp.async_run.worker_pid IS 'Process id of the chat worker running it.';
+COMMENT ON COLUMN mcp.async_run.traceparent IS 'W3C traceparent of the submit (an MCP request''s _meta, else the setting mcp.traceparent; checked, NULL when none or invalid): the audit rows of the run (mcp.run, mcp.llm_request, mcp.tool_call) carry it, as a synchronous chat''s do.';
+COMMENT ON COLUMN mcp.async_run.tracestate IS 'W3C tracestate of the submit, with traceparent (NULL without one).';
 COMMENT ON COLUMN mcp.async_run.worker_start IS 'Start time of that worker process (with worker_pid: whether it still runs).';
 COMMENT ON COLUMN mcp.async_run.cancel_requested IS 'mcp.chat_cancel asked the running run to stop.';
 

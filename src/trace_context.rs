@@ -31,7 +31,7 @@ pub fn init_gucs() {
     );
 }
 
-type Trace = (Option<String>, Option<String>);
+pub type Trace = (Option<String>, Option<String>);
 
 thread_local! {
     /// The trace context of the MCP request being served (`None`: no request).
@@ -50,6 +50,14 @@ impl RequestTrace {
             // no trace in the request: the session's, as for any other statement
             None => setting(),
         };
+        RequestTrace(REQUEST.with(|r| r.replace(Some(t))))
+    }
+}
+
+impl RequestTrace {
+    /// The trace context of work done on behalf of an earlier request (an asynchronous run's
+    /// submit, whose values were checked then), while alive.
+    pub fn fixed(t: Trace) -> RequestTrace {
         RequestTrace(REQUEST.with(|r| r.replace(Some(t))))
     }
 }

@@ -124,6 +124,8 @@ pub fn submit(
     // A clear error now for what the run would fail on at once; the worker checks again.
     crate::chat::usable_interface(interface)?;
     let role = calling_role();
+    // The submit's trace context goes with the run: the worker's audit rows of it carry it.
+    let trace = crate::trace_context::current();
     let (all_max, role_max) = (
         QUEUE_MAX.get().max(0) as i64,
         QUEUE_MAX_PER_ROLE.get().max(0) as i64,
@@ -153,8 +155,9 @@ pub fn submit(
     let run_id = crate::chat::new_uuid()?;
     as_extension_owner(|| {
         crate::pg::write_kept::<Uuid>(
-            "INSERT INTO mcp.async_run (run_id, role_name, question, interface, session_id, options)
-             VALUES ($1, $2::name, $3, $4, $5, $6) RETURNING run_id",
+            "INSERT INTO mcp.async_run (run_id, role_name, question, interface, session_id, options,
+                                        traceparent, tracestate)
+             VALUES ($1, $2::name, $3, $4, $5, $6, $7, $8) RETURNING run_id",
             &[
                 run_id.into(),
                 role.as_str().into(),
@@ -162,6 +165,8 @@ pub fn submit(
                 interface.into(),
                 session.into(),
                 JsonB(options.clone()).into(),
+                trace.0.as_deref().into(),
+                trace.1.as_deref().into(),
             ],
         )
     })?;

@@ -68,6 +68,8 @@ struct Job {
     interface: String,
     session: Option<Uuid>,
     options: Value,
+    /// The submit's trace context, for the run's audit rows.
+    trace: crate::trace_context::Trace,
 }
 
 #[pg_guard]
@@ -315,13 +317,15 @@ struct InFlight {
     audit: crate::audit::OpenRun,
     /// `mcp.chat_cancel` asked it to stop.
     cancel: bool,
+    /// The submit's trace context, current while it is polled.
+    trace: crate::trace_context::Trace,
     waker: Waker,
 }
 
 impl InFlight {
     fn new(job: Job, key: u64, mux: &mcp_chat::Multiplexer, wake: &Arc<Wakeups>) -> InFlight {
         let mux = mux.clone();
-        let (run_id, role) = (job.run_id, job.role.clone());
+        let (run_id, role, trace) = (job.run_id, job.role.clone(), job.trace.clone());
         let fut = Box::pin(async move {
             crate::chat::chat_async(
                 &job.question,
@@ -339,6 +343,7 @@ impl InFlight {
             fut,
             audit: None,
             cancel: false,
+            trace,
             waker: Waker::from(Arc::new(RunWaker {
                 key,
                 wake: wake.clone(),
@@ -453,7 +458,8 @@ UPDATE mcp.async_run a
         ORDER BY q.submitted_at, q.run_id LIMIT 1 FOR UPDATE SKIP LOCKED)
 RETURNING a.run_id, a.role_name::text, a.question, a.interface, a.session_id, a.options,
           EXISTS (SELECT 1 FROM mcp.async_run m WHERE m.status = 'queued'
-                     AND m.run_id OPERATOR(pg_catalog.<>) a.run_id)";
+                     AND m.run_id OPERATOR(pg_catalog.<>) a.run_id),
+          a.traceparent, a.tracestate";
 
 /// Take the oldest queued run (committed as `running` before it starts), and whether more are
 /// queued.
@@ -477,6 +483,11 @@ fn take_run() -> Option<(Job, bool)> {
                         interface: r.get::<String>(4)?.unwrap_or_default(),
                         session: r.get::<Uuid>(5)?,
                         options,
+                        // checked at submit; checked again, as anything read back
+                        trace: mcp_protocol::trace::checked(
+                            r.get::<String>(8)?.as_deref(),
+                            r.get::<String>(9)?.as_deref(),
+                        ),
                     },
                     r.get::<bool>(7)?.unwrap_or(false),
                 )))
@@ -529,8 +540,10 @@ fn poll_as(run: &mut InFlight) -> Poll<Value> {
     }
     let mine = crate::audit::swap_open_run(run.audit.take());
     CANCELLED.with(|c| c.set(run.cancel));
+    let trace = crate::trace_context::RequestTrace::fixed(run.trace.clone());
     let mut cx = Context::from_waker(&run.waker);
     let polled = run.fut.as_mut().poll(&mut cx);
+    drop(trace);
     CANCELLED.with(|c| c.set(false));
     run.audit = crate::audit::swap_open_run(mine);
     unsafe {

@@ -9,7 +9,8 @@
 #  4. cancel of a running run (waiting on the LLM): status cancelled within 2 s;
 #  5. back-pressure: the per-role cap refuses with 53400;
 #  6. needs_input continued asynchronously through the session;
-#  7. the audit rows of an asynchronous run have the same shape as a synchronous mcp.chat's;
+#  7. the audit rows of an asynchronous run have the same shape as a synchronous mcp.chat's, and
+#     carry the submit's trace context (mcp.traceparent);
 #  8. a server restart with running and queued runs: the running ones are marked aborted, the
 #     queued ones start afterwards;
 #  9. (run before 8) a run leaves no setting or temp table in the worker's session for the next
@@ -184,8 +185,10 @@ res2="$(result_of async_a "$rd2")"
 log "needs_input continued asynchronously in the same session"
 
 # 7. audit row shape: synchronous vs asynchronous
-sync="$(q "SET ROLE async_a; SELECT mcp.chat('my notes', 'notes') ->> 'run_id'")"
-asyn="$(submit async_a 'my notes' notes)"; wait_status "$asyn" done
+#    (both with a trace context set: the asynchronous run's rows carry the submit's)
+tp="SET mcp.traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01'; SET mcp.tracestate = 'async=7'"
+sync="$(q "$tp; SET ROLE async_a; SELECT mcp.chat('my notes', 'notes') ->> 'run_id'")"
+asyn="$(q "$tp; SET ROLE async_a; SELECT mcp.chat_submit('my notes', 'notes', NULL::uuid)")"; wait_status "$asyn" done
 shape() { # column -> JSON type of every audit row of the run (ids and times are values, not shape)
   q "SELECT jsonb_build_object(
        'run', (SELECT jsonb_object_agg(k, jsonb_typeof(v)) FROM mcp.run r, jsonb_each(to_jsonb(r)) e(k, v) WHERE r.run_id = '$1'),
@@ -197,7 +200,11 @@ shape() { # column -> JSON type of every audit row of the run (ids and times are
 s1="$(shape "$sync")"; s2="$(shape "$asyn")"
 [ "$s1" = "$s2" ] || { echo "sync:  $s1"; echo "async: $s2"; fail "audit rows differ in shape"; }
 [ "$(jq '.tool_calls | length' <<<"$s1")" = 1 ] && [ "$(jq '.llm_requests | length' <<<"$s1")" = 2 ] || fail "unexpected audit: $s1"
-log "audit rows of an asynchronous run: the same shape as a synchronous mcp.chat's (run, 2 LLM requests, 1 tool call, messages)"
+traced="$(q "SELECT (SELECT count(*) FROM mcp.run WHERE run_id = '$asyn' AND traceparent LIKE '00-0af76519%' AND tracestate = 'async=7')
+               || '/' || (SELECT count(*) FROM mcp.llm_request WHERE run_id = '$asyn' AND traceparent LIKE '00-0af76519%')
+               || '/' || (SELECT count(*) FROM mcp.tool_call WHERE run_id = '$asyn' AND traceparent LIKE '00-0af76519%')")"
+[ "$traced" = 1/2/1 ] || fail "the asynchronous run's rows do not carry the submit's trace context (run/llm/tool: $traced)"
+log "audit rows of an asynchronous run: the same shape as a synchronous mcp.chat's (run, 2 LLM requests, 1 tool call, messages), the submit's trace context on each"
 
 # 9. a run leaves nothing in the worker's session for the next run (another role's): a setting
 #    set with set_config(…, false) and a temp table that would shadow public.note are gone

@@ -823,7 +823,10 @@ def test_http_chat_as_a_task_in_both_eras():
             time.sleep(0.2)
 
     try:
-        r = tpost(analyst, "tools/call", {"name": "chat", "arguments": {"question": "Wie viele Titel gibt es?"}}, 1, name="chat")
+        # the request's trace context goes with the task into the chat worker
+        tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        r = tpost(analyst, "tools/call", {"name": "chat", "arguments": {"question": "Wie viele Titel gibt es?"}}, 1,
+                  meta={**TASKS_META, "traceparent": tp, "tracestate": "pgmcp=task"}, name="chat")
         assert r.status_code == 200, (r.status_code, r.text)
         created = answer_of(r)["result"]
         assert created["resultType"] == "task" and created["status"] == "working", created
@@ -834,6 +837,10 @@ def test_http_chat_as_a_task_in_both_eras():
         assert done["result"]["isError"] is False and done["result"]["structuredContent"]["run_id"] == tid, done
         # a chat worker ran it as the caller: the run's audit row is the analyst's
         assert psql(f"SELECT role_name || ':' || status FROM mcp.run WHERE run_id = '{tid}'") == "mcp_t_analyst:completed"
+        # … and its rows carry the submit's trace context, as a synchronous chat's do
+        assert psql(f"""SELECT r.traceparent || ' ' || r.tracestate || ' ' || count(l.*) FILTER (WHERE l.traceparent = r.traceparent)
+                          || '/' || count(l.*) FROM mcp.run r LEFT JOIN mcp.llm_request l USING (run_id)
+                         WHERE r.run_id = '{tid}' GROUP BY r.traceparent, r.tracestate""") == f"{tp} pgmcp=task 1/1"
         # Mcp-Name must carry the task id; the extension must be declared on the request
         r = tpost(analyst, "tasks/get", {"taskId": tid}, 3, name="another")
         assert r.status_code == 400 and r.json()["error"]["code"] == -32020, (r.status_code, r.text)

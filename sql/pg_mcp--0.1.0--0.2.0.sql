@@ -2816,25 +2816,44 @@ COMMENT ON FUNCTION mcp.parse_llm_response(text, jsonb) IS
 COMMENT ON FUNCTION mcp.parse_llm_response(text) IS
   'Normalizes an LLM response body (OpenAI-compatible, Azure, Anthropic, SSE, provider error bodies) to {finish_reason, content, reasoning, tool_calls[{id, name, arguments, complete, …}], usage, error, repairs}; truncated tool calls are marked incomplete; tool calls open models wrote as text are read from the content (see the two-argument form for checking them against the offered tools).';
 ------------------------------------------------------------------------------------------------
--- The one writer of the audit tables (mcp.audit_store): the whole of sql/audit.sql
+-- The one writer of the audit tables (mcp.audit_store_batch, mcp.audit_store): the whole of sql/audit.sql
 ------------------------------------------------------------------------------------------------
 -- pg_mcp: the one writer of the audit tables.
 --
 -- Every audit record (mcp_audit::rows::Record in Rust: {"k": <kind>, "row": {<column>: <value>}})
--- is stored by mcp.audit_store, whoever writes it: the calling backend in its own transaction
--- (durable audit off or not preloaded, or a record the queue did not take), or the durable audit
--- worker in its transactions, with the same bytes. The columns are read with
+-- is stored by mcp.audit_store_batch, whoever writes it: the calling backend in its own
+-- transaction (durable audit off or not preloaded, or a record the queue did not take), or the
+-- durable audit worker in its transactions, with the same bytes. The columns are read with
 -- jsonb_populate_record, so their types are the tables' own; the Rust row types name the
 -- columns, and tests/pg/audit_rows.rs checks every field against the table.
+--
+-- The worker stores a whole batch (the records of one of its transactions) with one call of
+-- mcp.audit_store_batch, in order; when that fails it stores the batch again record by record,
+-- each in a subtransaction, so a bad record loses only itself. Its SET search_path stays
+-- although pg_mcp calls it only with search_path pinned to the same value (as_extension_owner):
+-- the body's type names, functions and operators are not schema-qualified, and the SET is what
+-- keeps them pg_catalog's for any caller (a role granted EXECUTE, a superuser with a hostile
+-- search_path); with one call per batch it costs one GUC switch per worker transaction, not one
+-- per record. mcp.audit_store (one record) is written fully schema-qualified and needs no SET,
+-- so it stays an inlinable SQL function around the batch.
 
-CREATE FUNCTION mcp.audit_store(record jsonb) RETURNS bigint
+CREATE FUNCTION mcp.audit_store_batch(records jsonb) RETURNS bigint[]
 LANGUAGE plpgsql STRICT VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    r jsonb := record -> 'row';
+    record jsonb;
+    r jsonb;
     id bigint;
+    ids bigint[] := '{}';
 BEGIN
+    IF jsonb_typeof(records) IS DISTINCT FROM 'array' THEN
+        RAISE EXCEPTION 'pg_mcp: an audit batch is a JSON array of records'
+            USING ERRCODE = '22023';
+    END IF;
+    FOR record IN SELECT e.v FROM jsonb_array_elements(records) WITH ORDINALITY AS e(v, ord) ORDER BY e.ord LOOP
+    r := record -> 'row';
+    id := NULL;
     CASE record ->> 'k'
     WHEN 'tool_call' THEN
         INSERT INTO mcp.tool_call (call_id, run_id, tool_call_id, tool, interface, role_name,
@@ -2897,12 +2916,21 @@ BEGIN
         RAISE EXCEPTION 'pg_mcp: unknown audit record kind %', coalesce(record ->> 'k', 'NULL')
             USING ERRCODE = '22023';
     END CASE;
-    RETURN id;
+    ids := ids || id;
+    END LOOP;
+    RETURN ids;
 END
 $fn$;
+REVOKE ALL ON FUNCTION mcp.audit_store_batch(jsonb) FROM PUBLIC;
+COMMENT ON FUNCTION mcp.audit_store_batch(jsonb) IS
+  'The one writer of the audit tables (mcp.run, mcp.message, mcp.llm_request, mcp.tool_call, mcp.embedding_request): stores a JSON array of records {"k": kind, "row": columns} as pg_mcp makes them, in order, in the caller''s transaction or in the durable audit worker''s (one call per worker transaction). Returns, per record, the new call_id (tool_call) or request_id (embedding_request), else NULL. Not executable by PUBLIC (pg_mcp runs it as the extension owner).';
+
+CREATE FUNCTION mcp.audit_store(record jsonb) RETURNS bigint
+LANGUAGE sql STRICT VOLATILE
+AS $fn$ SELECT (mcp.audit_store_batch(pg_catalog.jsonb_build_array(record)))[1] $fn$;
 REVOKE ALL ON FUNCTION mcp.audit_store(jsonb) FROM PUBLIC;
 COMMENT ON FUNCTION mcp.audit_store(jsonb) IS
-  'The one writer of the audit tables (mcp.run, mcp.message, mcp.llm_request, mcp.tool_call, mcp.embedding_request): stores one record {"k": kind, "row": columns} as pg_mcp makes it, in the caller''s transaction or in the durable audit worker''s. Returns the new call_id (tool_call) or request_id (embedding_request), else NULL. Not executable by PUBLIC (pg_mcp runs it as the extension owner).';
+  'Stores one audit record {"k": kind, "row": columns} (mcp.audit_store_batch of a one-record array), for SQL callers; pg_mcp itself calls mcp.audit_store_batch. Returns the new call_id (tool_call) or request_id (embedding_request), else NULL. Not executable by PUBLIC (pg_mcp runs it as the extension owner).';
 ------------------------------------------------------------------------------------------------
 -- The bridge as an OAuth 2.1 resource server: OAuth scopes mapped to database roles
 ------------------------------------------------------------------------------------------------

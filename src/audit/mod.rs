@@ -86,18 +86,31 @@ pub trait Sink {
     fn store(&self, rec: &Record) -> Result<Stored, NotStored>;
 }
 
-/// In the caller's transaction, as the extension owner: `SELECT mcp.audit_store($1)`.
+/// In the caller's transaction, as the extension owner: `mcp.audit_store_batch` of the one
+/// record.
 pub struct InTransaction;
 
 impl InTransaction {
     /// Store a record's JSON (as [`Record::to_json`] made it; also what the worker read from
-    /// its queue). Returns what `mcp.audit_store` returned.
+    /// its queue). Returns the id `mcp.audit_store_batch` returned for it.
     pub fn store_json(json: &str) -> Result<Option<i64>, pgrx::spi::SpiError> {
         as_extension_owner(|| {
             write_kept::<i64>(
-                "SELECT mcp.audit_store($1::pg_catalog.jsonb)",
+                "SELECT (mcp.audit_store_batch(pg_catalog.jsonb_build_array($1::pg_catalog.jsonb)))[1]",
                 &[json.into()],
             )
+        })
+    }
+
+    /// Store a batch of records (a JSON array, [`rows::batch_json`]) with one call, in order:
+    /// the worker's way to store the records of one transaction.
+    pub fn store_batch_json(json: &str) -> Result<(), pgrx::spi::SpiError> {
+        as_extension_owner(|| {
+            write_kept::<i32>(
+                "SELECT pg_catalog.cardinality(mcp.audit_store_batch($1::pg_catalog.jsonb))",
+                &[json.into()],
+            )
+            .map(|_| ())
         })
     }
 }

@@ -1,5 +1,6 @@
 //! The durable audit's background workers: the writer of one database (drains its queue in
-//! batches, each record stored by `mcp.audit_store` in a subtransaction, and sweeps runs whose
+//! batches, a batch stored by one call of `mcp.audit_store_batch` (record by record, each in a
+//! subtransaction, when that fails), and sweeps runs whose
 //! backend is gone), the static launcher (after every server start and crash restart) and the
 //! one-off sweep it starts per database.
 
@@ -64,6 +65,7 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
     };
     unsafe { pg_sys::before_shmem_exit(Some(on_worker_exit), pg_sys::Datum::from(i)) };
     BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
+    pin_search_path();
     let mut idle_since = Instant::now();
     let mut last_sweep: Option<Instant> = None;
     loop {
@@ -105,6 +107,22 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
             unsafe { pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP) };
         }
     }
+}
+
+/// Pin this worker's search_path to `pg_catalog, pg_temp` for its whole session, over any
+/// `ALTER DATABASE` / `ALTER ROLE … SET search_path`: the worker runs as the bootstrap
+/// superuser, and its own statements (the sweep) name PostgreSQL's operators unqualified, so a
+/// database owner's schema early in the path must never supply them.
+fn pin_search_path() {
+    // SAFETY: a plain GUC assignment of the session (no catalog access in its hooks)
+    unsafe {
+        pg_sys::SetConfigOption(
+            c"search_path".as_ptr(),
+            c"pg_catalog, pg_temp".as_ptr(),
+            pg_sys::GucContext::PGC_SUSET,
+            pg_sys::GucSource::PGC_S_OVERRIDE,
+        )
+    };
 }
 
 /// The static worker that sweeps every database once per server start (and after every crash
@@ -202,6 +220,7 @@ pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
         return;
     }
     BackgroundWorker::connect_worker_to_spi_by_oid(Some(db), None);
+    pin_search_path();
     let installed = BackgroundWorker::transaction(|| {
         Spi::get_one::<bool>("SELECT pg_catalog.to_regclass('mcp.run') IS NOT NULL")
             .ok()
@@ -229,6 +248,9 @@ fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
         return Some(0);
     }
     let failed = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
+        if batch.len() > 1 && store_batch(&batch) {
+            return 0;
+        }
         batch.iter().filter(|r| !store(r)).count() as u64
     }));
     locked(p, |sh| {
@@ -236,6 +258,18 @@ fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
     });
     queue::broadcast(p);
     Some(batch.len())
+}
+
+/// Store the whole batch with one call of `mcp.audit_store_batch`, in one subtransaction; false
+/// when it failed (rolled back: nothing of it stays), and the caller stores the records one by
+/// one, so a bad record loses only itself.
+fn store_batch(batch: &[Vec<u8>]) -> bool {
+    let json = mcp_audit::rows::batch_json(batch);
+    let text = String::from_utf8_lossy(&json);
+    matches!(
+        crate::pg::in_subtransaction_catch_all(|| InTransaction::store_batch_json(&text)),
+        Ok(Ok(()))
+    )
 }
 
 /// Store one record (as the backend serialized it) in a subtransaction, through the same

@@ -19,7 +19,9 @@
 # 12. a tool call outside any chat (mcp.call_tool) in a transaction that rolls back: its audit
 #     row stays;
 # 13. more databases than audit queues (8): ten databases chat one after another, every run is
-#     recorded (an idle queue passes to the next database).
+#     recorded (an idle queue passes to the next database);
+# 14. a record the worker cannot store (a CHECK refuses it) in a batch: only it is lost, the
+#     records queued around it land (the batch is stored again record by record).
 # Uses the regress cluster (preloaded by scripts/lib.sh, durable audit off by default there).
 set -euo pipefail
 LOG_TAG=audit
@@ -218,6 +220,30 @@ PGOPTIONS="-c mcp.audit_durable=off" psql_at "$PORT" "$DB" -At -c "BEGIN" -c "SE
 [ "$(q "SELECT count(*) FROM mcp.tool_call WHERE arguments->>'query' = 'SELECT 13 AS standalone'")" = 0 ] || \
   fail "audit_durable off: the standalone call's row outlived the ROLLBACK"
 log "a tool call of its own in a rolled-back transaction: its audit row stays (durable), goes with the ROLLBACK when off"
+
+# 14. A bad record loses only itself: the worker stores a batch with one call and, when that
+#     fails, record by record. A CHECK constraint refuses one tool call's row; the records queued
+#     around it (worker held down, so they are one batch) all land, and one record is counted
+#     failed.
+hold_worker_down
+q "ALTER TABLE mcp.tool_call ADD CONSTRAINT audit_test_poison CHECK (tool <> 'poison')" >/dev/null
+failed() { q "SELECT coalesce(sum((q->>'records_failed')::int), 0) FROM jsonb_array_elements(mcp.audit_status()->'queues') q"; }
+failed_before="$(failed)"
+PGOPTIONS="$ASYNC" psql_at "$PORT" "$DB" -At -v ON_ERROR_STOP=0 \
+  -c "SELECT mcp.call_tool('sql_query', '{\"query\": \"SELECT 14 AS batch\"}', 'chatbot') IS NOT NULL" \
+  -c "SELECT mcp.call_tool('poison', '{}', 'chatbot') IS NOT NULL" \
+  -c "SELECT mcp.call_tool('sql_query', '{\"query\": \"SELECT 15 AS batch\"}', 'chatbot') IS NOT NULL" >/dev/null 2>&1 || true
+[ -z "$(worker_pid)" ] || fail "bad record: the worker ran while the batch was queued"
+[ "$(q "SELECT count(*) FROM mcp.tool_call WHERE arguments->>'query' LIKE 'SELECT 1_ AS batch'")" = 0 ] || \
+  fail "bad record: rows stored before the worker ran"
+# Starts the worker and waits for its commit (synchronous): the queue is stored in order.
+q "SELECT mcp.call_tool('sql_query', '{\"query\": \"SELECT 16 AS batch\"}', 'chatbot') IS NOT NULL" >/dev/null
+got="$(q "SELECT string_agg(arguments->>'query', ',' ORDER BY call_id) FROM mcp.tool_call WHERE arguments->>'query' LIKE 'SELECT 1_ AS batch'")"
+[ "$got" = "SELECT 14 AS batch,SELECT 15 AS batch,SELECT 16 AS batch" ] || fail "bad record: the good records around it: [$got]"
+[ "$(q "SELECT count(*) FROM mcp.tool_call WHERE tool = 'poison'")" = 0 ] || fail "bad record: the refused row is there"
+[ "$(( $(failed) - failed_before ))" = 1 ] || fail "bad record: records_failed went from $failed_before to $(failed), expected one more"
+q "ALTER TABLE mcp.tool_call DROP CONSTRAINT audit_test_poison" >/dev/null
+log "a bad record in a batch: only it is lost (counted failed), the records around it land in order"
 
 # 13. Ten databases (copies of a template with pg_mcp, the mock provider and an open interface),
 #     each with one chat: all ten runs recorded, although there are only 8 queues.

@@ -58,6 +58,55 @@ mod tests {
         );
     }
 
+    #[pg_test]
+    fn audit_store_batch_stores_in_order_or_nothing() {
+        let rec = |url: &str| {
+            format!(
+                r#"{{"k": "embedding_request", "row": {{"model": "m", "provider": "p", "role_name": "r", "url": "{url}", "texts": 1, "input_bytes": 3, "input_sha256": "x", "latency_ms": 1.0, "created_at": "2026-12-02T00:00:00.000000Z"}}}}"#
+            )
+        };
+        let ids = Spi::get_one_with_args::<Vec<i64>>(
+            "SELECT mcp.audit_store_batch($1::jsonb)",
+            &[format!("[{}, {}]", rec("batch-a"), rec("batch-b")).into()],
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(ids.len(), 2);
+        assert!(ids[0] < ids[1], "{ids:?}");
+        let urls = Spi::get_one_with_args::<Vec<String>>(
+            "SELECT array_agg(url ORDER BY request_id) FROM mcp.embedding_request WHERE request_id = ANY($1)",
+            &[ids.into()],
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(urls, ["batch-a", "batch-b"]);
+        // One bad record: the call fails as a whole (the worker then stores record by record).
+        let e = err_of(&format!(
+            r#"SELECT mcp.audit_store_batch('[{}, {{"k": "tool_cal", "row": {{}}}}]')"#,
+            rec("batch-c")
+        ));
+        assert!(e.contains("unknown audit record kind tool_cal"), "{e}");
+        let e = err_of(&format!(
+            "SELECT mcp.audit_store_batch('{}')",
+            rec("batch-d")
+        ));
+        assert!(e.contains("a JSON array of records"), "{e}");
+        assert_eq!(
+            Spi::get_one::<i64>(
+                "SELECT count(*) FROM mcp.embedding_request WHERE url IN ('batch-c', 'batch-d')"
+            )
+            .unwrap(),
+            Some(0)
+        );
+        assert_eq!(
+            Spi::get_one::<bool>(
+                "SELECT has_function_privilege('public', 'mcp.audit_store_batch(jsonb)', 'EXECUTE')"
+            )
+            .unwrap(),
+            Some(false)
+        );
+    }
+
     /// The audit row of one `mcp.call_tool`, without its id and time.
     fn call_row(durable: bool) -> Value {
         run(&format!(

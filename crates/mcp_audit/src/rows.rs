@@ -64,6 +64,23 @@ impl Record {
     }
 }
 
+/// The JSON array of serialized records (each as [`Record::to_json`] made it) that
+/// `mcp.audit_store_batch` stores in one call, in this order: the records' bytes joined as they
+/// are, never parsed or re-serialized here.
+pub fn batch_json<R: AsRef<[u8]>>(records: &[R]) -> Vec<u8> {
+    let len = records.iter().map(|r| r.as_ref().len() + 1).sum::<usize>() + 2;
+    let mut out = Vec::with_capacity(len);
+    out.push(b'[');
+    for (i, r) in records.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(r.as_ref());
+    }
+    out.push(b']');
+    out
+}
+
 /// `mcp.run` at the start of a run.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 #[serde(deny_unknown_fields)]
@@ -318,6 +335,27 @@ mod tests {
         assert!(serde_json::from_value::<Record>(bad).is_err());
         assert_eq!(r.run_id(), Some("r"));
         assert_eq!(r.kind(), "llm_request");
+    }
+
+    #[test]
+    fn a_batch_is_the_records_in_order_as_one_json_array() {
+        let a = Record::ToolCall(tool_call()).to_json();
+        let b = Record::RunEnd(RunEndRow {
+            run_id: "r".into(),
+            status: "completed".into(),
+            finished_at: now(),
+            ..Default::default()
+        })
+        .to_json();
+        let batch = batch_json(&[a.clone(), b.clone()]);
+        let v: Vec<Record> = serde_json::from_slice(&batch).unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].kind(), "tool_call");
+        assert_eq!(v[1].kind(), "run_end");
+        // The records' bytes as they were, not re-serialized.
+        assert_eq!(batch.len(), a.len() + b.len() + 3);
+        assert_eq!(&batch[1..=a.len()], &a[..]);
+        assert_eq!(batch_json::<Vec<u8>>(&[]), b"[]");
     }
 
     #[test]

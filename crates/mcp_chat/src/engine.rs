@@ -96,8 +96,16 @@ impl Stop {
 
 /// Context budget of one request.
 struct Window {
-    /// Tokens the messages may take: window - completion reserve - tools.
-    budget: usize,
+    /// Tokens the messages and the tools may take: window - completion reserve.
+    room: usize,
+}
+
+/// Prompt tokens the engine counted before a request: exact when a limit needed the count,
+/// else the upper bound it checked the limits with (the request was far from them).
+#[derive(Clone, Copy)]
+struct Counted {
+    tokens: usize,
+    exact: bool,
 }
 
 struct Run<'a> {
@@ -107,12 +115,18 @@ struct Run<'a> {
     transport: Box<dyn Transport + 'a>,
     /// The whole conversation as sent: system prompts, history, question, this run's messages.
     msgs: Vec<Message>,
-    /// Token count of each message in `msgs` (valid when `counting`).
-    msg_tokens: Vec<usize>,
+    /// Exact token count of each message in `msgs`, counted when a limit first needs it (when
+    /// `counting`; `None`: not counted yet). Counting is the costly part (BPE), so a history
+    /// that fits its limits even by the byte bound is never counted.
+    msg_tokens: Vec<Option<usize>>,
+    /// An upper bound of each message's tokens (its bytes, `TokenCounter::message_bound`).
+    msg_bounds: Vec<usize>,
     counting: bool,
     counter: TokenCounter,
     tools: Vec<ToolDef>,
-    tools_tokens: usize,
+    /// Exact tokens of the tool definitions, once counted.
+    tools_tokens: Option<usize>,
+    tools_bound: usize,
     window: Option<Window>,
     usage: Usage,
     usage_estimated: bool,
@@ -145,10 +159,12 @@ impl<'a> Run<'a> {
             transport: transport::for_provider(&cfg.provider, &cfg.http, client),
             msgs: Vec::new(),
             msg_tokens: Vec::new(),
+            msg_bounds: Vec::new(),
             counting: false,
             counter: TokenCounter::estimate(),
             tools: Vec::new(),
-            tools_tokens: 0,
+            tools_tokens: None,
+            tools_bound: 0,
             window: None,
             usage: Usage::default(),
             usage_estimated: false,
@@ -232,14 +248,14 @@ impl<'a> Run<'a> {
         self.counting = window.is_some() || self.cfg.max_total_tokens.is_some();
         if self.counting {
             self.counter = TokenCounter::for_model(&p.model);
-            self.tools_tokens = count_tools(&self.tools, &self.counter);
+            self.tools_bound = self.counter.tools_bound(&self.tools);
         }
         if let Some(w) = window {
             let reserve = p
                 .max_completion_tokens
                 .unwrap_or(DEFAULT_COMPLETION_RESERVE) as usize;
             self.window = Some(Window {
-                budget: w.saturating_sub(reserve + self.tools_tokens),
+                room: w.saturating_sub(reserve),
             });
         }
         for s in &self.cfg.system_prompts {
@@ -268,23 +284,76 @@ impl<'a> Run<'a> {
     /// Append a message.
     fn push(&mut self, m: Message) {
         if self.counting {
-            self.msg_tokens.push(self.counter.count_message(&m));
+            self.msg_bounds.push(self.counter.message_bound(&m));
+            self.msg_tokens.push(None);
         }
         self.msgs.push(m);
     }
 
+    /// After the history changed in place (pruned, summarized): nothing counted is valid.
     fn recount(&mut self) {
         if self.counting {
-            self.msg_tokens = self
-                .msgs
-                .iter()
-                .map(|m| self.counter.count_message(m))
-                .collect();
+            let c = self.counter;
+            self.msg_bounds = self.msgs.iter().map(|m| c.message_bound(m)).collect();
+            self.msg_tokens = vec![None; self.msgs.len()];
         }
     }
 
-    fn prompt_tokens(&self) -> usize {
-        HISTORY_BASE_TOKENS + self.msg_tokens.iter().sum::<usize>() + self.tools_tokens
+    /// Exact tokens of the history (without the tools), counting each message once.
+    fn history_tokens(&mut self) -> usize {
+        let c = self.counter;
+        let msgs = &self.msgs;
+        HISTORY_BASE_TOKENS
+            + self
+                .msg_tokens
+                .iter_mut()
+                .zip(msgs)
+                .map(|(n, m)| *n.get_or_insert_with(|| c.count_message(m)))
+                .sum::<usize>()
+    }
+
+    /// Exact tokens of the tool definitions, counted once.
+    fn tool_tokens(&mut self) -> usize {
+        let (c, tools) = (self.counter, &self.tools);
+        *self
+            .tools_tokens
+            .get_or_insert_with(|| count_tools(tools, &c))
+    }
+
+    /// Exact prompt tokens: history and tools.
+    fn prompt_tokens(&mut self) -> usize {
+        self.history_tokens() + self.tool_tokens()
+    }
+
+    /// An upper bound of [`Self::prompt_tokens`] that costs nothing.
+    fn prompt_bound(&self) -> usize {
+        HISTORY_BASE_TOKENS + self.msg_bounds.iter().sum::<usize>() + self.tools_bound
+    }
+
+    /// The prompt tokens to check the token budget with and to report: the bound when it keeps
+    /// the request within the window and the run within `max_total_tokens`, else the exact
+    /// count.
+    fn counted(&mut self) -> Option<Counted> {
+        if !self.counting {
+            return None;
+        }
+        let bound = self.prompt_bound();
+        let within = self.window.as_ref().is_none_or(|w| bound <= w.room)
+            && self
+                .cfg
+                .max_total_tokens
+                .is_none_or(|max| self.used_tokens().saturating_add(bound as u64) <= max);
+        Some(if within {
+            Counted {
+                tokens: bound,
+                exact: false,
+            }
+        } else {
+            Counted {
+                tokens: self.prompt_tokens(),
+                exact: true,
+            }
+        })
     }
 
     fn used_tokens(&self) -> u64 {
@@ -332,8 +401,10 @@ impl<'a> Run<'a> {
             if let Err(stop) = self.fit_context().await {
                 return stop;
             }
-            let counted = self.counting.then(|| self.prompt_tokens());
-            if let (Some(max), Some(n)) = (self.cfg.max_total_tokens, counted) {
+            let counted = self.counted();
+            if let (Some(max), Some(Counted { tokens: n, .. })) =
+                (self.cfg.max_total_tokens, counted)
+            {
                 if self.used_tokens().saturating_add(n as u64) > max {
                     self.iterations -= 1;
                     return Stop::with_error(
@@ -791,13 +862,17 @@ impl<'a> Run<'a> {
     /// does not fit is sent anyway: the estimate errs on the large side and the provider decides
     /// (its refusal becomes a `context_length` error).
     async fn fit_context(&mut self) -> Result<(), Stop> {
-        let budget = match &self.window {
-            Some(w) => w.budget,
+        let room = match &self.window {
+            Some(w) => w.room,
             None => return Ok(()),
         };
-        // `prune` counts without the tools; our budget already excludes them.
-        let total = HISTORY_BASE_TOKENS + self.msg_tokens.iter().sum::<usize>();
-        if total <= budget {
+        // Fits even by the byte bound: nothing to count.
+        if self.prompt_bound() <= room {
+            return Ok(());
+        }
+        // `prune` counts without the tools: its budget excludes them.
+        let budget = room.saturating_sub(self.tool_tokens());
+        if self.history_tokens() <= budget {
             return Ok(());
         }
         let report = prune(&mut self.msgs, budget, &self.counter);
@@ -830,11 +905,12 @@ impl<'a> Run<'a> {
                 ToolChoice::Auto,
             )
         };
-        let counted = Some(
-            self.counter.count_message(&req.messages[0])
+        let counted = Some(Counted {
+            tokens: self.counter.count_message(&req.messages[0])
                 + self.counter.count_message(&req.messages[1])
                 + HISTORY_BASE_TOKENS,
-        );
+            exact: true,
+        });
         let resp = self
             .exchange(ExchangePurpose::Summary, &req, counted)
             .await?;
@@ -857,7 +933,7 @@ impl<'a> Run<'a> {
         &mut self,
         purpose: ExchangePurpose,
         req: &ChatRequest,
-        counted: Option<usize>,
+        counted: Option<Counted>,
     ) -> Result<LlmResponse, Stop> {
         // Budgets and rate limits of the host (per role, per interface), before anything is sent.
         if let Err(why) = self.host.before_llm_request(purpose) {
@@ -884,7 +960,7 @@ impl<'a> Run<'a> {
             attempts: 0,
             usage: Usage::default(),
             usage_estimated: false,
-            counted_prompt_tokens: counted,
+            counted_prompt_tokens: counted.map(|c| c.tokens),
             finish_reason: None,
             cancelled: false,
             repaired: false,
@@ -997,7 +1073,7 @@ impl<'a> Run<'a> {
             _ => {
                 ex.usage_estimated = true;
                 self.usage_estimated = true;
-                self.estimate_usage(req, counted, &resp)
+                self.estimate_usage(req, counted.filter(|c| c.exact).map(|c| c.tokens), &resp)
             }
         };
         ex.usage = usage;
@@ -1051,6 +1127,12 @@ impl<'a> Run<'a> {
                     .iter()
                     .map(|m| c.count_message(m))
                     .sum::<usize>()
+                + if self.counting {
+                    self.tools_tokens
+                        .unwrap_or_else(|| count_tools(&req.tools, &c))
+                } else {
+                    0
+                }
         }) as u64;
         let mut completion = c.count_text(resp.content.as_deref().unwrap_or("")) as u64;
         for call in &resp.tool_calls {

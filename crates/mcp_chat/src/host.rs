@@ -219,7 +219,9 @@ pub struct LlmExchange {
     /// Token usage as reported, or estimated when the provider reported none.
     pub usage: Usage,
     pub usage_estimated: bool,
-    /// Prompt tokens the engine counted before sending (its own count).
+    /// Prompt tokens the engine counted before sending (its own count): exact when a limit
+    /// (context window, `max_total_tokens`) needed it, else an upper bound (the bytes) that
+    /// already kept the request within every limit; `None` without any limit.
     pub counted_prompt_tokens: Option<usize>,
     pub finish_reason: Option<FinishReason>,
     /// The wait was ended by an interrupt (no response).

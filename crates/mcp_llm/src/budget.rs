@@ -120,6 +120,43 @@ impl TokenCounter {
     pub fn is_exact(&self) -> bool {
         matches!(self, TokenCounter::Bpe { .. })
     }
+
+    /// An upper bound of [`CountTokens::count_text`] that costs nothing: the text's bytes (a
+    /// BPE token is at least one byte of the text; the estimate gives at most one token per
+    /// byte whenever it assumes at least one character per token).
+    pub fn text_bound(&self, text: &str) -> usize {
+        match self {
+            TokenCounter::Estimate { chars_per_token } if *chars_per_token < 1.0 => self.count_text(text),
+            _ => text.len(),
+        }
+    }
+
+    /// An upper bound of [`CountTokens::count_message`] from the text bounds: lets a caller
+    /// skip the exact count of a history that fits its limit even by this bound.
+    pub fn message_bound(&self, m: &Message) -> usize {
+        let mut n = MESSAGE_OVERHEAD_TOKENS + self.text_bound(m.text());
+        for c in &m.tool_calls {
+            n += TOOL_OVERHEAD_TOKENS + self.text_bound(&c.id) + self.text_bound(&c.name);
+            n += self.text_bound(&c.arguments_string());
+        }
+        if let Some(id) = &m.tool_call_id {
+            n += self.text_bound(id);
+        }
+        n
+    }
+
+    /// An upper bound of [`count_tools`].
+    pub fn tools_bound(&self, tools: &[ToolDef]) -> usize {
+        tools
+            .iter()
+            .map(|t| {
+                TOOL_OVERHEAD_TOKENS
+                    + self.text_bound(&t.name)
+                    + self.text_bound(&t.description)
+                    + self.text_bound(&t.parameters.to_string())
+            })
+            .sum()
+    }
 }
 
 impl CountTokens for TokenCounter {

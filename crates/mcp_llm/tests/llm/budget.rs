@@ -302,3 +302,50 @@ fn tokenizer_costs() {
     );
     assert!(first.as_secs() < 60 && per_call.as_millis() < 500);
 }
+
+#[test]
+fn the_byte_bound_is_never_below_the_count() {
+    let texts = [
+        "",
+        "hello world",
+        "1234567890 0987654321 3.14159",
+        "!!!???...;;;:::(((}}}",
+        "Grüße aus München, Ærøskøbing",
+        "日本語のテキストと中文",
+        "🙂🎉👩‍👩‍👧 emoji",
+        "{\"id\": 7, \"name\": \"item 7\", \"price\": 7.70}",
+        &"x".repeat(5000),
+        &"ab cd ".repeat(3000),
+    ];
+    for counter in [
+        TokenCounter::for_model("gpt-4o-mini"),
+        TokenCounter::for_model("gpt-4"),
+        TokenCounter::for_model("claude-sonnet-4"),
+    ] {
+        for t in texts {
+            assert!(
+                counter.text_bound(t) >= counter.count_text(t),
+                "{}: {t:?}",
+                counter.encoding()
+            );
+        }
+        let history = vec![
+            Message::system(texts[4]),
+            Message::user(texts[5]),
+            Message::assistant_tool_calls(
+                Some(texts[6].to_string()),
+                vec![ToolCall::new("call_1", "get_item", json!({"id": 7}))],
+            ),
+            Message::tool_result("call_1", "get_item", texts[7]),
+        ];
+        for m in &history {
+            assert!(counter.message_bound(m) >= counter.count_message(m));
+        }
+        let tools = vec![ToolDef {
+            name: "get_item".into(),
+            description: texts[4].into(),
+            parameters: json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
+        }];
+        assert!(counter.tools_bound(&tools) >= count_tools(&tools, &counter));
+    }
+}

@@ -87,6 +87,10 @@ one_ms="$(q "SELECT round(extract(epoch FROM finished_at - started_at) * 1000) F
 # $work/NAME.*
 sample() {
   : >"$work/$1.counts"; : >"$work/$1.mem"; : >"$work/$1.pss"; : >"$work/$1.cpu"
+  local w0
+  for w0 in $(q "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_mcp chat worker'" 2>/dev/null); do
+    echo "$w0 $(sed 's/^.*) //' "/proc/$w0/stat" 2>/dev/null | awk '{print $12 + $13}')"
+  done >"$work/$1.cpu0"
   while :; do
     q "SELECT count(*) FROM pg_stat_activity WHERE backend_type IN ('client backend', 'pg_mcp chat worker')" >>"$work/$1.counts" 2>/dev/null || true
     for pid in $(q "$2" 2>/dev/null); do
@@ -109,11 +113,13 @@ inflight_peak() { awk '{ if ($1 > m) m = $1 } END { print m + 0 }' "$work/$1.pss
 # the chat workers' total PSS at the peak of runs in flight, per run in flight (an upper bound:
 # it includes each worker's own base)
 pss_at_peak() { awk '{ if ($1 > m) { m = $1; p = $2 } } END { if (m > 0) printf "%.0f MB total, %.0f kB per run", p / 1024, p / m; else print "-" }' "$work/$1.pss"; }
-# the chat workers' CPU time per chat in ms (each worker's last sample; a worker's last 100 ms
-# before it exits are not seen)
+# the chat workers' CPU time per chat in ms: per worker, its last sample, less what it had used
+# when the mode started if it was up then (a worker idling out from the mode before); what a
+# worker used after its last sample (at most 100 ms before it exits) is not seen
 cpu_per_chat() {
-  awk -v n="$2" -v hz="$(getconf CLK_TCK)" 'NF == 2 && $2 != "" { if ($2 > m[$1]) m[$1] = $2 }
-       END { for (p in m) t += m[p]; printf "%.1f ms CPU per chat (%.1f s in all)", t * 1000 / hz / n, t / hz }' "$work/$1.cpu"
+  awk -v n="$2" -v hz="$(getconf CLK_TCK)" 'FILENAME == ARGV[1] { lo[$1] = $2; next }
+       NF == 2 && $2 != "" { if ($2 > hi[$1]) hi[$1] = $2 }
+       END { for (p in hi) t += hi[p] - lo[p]; printf "%.1f ms CPU per chat (%.1f s in all)", t * 1000 / hz / n, t / hz }' "$work/$1.cpu0" "$work/$1.cpu"
 }
 # least-squares slope of the workers' PSS (kB) against the runs in flight
 per_run() {

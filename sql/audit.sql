@@ -59,12 +59,22 @@ BEGIN
                coalesce(x.created_at, clock_timestamp()), x.clipped, x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.llm_request, r) x;
     WHEN 'run' THEN
-        INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped,
-                             started_at, backend_pid, backend_start, traceparent, tracestate)
+        INSERT INTO mcp.run AS o (run_id, session_id, interface, provider, role_name, question,
+                                  clipped, started_at, backend_pid, backend_start, traceparent,
+                                  tracestate)
         SELECT x.run_id, x.session_id, x.interface, x.provider, x.role_name, x.question, x.clipped,
                coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start,
                x.traceparent, x.tracestate
-          FROM jsonb_populate_record(NULL::mcp.run, r) x;
+          FROM jsonb_populate_record(NULL::mcp.run, r) x
+        -- an asynchronous run's row is there since mcp.chat_submit, queued: its start
+        ON CONFLICT (run_id) DO UPDATE
+           SET session_id = excluded.session_id, interface = excluded.interface,
+               provider = excluded.provider, role_name = excluded.role_name,
+               question = excluded.question, clipped = excluded.clipped, status = 'running',
+               started_at = excluded.started_at, backend_pid = excluded.backend_pid,
+               backend_start = excluded.backend_start, traceparent = excluded.traceparent,
+               tracestate = excluded.tracestate
+         WHERE o.status = 'queued';
     WHEN 'run_end' THEN
         -- Only a run still open: an end reported by the backend wins over the worker's own
         -- 'aborted' verdict (the backend may have queued its end just before it went away).

@@ -2879,12 +2879,22 @@ BEGIN
                coalesce(x.created_at, clock_timestamp()), x.clipped, x.traceparent, x.tracestate
           FROM jsonb_populate_record(NULL::mcp.llm_request, r) x;
     WHEN 'run' THEN
-        INSERT INTO mcp.run (run_id, session_id, interface, provider, role_name, question, clipped,
-                             started_at, backend_pid, backend_start, traceparent, tracestate)
+        INSERT INTO mcp.run AS o (run_id, session_id, interface, provider, role_name, question,
+                                  clipped, started_at, backend_pid, backend_start, traceparent,
+                                  tracestate)
         SELECT x.run_id, x.session_id, x.interface, x.provider, x.role_name, x.question, x.clipped,
                coalesce(x.started_at, clock_timestamp()), x.backend_pid, x.backend_start,
                x.traceparent, x.tracestate
-          FROM jsonb_populate_record(NULL::mcp.run, r) x;
+          FROM jsonb_populate_record(NULL::mcp.run, r) x
+        -- an asynchronous run's row is there since mcp.chat_submit, queued: its start
+        ON CONFLICT (run_id) DO UPDATE
+           SET session_id = excluded.session_id, interface = excluded.interface,
+               provider = excluded.provider, role_name = excluded.role_name,
+               question = excluded.question, clipped = excluded.clipped, status = 'running',
+               started_at = excluded.started_at, backend_pid = excluded.backend_pid,
+               backend_start = excluded.backend_start, traceparent = excluded.traceparent,
+               tracestate = excluded.tracestate
+         WHERE o.status = 'queued';
     WHEN 'run_end' THEN
         -- Only a run still open: an end reported by the backend wins over the worker's own
         -- 'aborted' verdict (the backend may have queued its end just before it went away).
@@ -3303,6 +3313,12 @@ COMMENT ON FUNCTION mcp.chat_result(uuid, integer) IS
   'The result of an asynchronous run: the same jsonb as mcp.chat once it ended (or {"status": "error" | "cancelled" | "aborted", ...}); before that {"status": "queued" | "running", "run_id"}, after waiting up to wait_ms milliseconds for the end (interruptible). Only the submitting role (or a role with its privileges) sees a run.';
 COMMENT ON FUNCTION mcp.chat_cancel(uuid) IS
   'Stop an asynchronous run: a queued run is cancelled at once, a running one at its next wait (LLM request, between tool calls) and ends with status cancelled. The submitting role, a role with its privileges, or mcp_admin may cancel. True when the run was still open; takes effect at once (not undone by a ROLLBACK).';
+
+-- mcp.run has an asynchronous run's row from its submit on (status queued; the rest as in
+-- governance.sql).
+COMMENT ON COLUMN mcp.run.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker), awaiting_approval (a tool call waits for mcp.approve / mcp.reject: see mcp.approval; the next mcp.chat of the session continues)., queued (an asynchronous run, mcp.chat_submit, that no chat worker has taken yet: started_at is its submit time until it starts, provider is NULL until then; see mcp.async_run)';
+COMMENT ON COLUMN mcp.recent_runs.status IS 'running, completed, needs_input, max_iterations, budget_exceeded, loop_detected, failed, cancelled, client_gone (the client closed its connection while the run waited; the run was stopped), deadline_exceeded (deadline_ms ran out, retries included), tool_choice_violated (tool_choice required a tool call; the model answered with text, also after one correction), truncated (the answer was cut off at the output token limit; answer holds the partial text), aborted (the backend ended before the run did: terminated, killed or crashed; set by the backend on its way out or by the audit worker), awaiting_approval (a tool call waits for mcp.approve / mcp.reject: see mcp.approval; the next mcp.chat of the session continues)., queued (an asynchronous run, mcp.chat_submit, that no chat worker has taken yet: started_at is its submit time until it starts, provider is NULL until then; see mcp.async_run)';
+COMMENT ON COLUMN mcp.my_runs.status IS 'How the run ended (mcp.run.status); queued or running while an asynchronous run is open.';
 
 ------------------------------------------------------------------------------------------------
 -- The web console (the bridge's /console): the runs list's keyset index, sql/console.sql whole

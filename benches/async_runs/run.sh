@@ -13,7 +13,9 @@
 # pg_stat_activity every 100 ms), peak runs in flight, and memory per in-flight run: for async the
 # slope of the chat workers' total PSS (smaps_rollup) against the runs in flight over the
 # samples (what one more run in flight costs a worker), for sync the median private memory of a
-# backend running one chat. Uses the installed build (scripts/lib.sh install_extension; a debug
+# backend running one chat; for async also the CPU time (user + system) the chat workers used,
+# per chat (less dependent on the machine's load than the wall time). SYNC=0 skips the
+# synchronous modes (to compare two builds' asynchronous runs quickly). Uses the installed build (scripts/lib.sh install_extension; a debug
 # build unless PG_MCP_RELEASE=1 built it) and the slot's bench cluster (PG_MCP_BENCH_DIR /
 # _PORT) with mcp.chat_workers = WORKERS (default 4, the default) and mcp.chat_runs_per_worker =
 # RUNS_PER_WORKER (default 256).
@@ -26,6 +28,7 @@ CONNECTIONS="${CONNECTIONS:-16}"
 WORKERS="${WORKERS:-4}"
 RUNS_PER_WORKER="${RUNS_PER_WORKER:-256}"
 PGBOUNCER="${PGBOUNCER:-1}"
+SYNC="${SYNC:-1}"
 PGB_PORT="${PGB_PORT:-$(( ${PG_MCP_BENCH_PORT:-55434} + 1000 ))}"
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
@@ -83,7 +86,11 @@ one_ms="$(q "SELECT round(extract(epoch FROM finished_at - started_at) * 1000) F
 # and the private memory (kB) of the busy processes and the chat workers' total PSS, into
 # $work/NAME.*
 sample() {
-  : >"$work/$1.counts"; : >"$work/$1.mem"; : >"$work/$1.pss"
+  : >"$work/$1.counts"; : >"$work/$1.mem"; : >"$work/$1.pss"; : >"$work/$1.cpu"
+  local w0
+  for w0 in $(q "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_mcp chat worker'" 2>/dev/null); do
+    echo "$w0 $(sed 's/^.*) //' "/proc/$w0/stat" 2>/dev/null | awk '{print $12 + $13}')"
+  done >"$work/$1.cpu0"
   while :; do
     q "SELECT count(*) FROM pg_stat_activity WHERE backend_type IN ('client backend', 'pg_mcp chat worker')" >>"$work/$1.counts" 2>/dev/null || true
     for pid in $(q "$2" 2>/dev/null); do
@@ -93,6 +100,8 @@ sample() {
     inflight="$(q "SELECT count(*) FROM mcp.async_run WHERE status = 'running'" 2>/dev/null || echo 0)"
     for w in $(q "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_mcp chat worker'" 2>/dev/null); do
       pss=$(( pss + $(as_root awk '/^Pss:/ {print $2}' "/proc/$w/smaps_rollup" 2>/dev/null || echo 0) ))
+      # the worker's CPU time so far (clock ticks: utime + stime; the comm field has a space)
+      echo "$w $(sed 's/^.*) //' "/proc/$w/stat" 2>/dev/null | awk '{print $12 + $13}')" >>"$work/$1.cpu"
     done
     echo "$inflight $pss" >>"$work/$1.pss"
     sleep 0.1
@@ -104,6 +113,14 @@ inflight_peak() { awk '{ if ($1 > m) m = $1 } END { print m + 0 }' "$work/$1.pss
 # the chat workers' total PSS at the peak of runs in flight, per run in flight (an upper bound:
 # it includes each worker's own base)
 pss_at_peak() { awk '{ if ($1 > m) { m = $1; p = $2 } } END { if (m > 0) printf "%.0f MB total, %.0f kB per run", p / 1024, p / m; else print "-" }' "$work/$1.pss"; }
+# the chat workers' CPU time per chat in ms: per worker, its last sample, less what it had used
+# when the mode started if it was up then (a worker idling out from the mode before); what a
+# worker used after its last sample (at most 100 ms before it exits) is not seen
+cpu_per_chat() {
+  awk -v n="$2" -v hz="$(getconf CLK_TCK)" 'FILENAME == ARGV[1] { lo[$1] = $2; next }
+       NF == 2 && $2 != "" { if ($2 > hi[$1]) hi[$1] = $2 }
+       END { for (p in hi) t += hi[p] - lo[p]; printf "%.1f ms CPU per chat (%.1f s in all)", t * 1000 / hz / n, t / hz }' "$work/$1.cpu0" "$work/$1.cpu"
+}
 # least-squares slope of the workers' PSS (kB) against the runs in flight
 per_run() {
   awk '$2 > 0 { n++; x += $1; y += $2; xx += $1 * $1; xy += $1 * $2 }
@@ -179,17 +196,17 @@ run_async() {
   eval "${name}_ok=$(q "SELECT count(*) FROM mcp.async_run WHERE question LIKE '$name %' AND result ->> 'status' = 'completed'")"
 }
 
-run_sync sync "$PORT"
+[ "$SYNC" = 1 ] && run_sync sync "$PORT"
 run_async async "$PORT"
 if [ "$PGBOUNCER" = 1 ]; then
-  run_sync sync_pgb "$PGB_PORT"
+  [ "$SYNC" = 1 ] && run_sync sync_pgb "$PGB_PORT"
   run_async async_pgb "$PGB_PORT"
 fi
 
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 row() { # row NAME LABEL
   local ms ok; eval "ms=\$${1}_ms ok=\$${1}_ok"
-  local m; if [[ "$1" == async* ]]; then m="$(per_run "$1") (PSS slope; peak $(inflight_peak "$1") in flight: workers' PSS $(pss_at_peak "$1"))"; else m="$(mem "$1") (private, median)"; fi
+  local m; if [[ "$1" == async* ]]; then m="$(per_run "$1") (PSS slope; peak $(inflight_peak "$1") in flight: workers' PSS $(pss_at_peak "$1")); workers: $(cpu_per_chat "$1" "$N")"; else m="$(mem "$1") (private, median)"; fi
   echo "| $2 | $ok / $N | $(calc "$ms / 1000") s | $(calc "$ms / $one_ms") | $(calc "$N * 1000 / $ms") | $(peak "$1") | $m |"
 }
 echo
@@ -199,10 +216,10 @@ echo "One chat alone: ${one_ms} ms."
 echo
 echo "| mode | completed | wall time | x one chat | chats/s | peak backends (clients + chat workers) | memory per in-flight run |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-row sync "sync \`mcp.chat\`, direct"
+[ "$SYNC" = 1 ] && row sync "sync \`mcp.chat\`, direct"
 row async "async \`mcp.chat_submit\`, direct (all submitted after $(calc "$async_submit_ms / 1000") s)"
 if [ "$PGBOUNCER" = 1 ]; then
-  row sync_pgb "sync \`mcp.chat\`, PgBouncer (transaction mode, $CONNECTIONS server connections)"
+  [ "$SYNC" = 1 ] && row sync_pgb "sync \`mcp.chat\`, PgBouncer (transaction mode, $CONNECTIONS server connections)"
   row async_pgb "async \`mcp.chat_submit\`, PgBouncer (all submitted after $(calc "$async_pgb_submit_ms / 1000") s)"
 fi
 log "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

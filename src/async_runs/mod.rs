@@ -170,6 +170,29 @@ pub fn submit(
             ],
         )
     })?;
+    // Its audit row from the start, as `queued` (the same transaction: a ROLLBACK takes both
+    // back): the worker's run start makes it `running` (`mcp.audit_store`, kind run), the run's
+    // end ends it as a synchronous chat's; a cancel before the start ends it `cancelled`, an
+    // ERROR before the start `failed`.
+    let mut cuts = crate::audit::row_cuts();
+    let clipped_question = cuts.text("question", question).into_owned();
+    as_extension_owner(|| {
+        crate::pg::write_kept::<i32>(
+            "INSERT INTO mcp.run (run_id, session_id, interface, role_name, question, status, clipped,
+                                  started_at, traceparent, tracestate)
+             VALUES ($1, $2, $3, $4::name, $5, 'queued', $6, pg_catalog.clock_timestamp(), $7, $8)",
+            &[
+                run_id.into(),
+                session.into(),
+                interface.into(),
+                role.as_str().into(),
+                clipped_question.as_str().into(),
+                cuts.into_json().map(JsonB).into(),
+                trace.0.as_deref().into(),
+                trace.1.as_deref().into(),
+            ],
+        )
+    })?;
     // Now (a worker that is already up finds it once the transaction commits) and at the
     // commit (nobody idle then: one is started).
     pool::wake_or_start();
@@ -276,6 +299,13 @@ pub fn cancel(run_id: Uuid) -> McpResult<bool> {
                             finished_at = pg_catalog.clock_timestamp(), result = $2
                       WHERE run_id OPERATOR(pg_catalog.=) $1",
                     &[run_id.into(), JsonB(result).into()],
+                )?;
+                crate::pg::write_kept::<i32>(
+                    "UPDATE mcp.run SET status = 'cancelled', finished_at = pg_catalog.clock_timestamp(),
+                            error = pg_catalog.jsonb_build_object('kind', 'cancelled', 'message',
+                                    'cancelled by mcp.chat_cancel before it started')
+                      WHERE run_id OPERATOR(pg_catalog.=) $1 AND status OPERATOR(pg_catalog.=) 'queued'",
+                    &[run_id.into()],
                 )?;
                 notify(run_id, "cancelled")
             })?;

@@ -2,9 +2,11 @@
 //! that queued the run, as the durable audit's worker), started on demand into a slot of the
 //! pool ([`super::pool`]). It keeps up to `mcp.chat_runs_per_worker` runs in flight at once:
 //!
-//! * It takes queued runs (`FOR UPDATE SKIP LOCKED`, so workers never take the same run) while
-//!   it has room. Each run is a future (`chat::chat_async`): the same checks, tool pipeline,
-//!   sandbox and audit as a synchronous `mcp.chat`, whose only waits are its LLM requests.
+//! * It takes as many queued runs as it has room for in one statement and transaction
+//!   (`FOR UPDATE SKIP LOCKED`, so workers never take the same run), and starts the next worker
+//!   when more are queued than it has room for. Each run is a future (`chat::chat_async`): the
+//!   same checks, tool pipeline, sandbox and audit as a synchronous `mcp.chat`, whose only waits
+//!   are its LLM requests.
 //! * Those requests go through ONE I/O thread (`mcp_http::multiplex`), which wakes a run when
 //!   its answer is in by writing to a socket pair; the main thread sleeps in
 //!   `WaitLatchOrSocket` on that socket and its latch, so a submit, a cancel, SIGTERM, SIGHUP
@@ -18,6 +20,10 @@
 //!   each tool runs.
 //! * An ERROR in a step ends that run with status `error` (what it committed in earlier steps
 //!   stays); the other runs go on.
+//! * Commits: a run's take and its end are committed synchronously, its steps in between
+//!   without waiting for the WAL flush (`synchronous_commit = off` in the worker's session; the
+//!   end's flush covers them). The ends of the runs of one round of steps are stored in one
+//!   transaction.
 //!
 //! It ends after [`IDLE_EXIT`] without work, on SIGTERM (PostgreSQL's own `die`) and on
 //! postmaster death. Runs it had in flight then are not resumed: the next worker of the
@@ -115,6 +121,22 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
     if !installed() {
         return;
     }
+    // A run's steps commit without waiting for the WAL flush (a flush per step was most of a
+    // worker's time): a run is taken and ended synchronously (`take_runs`, `store`), and the end's
+    // flush covers every earlier step of it. What a crash can lose is the last steps of runs that
+    // had not ended, and those are marked aborted after the restart anyway.
+    BackgroundWorker::transaction(|| unsafe {
+        pg_sys::set_config_option(
+            c"synchronous_commit".as_ptr(),
+            c"off".as_ptr(),
+            pg_sys::GucContext::PGC_USERSET,
+            pg_sys::GucSource::PGC_S_SESSION,
+            pg_sys::GucAction::GUC_ACTION_SET,
+            true,
+            0,
+            false,
+        );
+    });
     recover();
     let (mux, wake) = match (mcp_chat::Multiplexer::start(), Wakeups::new()) {
         (Ok(m), Ok(w)) => (m, Arc::new(w)),
@@ -142,19 +164,22 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
         }
         let cap = runs_per_worker();
         while look_for_work && runs.len() < cap {
-            match take_run() {
-                Some((job, more)) => {
-                    let key = next_key;
-                    next_key += 1;
-                    runs.insert(key, InFlight::new(job, key, &mux, &wake));
-                    wake.push(key);
-                    // The slot shows the run before another worker is asked for the rest.
-                    pool::set_inflight(i, runs.len(), cap);
-                    if more && runs.len() >= cap {
-                        pool::wake_or_start();
-                    }
-                }
-                None => look_for_work = false,
+            // as many as it has room for, in one transaction
+            let room = cap - runs.len();
+            let (jobs, more) = take_runs(room);
+            if jobs.len() < room || !more {
+                look_for_work = false;
+            }
+            for job in jobs {
+                let key = next_key;
+                next_key += 1;
+                runs.insert(key, InFlight::new(job, key, &mux, &wake));
+                wake.push(key);
+            }
+            // The slot shows the runs before another worker is asked for the rest.
+            pool::set_inflight(i, runs.len(), cap);
+            if more && runs.len() >= cap {
+                pool::wake_or_start();
             }
         }
         pool::set_inflight(i, runs.len(), cap);
@@ -177,20 +202,27 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
                 }
             }
         }
+        let mut ended = Vec::new();
+        let mut clean = true;
         for key in wake.take() {
             let Some(run) = runs.get_mut(&key) else {
                 continue; // already ended
             };
-            let (end, clean) = step(run);
+            let (end, ok) = step(run);
             if let Some(end) = end {
                 let run_id = run.run_id;
                 runs.remove(&key);
-                store(run_id, end);
+                ended.push((run_id, end));
                 look_for_work = true;
             }
-            if !clean {
-                return;
+            if !ok {
+                clean = false;
+                break;
             }
+        }
+        store(ended);
+        if !clean {
+            return;
         }
         pool::set_inflight(i, runs.len(), cap);
         if !runs.is_empty() {
@@ -385,7 +417,7 @@ audit AS (
   UPDATE mcp.run u SET status = 'aborted', finished_at = pg_catalog.clock_timestamp(),
          error = pg_catalog.jsonb_build_object('kind', 'aborted', 'message',
                  'the chat worker running this asynchronous run stopped; the run was not resumed')
-   WHERE u.run_id IN (SELECT g.run_id FROM gone g) AND u.status = 'running'
+   WHERE u.run_id IN (SELECT g.run_id FROM gone g) AND u.status IN ('queued', 'running')
   RETURNING 1)
 SELECT pg_catalog.count(pg_catalog.pg_notify('mcp_run',
          pg_catalog.json_build_object('run_id', g.run_id::text, 'status', 'aborted')::text))
@@ -447,34 +479,61 @@ fn queued_runs() -> bool {
     .unwrap_or(false)
 }
 
+/// Take up to $1 of the oldest queued runs in one statement (one transaction, one commit for
+/// the batch), notify each as `running`, and say whether more are queued. (The snapshot of the
+/// statement still shows the runs it takes as queued: `more` leaves them out.)
 const TAKE: &str = "
-UPDATE mcp.async_run a
-   SET status = 'running', started_at = pg_catalog.clock_timestamp(),
-       worker_pid = pg_catalog.pg_backend_pid(),
-       worker_start = (SELECT s.backend_start FROM pg_catalog.pg_stat_activity s
-                        WHERE s.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid())
- WHERE a.run_id OPERATOR(pg_catalog.=) (
-       SELECT q.run_id FROM mcp.async_run q WHERE q.status = 'queued'
-        ORDER BY q.submitted_at, q.run_id LIMIT 1 FOR UPDATE SKIP LOCKED)
-RETURNING a.run_id, a.role_name::text, a.question, a.interface, a.session_id, a.options,
-          EXISTS (SELECT 1 FROM mcp.async_run m WHERE m.status = 'queued'
-                     AND m.run_id OPERATOR(pg_catalog.<>) a.run_id),
-          a.traceparent, a.tracestate";
+WITH pick AS (
+  SELECT q.run_id FROM mcp.async_run q WHERE q.status = 'queued'
+   ORDER BY q.submitted_at, q.run_id LIMIT $1 FOR UPDATE SKIP LOCKED),
+taken AS (
+  UPDATE mcp.async_run a
+     SET status = 'running', started_at = pg_catalog.clock_timestamp(),
+         worker_pid = pg_catalog.pg_backend_pid(),
+         worker_start = (SELECT s.backend_start FROM pg_catalog.pg_stat_activity s
+                          WHERE s.pid OPERATOR(pg_catalog.=) pg_catalog.pg_backend_pid())
+    FROM pick WHERE a.run_id OPERATOR(pg_catalog.=) pick.run_id
+  RETURNING a.run_id, a.role_name, a.question, a.interface, a.session_id, a.options,
+            a.traceparent, a.tracestate, a.submitted_at)
+SELECT t.run_id, t.role_name::text, t.question, t.interface, t.session_id, t.options,
+       EXISTS (SELECT 1 FROM mcp.async_run m WHERE m.status = 'queued'
+                  AND m.run_id OPERATOR(pg_catalog.<>) ALL (SELECT p.run_id FROM pick p)),
+       t.traceparent, t.tracestate,
+       pg_catalog.pg_notify('mcp_run', pg_catalog.json_build_object('run_id', t.run_id::text,
+                                                                    'status', 'running')::text)::text
+  FROM taken t ORDER BY t.submitted_at, t.run_id";
 
-/// Take the oldest queued run (committed as `running` before it starts), and whether more are
-/// queued.
-fn take_run() -> Option<(Job, bool)> {
+/// Set `synchronous_commit` for the current transaction only (`SET LOCAL`).
+fn local_synchronous_commit(on: bool) {
+    let value = if on { c"on" } else { c"off" };
+    unsafe {
+        pg_sys::set_config_option(
+            c"synchronous_commit".as_ptr(),
+            value.as_ptr(),
+            pg_sys::GucContext::PGC_USERSET,
+            pg_sys::GucSource::PGC_S_SESSION,
+            pg_sys::GucAction::GUC_ACTION_LOCAL,
+            true,
+            0,
+            false,
+        );
+    }
+}
+
+/// Take up to `n` of the oldest queued runs (committed as `running`, synchronously, before they
+/// start), and whether more are queued.
+fn take_runs(n: usize) -> (Vec<Job>, bool) {
     let r = BackgroundWorker::transaction(|| {
+        local_synchronous_commit(true);
         crate::pg::in_subtransaction_catch_all(|| {
-            let taken = Spi::connect_mut(|c| {
-                let t = c.update(TAKE, Some(1), &[])?;
-                if t.is_empty() {
-                    return Ok::<_, pgrx::spi::SpiError>(None);
-                }
-                let r = t.first();
-                let options = r.get::<JsonB>(6)?.map(|j| j.0).unwrap_or_else(|| json!({}));
-                Ok(Some((
-                    Job {
+            Spi::connect_mut(|c| {
+                let t = c.update(TAKE, None, &[(n.min(i32::MAX as usize) as i32).into()])?;
+                let mut jobs = Vec::new();
+                let mut more = false;
+                for r in t {
+                    let options = r.get::<JsonB>(6)?.map(|j| j.0).unwrap_or_else(|| json!({}));
+                    more |= r.get::<bool>(7)?.unwrap_or(false);
+                    jobs.push(Job {
                         run_id: r
                             .get::<Uuid>(1)?
                             .unwrap_or_else(|| Uuid::from_bytes([0; 16])),
@@ -488,30 +547,25 @@ fn take_run() -> Option<(Job, bool)> {
                             r.get::<String>(8)?.as_deref(),
                             r.get::<String>(9)?.as_deref(),
                         ),
-                    },
-                    r.get::<bool>(7)?.unwrap_or(false),
-                )))
-            })?;
-            if let Some((job, _)) = &taken {
-                super::notify(job.run_id, "running")?;
-            }
-            Ok::<_, McpError>(taken)
+                    });
+                }
+                Ok::<_, pgrx::spi::SpiError>((jobs, more))
+            })
         })
     });
     match r {
-        Ok(Ok(Some(taken))) => Some(taken),
-        Ok(Ok(None)) => None,
+        Ok(Ok(taken)) => taken,
         Ok(Err(e)) => {
-            pgrx::warning!("pg_mcp chat worker: could not take a queued run: {e}");
-            None
+            pgrx::warning!("pg_mcp chat worker: could not take queued runs: {e}");
+            (Vec::new(), false)
         }
         Err(e) => {
             pgrx::warning!(
-                "pg_mcp chat worker: could not take a queued run: {}: {}",
+                "pg_mcp chat worker: could not take queued runs: {}: {}",
                 e.sqlstate,
                 e.message
             );
-            None
+            (Vec::new(), false)
         }
     }
 }
@@ -590,24 +644,49 @@ fn step(run: &mut InFlight) -> (Option<End>, bool) {
     }))
 }
 
-/// Store a run's end (and notify it), in a transaction of its own.
-fn store(run_id: Uuid, end: End) {
+/// Store the ends of the runs that ended in one round of steps (and notify them), in one
+/// transaction committed synchronously (which also flushes the runs' earlier steps, committed
+/// without waiting for the flush). A run that ended with an ERROR: its `mcp.run` row, if no end
+/// reached it (an ERROR before the run started, or a step's rolled back), ends `failed`.
+fn store(ends: Vec<(Uuid, End)>) {
+    if ends.is_empty() {
+        return;
+    }
     let r = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
-        crate::pg::in_subtransaction_catch_all(|| {
-            crate::pg::write_kept::<i32>(
-                "UPDATE mcp.async_run SET status = $2, result = $3, finished_at = pg_catalog.clock_timestamp()
-                  WHERE run_id OPERATOR(pg_catalog.=) $1",
-                &[run_id.into(), end.status.into(), JsonB(end.result).into()],
-            )?;
-            super::notify(run_id, end.status)
-        })
+        local_synchronous_commit(true);
+        let mut failed = Vec::new();
+        for (run_id, end) in ends {
+            let error = (end.status == "error").then(|| {
+                json!({"kind": "statement_error",
+                       "sqlstate": end.result["sqlstate"],
+                       "message": format!("the chat worker's step of the run ended with an error: {}",
+                                          end.result["message"].as_str().unwrap_or(""))})
+            });
+            let r = crate::pg::in_subtransaction_catch_all(|| {
+                crate::pg::write_kept::<i32>(
+                    "UPDATE mcp.async_run SET status = $2, result = $3, finished_at = pg_catalog.clock_timestamp()
+                      WHERE run_id OPERATOR(pg_catalog.=) $1",
+                    &[run_id.into(), end.status.into(), JsonB(end.result).into()],
+                )?;
+                if let Some(error) = error {
+                    crate::pg::write_kept::<i32>(
+                        "UPDATE mcp.run SET status = 'failed', error = $2,
+                                finished_at = pg_catalog.clock_timestamp()
+                          WHERE run_id OPERATOR(pg_catalog.=) $1 AND status IN ('queued', 'running')",
+                        &[run_id.into(), JsonB(error).into()],
+                    )?;
+                }
+                super::notify(run_id, end.status)
+            });
+            match r {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => failed.push((run_id, e.to_string())),
+                Err(e) => failed.push((run_id, format!("{}: {}", e.sqlstate, e.message))),
+            }
+        }
+        failed
     }));
-    let failed = match r {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(e.to_string()),
-        Err(e) => Some(format!("{}: {}", e.sqlstate, e.message)),
-    };
-    if let Some(e) = failed {
+    for (run_id, e) in r {
         pgrx::warning!("pg_mcp chat worker: could not store the result of run {run_id}: {e}");
     }
 }

@@ -178,7 +178,9 @@ fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
     let (owner, rows) = as_extension_owner(|| {
         Spi::connect(|c| -> McpResult<(Option<String>, Vec<Value>)> {
             let o = c.select(
-                "SELECT role_name::text FROM mcp.run WHERE session_id = $1 ORDER BY started_at LIMIT 1",
+                // (an asynchronous run's row is there from its submit on, `queued`: not a turn yet)
+                "SELECT role_name::text FROM mcp.run WHERE session_id = $1 AND status <> 'queued'
+                  ORDER BY started_at LIMIT 1",
                 Some(1),
                 &[session.into()],
             )?;
@@ -190,6 +192,7 @@ fn load_session(session: Uuid, role: &str) -> McpResult<Vec<Message>> {
             let t = c.select(
                 "SELECT m.message FROM mcp.message m
                   WHERE m.run_id = (SELECT r.run_id FROM mcp.run r WHERE r.session_id = $1
+                                       AND r.status <> 'queued'
                                      ORDER BY r.started_at DESC LIMIT 1)
                   ORDER BY m.seq",
                 None,

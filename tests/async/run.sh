@@ -303,12 +303,44 @@ done
 mapfile -t queued < <(q "SELECT run_id FROM mcp.async_run WHERE status = 'queued' AND question LIKE 'restart %'")
 [ "${#queued[@]}" = 2 ] || fail "expected 2 queued runs, got ${#queued[@]}"
 mapfile -t was_running < <(q "SELECT run_id FROM mcp.async_run WHERE status = 'running' AND question LIKE 'restart %'")
+# mcp.run shows each run from its submit on: queued while no worker has room, running once one
+# took it (and its first step ran); the submitter sees its queued run in mcp.my_runs
+run_status() { q "SELECT status FROM mcp.run WHERE run_id = '$1'"; }
+wait_run_status() { # wait_run_status RUN STATUS [LIMIT_MS]: mcp.run's status
+  local t; t="$(now_ms)"
+  until [ "$(run_status "$1")" = "$2" ]; do
+    [ $(( $(now_ms) - t )) -lt "${3:-10000}" ] || fail "run $1: mcp.run status '$(run_status "$1")', expected $2"
+    sleep 0.05
+  done
+}
+for r in "${queued[@]}"; do
+  [ "$(run_status "$r")" = queued ] || fail "queued run $r: mcp.run status '$(run_status "$r")'"
+  row="$(q "SET ROLE async_a; SELECT role_name || ' ' || (question LIKE 'restart %') || ' ' || interface || ' ' || (finished_at IS NULL) FROM mcp.run WHERE run_id = '$r'")"
+  [ "$row" = "async_a true never true" ] || fail "the queued run's mcp.run row, read by its submitter: $row"
+  [ "$(q "SET ROLE async_a; SELECT status FROM mcp.my_runs WHERE run_id = '$r'")" = queued ] || fail "the submitter does not see its queued run $r in mcp.my_runs"
+done
+for r in "${was_running[@]}"; do wait_run_status "$r" running; done
+# a queued run cancelled: its mcp.run row ends cancelled
+rq="$(submit async_a 'queued then cancelled' never)"
+[ "$(status_of "$rq")" = queued ] && [ "$(run_status "$rq")" = queued ] || fail "an extra run with every worker busy: $(status_of "$rq") / $(run_status "$rq")"
+[ "$(q "SET ROLE async_a; SELECT mcp.chat_cancel('$rq')")" = t ] || fail "chat_cancel of a queued run"
+[ "$(q "SELECT status || ' ' || (finished_at IS NOT NULL) || ' ' || (error ->> 'kind') FROM mcp.run WHERE run_id = '$rq'")" = "cancelled true cancelled" ] || fail "mcp.run of a run cancelled while queued: $(q "SELECT to_jsonb(r) FROM mcp.run r WHERE run_id = '$rq'")"
+# a queued run whose interface is gone when a worker takes it: error, and mcp.run ends failed
+q "INSERT INTO mcp.interface (name, provider, access_role) VALUES ('gone', 'ok', 'public')" >/dev/null
+rg="$(submit async_a 'to a vanishing interface' gone)"
+[ "$(run_status "$rg")" = queued ] || fail "run $rg: mcp.run status '$(run_status "$rg")' while the workers are busy"
+q "DELETE FROM mcp.interface WHERE name = 'gone'" >/dev/null
+log "mcp.run shows runs queued (also in the submitter's mcp.my_runs) while every worker is busy, running once taken; one cancelled while queued ended cancelled there"
 as_pg "$PG_BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -m fast -w -t 60 restart >/dev/null
 for r in "${was_running[@]}"; do wait_status "$r" aborted 10000; done
 for r in "${queued[@]}"; do wait_status "$r" running 10000; done
+for r in "${was_running[@]}"; do [ "$(run_status "$r")" = aborted ] || fail "mcp.run of aborted run $r: $(run_status "$r")"; done
+for r in "${queued[@]}"; do wait_run_status "$r" running; done
+wait_status "$rg" error 10000
+[ "$(q "SELECT status || ' ' || (error ->> 'kind') || ' ' || (finished_at IS NOT NULL) FROM mcp.run WHERE run_id = '$rg'")" = "failed statement_error true" ] || fail "mcp.run of a run that failed before it started: $(q "SELECT to_jsonb(r) FROM mcp.run r WHERE run_id = '$rg'")"
 [ "$(jq -r .status <<<"$(result_of async_a "${was_running[0]}" 0)")" = aborted ] || fail "chat_result of an aborted run"
 for r in "${queued[@]}"; do q "SELECT mcp.chat_cancel('$r')" >/dev/null; done
 for r in "${queued[@]}"; do wait_status "$r" done 5000; done
 q "ALTER SYSTEM RESET mcp.chat_runs_per_worker" >/dev/null; q "SELECT pg_reload_conf()" >/dev/null
-log "restart: the 4 running runs were marked aborted, the 2 queued ones started afterwards"
+log "restart: the 4 running runs were marked aborted (in mcp.run too), the 2 queued ones started afterwards (mcp.run: queued, then running); a queued run whose interface went away ended error (mcp.run: failed)"
 log "PASS"

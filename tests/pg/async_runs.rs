@@ -42,11 +42,26 @@ mod tests {
         // before a worker took it: its open status
         let r = q(&format!("SELECT mcp.chat_result('{id}')"));
         assert_eq!(r, json!({"status": "queued", "run_id": id}));
-        // the submitter reads its own row through row-level security
+        // and its audit row, queued, from the submit on (the worker's run start makes it running)
+        let run = q(&format!(
+            "SELECT to_jsonb(r) - 'started_at' FROM mcp.run r WHERE run_id = '{id}'"
+        ));
+        assert_eq!(run["status"], "queued", "{run}");
+        assert_eq!(run["role_name"], "mcp_t_async_a");
+        assert_eq!(run["question"], "queued question");
+        assert_eq!(run["interface"], "chatbot");
+        assert_eq!(run["finished_at"], Value::Null);
+        assert_eq!(run["provider"], Value::Null);
+        // the submitter reads its own rows through row-level security
         run("SET LOCAL ROLE mcp_t_async_a");
         let n = Spi::get_one::<i64>("SELECT count(*) FROM mcp.async_run").unwrap();
+        let mine = Spi::get_one::<String>(&format!(
+            "SELECT status FROM mcp.my_runs WHERE run_id = '{id}'"
+        ))
+        .unwrap();
         run("RESET ROLE");
         assert_eq!(n, Some(1));
+        assert_eq!(mine.as_deref(), Some("queued"));
     }
 
     #[pg_test]
@@ -106,6 +121,16 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(st.as_deref(), Some("cancelled"));
+        // its audit row ends cancelled too
+        let run = q(&format!(
+            "SELECT jsonb_build_object('status', status, 'error', error, 'ended', finished_at IS NOT NULL)
+               FROM mcp.run WHERE run_id = '{id}'"
+        ));
+        assert_eq!(
+            run,
+            json!({"status": "cancelled", "ended": true,
+                   "error": {"kind": "cancelled", "message": "cancelled by mcp.chat_cancel before it started"}})
+        );
     }
 
     #[pg_test]

@@ -29,7 +29,34 @@ library_aside() {
   return "$rc"
 }
 
-pgrx_install() { (cd "$ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "$@" >/dev/null); }
+# build_tools: the workspace's programs that the suites run (pg_mcp_bridge, mock_llm, the
+# mcp_llm examples), built with the one package selection of scripts/test.sh's pure-crate step
+# (`cargo test --workspace --exclude pg_mcp`; --all-targets gives cargo test's features). Features
+# unify per selection: `cargo build -p mcp_bridge` after that step compiled 33 dependencies again
+# with other features, `-p mock_llm` 11, `-p mcp_llm --example text_calls_blind` 26; with this
+# selection everywhere each dependency compiles once (after the pure-crate step: nothing to do).
+# The programs are in $TOOLS_DIR.
+TOOLS_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
+build_tools() { (cd "$ROOT" && cargo build -q --workspace --exclude pg_mcp --all-targets); }
+
+# pgrx_shared CMD...: CMD (`cargo pgrx test`, a debug `cargo pgrx install`) with
+# CARGO_PGRX_DISABLE_GC_SECTIONS_WORKAROUND=1. Without it cargo-pgrx builds the library with
+# `--config target.<unix>.rustflags = ["-C", "link-arg=-Wl,--no-gc-sections"]`, but the
+# #[pg_test] binary (`cargo test`, which must link with --gc-sections) without: rustflags are part
+# of every unit's hash, so the library builds compiled all their 308 units a second time, beside
+# the test build's; without the flag they share every unit whose features agree (71 are left, the
+# ones the dev-dependencies give other features). The flag only guards against a linker that
+# drops pgrx's schema section (`.pgrxsc`, kept by SHF_GNU_RETAIN: seen on aarch64); Debian 12's
+# x86-64 GNU ld (binutils 2.40) keeps it, and if it did not, `cargo pgrx install` would fail with
+# "no embedded pgrx schema section found" (and the goldens compare the whole schema). Release
+# builds (PG_MCP_RELEASE=1, `cargo pgrx package`: thin LTO) keep cargo-pgrx's flag.
+pgrx_shared() { CARGO_PGRX_DISABLE_GC_SECTIONS_WORKAROUND=1 "$@"; }
+
+pgrx_install() {
+  local shared=(pgrx_shared)
+  [ "${PG_MCP_RELEASE:-0}" = 1 ] && shared=()
+  (cd "$ROOT" && "${shared[@]}" cargo pgrx install --pg-config "$PG_CONFIG" "$@" >/dev/null)
+}
 
 # Build and install the extension into the system PostgreSQL (the running server's library set
 # aside: library_aside).

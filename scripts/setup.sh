@@ -14,8 +14,9 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # 1. Debian packages -----------------------------------------------------------------------
 need_pkgs=()
-# (pgbouncer: benches/async_runs/run.sh measures through it; a small package)
-for p in "postgresql-${SYSTEM_PG_MAJOR}" "postgresql-server-dev-${SYSTEM_PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3 python3-pip pgbouncer; do
+# (pgbouncer: benches/async_runs/run.sh measures through it; a small package. mold: the faster
+# linker that scripts/linker.sh uses when it is there; builds work without it.)
+for p in "postgresql-${SYSTEM_PG_MAJOR}" "postgresql-server-dev-${SYSTEM_PG_MAJOR}" libclang-dev clang sudo dpkg-dev make gcc pkg-config python3 python3-pip pgbouncer mold; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 if [ "${#need_pkgs[@]}" -gt 0 ]; then

@@ -39,8 +39,10 @@ step "update scripts current (scripts/update_scripts.py --check)" python3 "$ROOT
 # 1. Pure Rust crates (no database).
 step "cargo test (pure crates)" cargo test --workspace --exclude pg_mcp
 # The blind set of tool calls written as text: fails on a call the set does not expect that
-# would pass its schema (the quality figures it prints are in docs/text-tool-calls.md).
-step "text tool calls, blind set (mcp_llm example text_calls_blind)" cargo run -q -p mcp_llm --example text_calls_blind
+# would pass its schema (the quality figures it prints are in docs/text-tool-calls.md). Built with
+# the pure-crate step's package selection (lib.sh's build_tools: already built by the step above).
+text_calls_blind() { build_tools && "$TOOLS_DIR/examples/text_calls_blind"; }
+step "text tool calls, blind set (mcp_llm example text_calls_blind)" text_calls_blind
 fi
 log "PostgreSQL $PG_MAJOR: $("$PG_CONFIG" --version) ($PG_CONFIG)"
 
@@ -48,7 +50,8 @@ log "PostgreSQL $PG_MAJOR: $("$PG_CONFIG" --version) ($PG_CONFIG)"
 as_root mkdir -p "$PGRX_TEST_DIR"; as_root chown postgres: "$PGRX_TEST_DIR"
 # (the installed library renamed first: cargo pgrx test installs over it, and the demo cluster
 # may have it mapped)
-step "cargo pgrx test (#[pg_test])" library_aside cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
+# (pgrx_shared: its library builds share the dependencies of its test build, scripts/lib.sh)
+step "cargo pgrx test (#[pg_test])" library_aside pgrx_shared cargo pgrx test "pg${PG_MAJOR}" --runas postgres --pgdata "$PGRX_TEST_DIR/pgdata"
 
 # 3. pg_regress golden files for the SQL surface, against a private cluster.
 run_regress() {

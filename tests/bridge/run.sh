@@ -20,8 +20,8 @@ OPAQUE_TOKEN="$(psql_at "$PORT" "$DB" -Atc "SELECT mcp.create_bridge_token('mcp_
 export OPAQUE_TOKEN
 
 if [ -z "${BRIDGE:-}" ]; then
-  (cd "$ROOT" && cargo build -q -p mcp_bridge)
-  BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/debug/pg_mcp_bridge"
+  build_tools
+  BRIDGE="$TOOLS_DIR/pg_mcp_bridge"
 fi
 export BRIDGE
 export PGHOST=127.0.0.1 PGPORT="$PORT" PGDATABASE="$DB" PSQL="$PG_BIN/psql"

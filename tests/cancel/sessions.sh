@@ -30,8 +30,8 @@ wait_for_end() {
 
 # start_mock SCENARIO_DIR: the loopback mock LLM (built here), stopped (and $work removed) on exit.
 start_mock() {
-  (cd "$ROOT" && cargo build -q -p mock_llm --bin mock_llm)
-  local bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug/mock_llm"
+  build_tools   # (scripts/lib.sh: the one package selection)
+  local bin="$TOOLS_DIR/mock_llm"
   "$bin" --listen 127.0.0.1:0 --scenarios "$1" --port-file "$work/port" \
       --hold-cap-secs 60 >"$work/mock.out" 2>&1 &
   mock_pid=$!

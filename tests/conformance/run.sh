@@ -27,8 +27,8 @@ start_cluster "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
 psql_at "$PORT" "$DB" -f "$HERE/setup.sql" >/dev/null
 
-(cd "$ROOT" && cargo build -q -p mcp_bridge)
-BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/debug/pg_mcp_bridge"
+build_tools
+BRIDGE="$TOOLS_DIR/pg_mcp_bridge"
 work="$(mktemp -d)"
 pids=()
 cleanup() {

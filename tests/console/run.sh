@@ -41,8 +41,8 @@ if ! as_root grep -q "^host $DB con_carol " "$hba"; then
   psql_at "$PORT" postgres -At -c "SELECT pg_reload_conf()" >/dev/null
 fi
 
-(cd "$ROOT" && cargo build -q -p mcp_bridge)
-BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/debug/pg_mcp_bridge"
+build_tools
+BRIDGE="$TOOLS_DIR/pg_mcp_bridge"
 head -c 48 /dev/urandom | base64 -w0 >"$work/jwt.secret"
 PGHOST=127.0.0.1 PGPORT="$PORT" PGDATABASE="$DB" PGUSER=console_auth PG_MCP_CONSOLE_PASSWORD_LOGIN=1 \
   "$BRIDGE" http --listen 127.0.0.1:0 --jwt-secret-file "$work/jwt.secret" 2>"$work/bridge.log" &

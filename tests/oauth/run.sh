@@ -27,8 +27,8 @@ start_cluster "$DIR" "$PORT"
 fresh_db "$PORT" "$DB"
 psql_at "$PORT" "$DB" -f "$HERE/setup.sql" >/dev/null
 
-(cd "$ROOT" && cargo build -q -p mcp_bridge)
-export BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/debug/pg_mcp_bridge"
+build_tools
+export BRIDGE="$TOOLS_DIR/pg_mcp_bridge"
 export PGHOST=127.0.0.1 PGPORT="$PORT" PGDATABASE="$DB" PSQL="$PG_BIN/psql"
 # the role-claim JWTs of before, beside OAuth
 PG_MCP_JWT_SECRET="test-key-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"

@@ -1535,7 +1535,8 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
     w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.7, "min_part": 5,
-                          "repeat": 0.8, "floor": 1, "shape": 0.4}'::jsonb
+                          "repeat": 0.8, "floor": 1, "shape": 0.4,
+                          "off_domain": 0.5}'::jsonb
                         || COALESCE(weights, '{}');
     w_opt constant numeric := (w ->> 'optional')::numeric;
     w_part constant numeric := (w ->> 'part')::numeric;
@@ -1546,12 +1547,14 @@ DECLARE
     w_floor constant numeric := (w ->> 'floor')::numeric;
     min_part constant integer := (w ->> 'min_part')::integer;
     w_shape constant numeric := (w ->> 'shape')::numeric;
+    w_off constant numeric := (w ->> 'off_domain')::numeric;
     -- the kinds the question names twice or more ("Bayern oder Sachsen")
     v_rep constant text[] := ARRAY(SELECT k FROM pg_catalog.unnest(COALESCE(kinds, '{}')) k WHERE k IS NOT NULL
                                     GROUP BY k HAVING pg_catalog.count(*) >= 2);
     v_words text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(words, '{}')) x WHERE x IS NOT NULL);
     v_kinds text[] := COALESCE(kinds, '{}');
     v_floor numeric := 0;
+    v_off boolean := false;
     v_out jsonb;
 BEGIN
     PERFORM mcp.arg_not_null(interface, 'interface', 'mcp.rank_plans');
@@ -1564,6 +1567,16 @@ BEGIN
         SELECT CASE WHEN pg_catalog.count(*) >= 2 THEN w_floor * pg_catalog.min((v.value ->> 'similarity')::numeric) ELSE 0 END
           INTO v_floor FROM pg_catalog.jsonb_each(similarity) v;
         v_floor := LEAST(GREATEST(COALESCE(v_floor, 0), 0), 0.99);
+    END IF;
+    -- off domain: the question's best similarity to any plan is below the interface's level (the
+    -- plans' examples' mean similarity to the other plans, mcp.plan_similarity_level, passed as
+    -- each plan's "level"): it is no closer to the plans than their examples are to plans they do
+    -- not belong to, so the signal tells nothing about it, and a plan gets it only when its words
+    -- and entities alone score at least off_domain (the threshold without a model); the others
+    -- keep (1 - embedding) x their score, below the threshold with a model
+    IF similarity IS NOT NULL THEN
+        SELECT COALESCE(pg_catalog.max((v.value ->> 'similarity')::numeric) < pg_catalog.max((v.value ->> 'level')::numeric), false)
+          INTO v_off FROM pg_catalog.jsonb_each(similarity) v;
     END IF;
     WITH p0 AS (
         SELECT pl.name, pl.priority, pl.required_kinds AS req, pl.optional_kinds AS opt, pl.keywords AS kw,
@@ -1647,12 +1660,13 @@ BEGIN
         SELECT s.*, r.explained, r.base, x.emb,
                CASE WHEN similarity IS NULL THEN r.base ELSE (1 - w_emb) * r.base + w_emb * x.emb END AS raw
           FROM s CROSS JOIN tot
-         CROSS JOIN LATERAL (SELECT GREATEST(s.embedding - v_floor, 0) / (1 - v_floor) AS emb) x
          CROSS JOIN LATERAL (SELECT CASE WHEN tot.words + tot.ents = 0 THEN 0
                                          ELSE (s.word_hit + s.ent_hit) / (tot.words + tot.ents) END AS explained) e
          CROSS JOIN LATERAL (SELECT e.explained,
                                     e.explained * (1 - w_shape * s.shape) * (1 - w_missing * CASE WHEN s.req_n = 0 THEN 0
                                                                         ELSE (s.req_n - s.req_found)::numeric / s.req_n END) AS base) r
+         CROSS JOIN LATERAL (SELECT CASE WHEN v_off AND r.base < w_off THEN 0
+                                         ELSE GREATEST(s.embedding - v_floor, 0) / (1 - v_floor) END AS emb) x
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'name', f.name, 'score', pg_catalog.round(f.raw, 3),
@@ -1667,6 +1681,7 @@ BEGIN
                       || CASE WHEN similarity IS NOT NULL
                               THEN pg_catalog.jsonb_build_object('example', f.example, 'embedding_above_floor', pg_catalog.round(f.emb, 3))
                               ELSE '{}' END
+                      || CASE WHEN v_off THEN pg_catalog.jsonb_build_object('off_domain', true) ELSE '{}' END
                       || CASE WHEN f.shape > 0 THEN pg_catalog.jsonb_build_object('shape', pg_catalog.round(f.shape, 3)) ELSE '{}' END)
                -- ties: the plan that found more of its required kinds, then the admin's priority
                ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
@@ -1676,7 +1691,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
-  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan (repeat for a second entity of that kind), optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity above the floor, (similarity - f) / (1 - f) with f = floor x the lowest similarity of any plan (with two plans or more, else 0). Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Defaults: optional 0.8, repeat 0.8, part 0.5, unknown 0.5, missing 0.1, embedding 0.7, floor 1, min_part 5. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example, embedding_above_floor]}}], plans scoring 0 left out.';
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan (repeat for a second entity of that kind), optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity above the floor, (similarity - f) / (1 - f) with f = floor x the lowest similarity of any plan (with two plans or more, else 0); off domain (the best similarity below the level that similarity passes per plan, mcp.plan_similarity_level), a plan whose score without the signal is below off_domain gets none of it (why.off_domain). Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Defaults: optional 0.8, repeat 0.8, part 0.5, unknown 0.5, missing 0.1, embedding 0.7, floor 1, min_part 5, shape 0.4, off_domain 0.5. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example, embedding_above_floor, off_domain, shape]}}], plans scoring 0 left out.';
 
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
@@ -1702,6 +1717,7 @@ DECLARE
     v_model text;      -- the interface's embedding model
     v_sim jsonb;       -- {plan: {similarity, example}} when the embedding signal is used
     v_sim_error text;  -- why it is not, when the model failed
+    v_level double precision; -- the embedding signal's off-domain level (mcp.plan_similarity_level)
     v_skipped jsonb := '[]'; -- entity sources the calling role may not read
 BEGIN
     PERFORM mcp.arg_not_null(question, 'question', 'mcp.analyze'), mcp.arg_not_null(v_iface, 'interface', 'mcp.analyze');
@@ -1816,6 +1832,13 @@ BEGIN
                        'similarity', pg_catalog.round(x.similarity::numeric, 3), 'example', x.example)), '{}')
               INTO v_sim
               FROM mcp.plan_example_similarity(v_iface, ((mcp.embed(ARRAY[question], v_model))[1])::text) x;
+            -- the off-domain level (mcp.plan_similarity_level), the same for every plan
+            v_level := mcp.plan_similarity_level(v_iface);
+            IF v_level IS NOT NULL THEN
+                SELECT COALESCE(pg_catalog.jsonb_object_agg(x.key, x.value || pg_catalog.jsonb_build_object(
+                           'level', pg_catalog.round(v_level::numeric, 3))), '{}')
+                  INTO v_sim FROM pg_catalog.jsonb_each(v_sim) x;
+            END IF;
         EXCEPTION WHEN OTHERS THEN
             v_sim := NULL;
             v_sim_error := pg_catalog.left(SQLERRM, 300);
@@ -1840,7 +1863,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1 (0.8 for a second entity of one kind), optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.3 x that + 0.7 x the similarity above the question''s floor (the similarity: the mean of the question''s cosine to the plan''s closest example question and to its description, vectors stored in mcp.plan_example_embedding; the floor: the lowest similarity of any plan of the interface); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question, and embedding_above_floor; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1 (0.8 for a second entity of one kind), optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.3 x that + 0.7 x the similarity above the question''s floor (the similarity: 0.3 x the question''s cosine to the plan''s closest example question + 0.7 x its cosine to the plan''s description, vectors stored in mcp.plan_example_embedding; the floor: the lowest similarity of any plan of the interface); a question whose best similarity is below the interface''s off-domain level (mcp.plan_similarity_level: the plans'' examples'' mean similarity to the other plans) is off domain: only plans whose words and entities alone score >= 0.5 keep the signal (why.off_domain); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question, and embedding_above_floor; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump
@@ -2786,9 +2809,9 @@ BEGIN
                    (pg_catalog.array_agg(s.example ORDER BY s.sim DESC, s.example) FILTER (WHERE s.is_example))[1] AS example
               FROM s GROUP BY s.plan
         )
-        -- the mean of the closest example's and the description's similarity (one of them when
-        -- the plan has only that)
-        SELECT b.plan, COALESCE((b.ex + b.de) / 2, b.ex, b.de), b.example
+        -- 0.3 x the closest example's similarity + 0.7 x the description's (one of them when the
+        -- plan has only that; mcp.plan_similarity_level combines them the same way)
+        SELECT b.plan, COALESCE(0.3 * b.ex + 0.7 * b.de, b.ex, b.de), b.example
           FROM b ORDER BY b.plan$q$, vs)
       USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
 END
@@ -2797,7 +2820,50 @@ REVOKE EXECUTE ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) FROM
 COMMENT ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) IS
   'The work of mcp.plan_example_similarity, run by it as the extension owner once the caller''s access to the interface is checked; not executable by PUBLIC. Stores vectors only under the interface''s advisory lock (taken without waiting), with SKIP LOCKED and ON CONFLICT DO NOTHING, so it never waits for another caller''s transaction.';
 COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
-  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the mean of two cosine similarities (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form): to the plan''s closest example question and to its description (either alone when the plan has only that), and that example (NULL without examples). Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, 0.3 x the cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s closest example question + 0.7 x its similarity to the plan''s description (either alone when the plan has only that), and that example (NULL without examples). Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
+
+-- The off-domain level of an interface's embedding signal: how similar a plan's example
+-- questions are, on average, to the *other* plans of the interface (combined as the signal is:
+-- 0.3 x the closest example + 0.7 x the description). A question whose best similarity to any
+-- plan is below it is no closer to the plans than their own examples are to plans they do not
+-- belong to: the model's cosines say nothing about it (mcp.rank_plans). Self-calibrating: it is
+-- on the scale of the model and of the plans' own texts, no setting per model. Read from the
+-- stored vectors (the rows of the model's current fingerprint), as the calling role.
+CREATE FUNCTION mcp.plan_similarity_level(interface text) RETURNS double precision
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
+                  JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
+    v_level double precision;
+BEGIN
+    IF interface IS NULL OR vs IS NULL THEN
+        RETURN NULL;
+    END IF;
+    EXECUTE pg_catalog.format($q$
+        WITH v AS (
+            SELECT e.plan, e.example, e.embedding, e.example = ANY (p.examples) AS is_example,
+                   e.example = p.description AS is_description
+              FROM mcp.interface i
+              JOIN mcp.embedding_model m ON m.name = i.embedding_model
+              JOIN mcp.plan p ON p.interface = i.name AND p.enabled
+              JOIN mcp.plan_example_embedding e ON e.plan = p.name AND e.model = m.name AND e.fingerprint = m.fingerprint
+             WHERE i.name = $1
+        ), s AS (
+            -- each example against each other plan: its closest example and its description
+            SELECT a.plan AS probe_plan, a.example AS probe, b.plan,
+                   pg_catalog.max(GREATEST(0, 1 - (a.embedding OPERATOR(%1$s.<=>) b.embedding))) FILTER (WHERE b.is_example) AS ex,
+                   pg_catalog.max(GREATEST(0, 1 - (a.embedding OPERATOR(%1$s.<=>) b.embedding))) FILTER (WHERE b.is_description) AS de
+              FROM v a JOIN v b ON b.plan <> a.plan
+             WHERE a.is_example
+             GROUP BY 1, 2, 3
+        )
+        SELECT pg_catalog.avg(COALESCE(0.3 * s.ex + 0.7 * s.de, s.ex, s.de))::double precision FROM s$q$, vs)
+      INTO v_level USING interface;
+    RETURN v_level;
+END
+$$;
+COMMENT ON FUNCTION mcp.plan_similarity_level(text) IS
+  'The off-domain level of the interface''s embedding signal: the mean similarity (0.3 x closest example + 0.7 x description, as mcp.plan_example_similarity combines them) of each stored example question of an enabled plan to every other plan of the interface, from mcp.plan_example_embedding (rows of the interface model''s current fingerprint). NULL without a model, with fewer than two plans, or before the vectors are stored. mcp.analyze passes it to mcp.rank_plans, where a question whose best similarity is below it gets no embedding signal for the plans its words and entities do not choose.';
 
 -- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
 COMMENT ON COLUMN mcp.interface.embedding_model IS

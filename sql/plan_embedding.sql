@@ -110,9 +110,9 @@ BEGIN
                    (pg_catalog.array_agg(s.example ORDER BY s.sim DESC, s.example) FILTER (WHERE s.is_example))[1] AS example
               FROM s GROUP BY s.plan
         )
-        -- the mean of the closest example's and the description's similarity (one of them when
-        -- the plan has only that)
-        SELECT b.plan, COALESCE((b.ex + b.de) / 2, b.ex, b.de), b.example
+        -- 0.3 x the closest example's similarity + 0.7 x the description's (one of them when the
+        -- plan has only that; mcp.plan_similarity_level combines them the same way)
+        SELECT b.plan, COALESCE(0.3 * b.ex + 0.7 * b.de, b.ex, b.de), b.example
           FROM b ORDER BY b.plan$q$, vs)
       USING v_iface, m.name, m.fingerprint, v_plans, v_examples, v_vectors, v_store, question_vector;
 END
@@ -121,7 +121,50 @@ REVOKE EXECUTE ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) FROM
 COMMENT ON FUNCTION mcp.plan_example_similarity_as_owner(text, text) IS
   'The work of mcp.plan_example_similarity, run by it as the extension owner once the caller''s access to the interface is checked; not executable by PUBLIC. Stores vectors only under the interface''s advisory lock (taken without waiting), with SKIP LOCKED and ON CONFLICT DO NOTHING, so it never waits for another caller''s transaction.';
 COMMENT ON FUNCTION mcp.plan_example_similarity(text, text) IS
-  'Embedding signal of mcp.analyze: for each enabled plan of the interface, the mean of two cosine similarities (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form): to the plan''s closest example question and to its description (either alone when the plan has only that), and that example (NULL without examples). Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
+  'Embedding signal of mcp.analyze: for each enabled plan of the interface, 0.3 x the cosine similarity (negative as 0) of question_vector (a vector of the interface''s embedding model, in pgvector''s text form) to the plan''s closest example question + 0.7 x its similarity to the plan''s description (either alone when the plan has only that), and that example (NULL without examples). Needs the interface''s access (mcp.may_use_interface; else 42501). Brings mcp.plan_example_embedding up to date first, as the extension owner: drops vectors of another fingerprint or of examples the plan no longer has, embeds and stores the missing ones; never waits for another transaction: while one stores them (or in a read-only transaction) the missing vectors are used without storing. No rows when the interface has no model. It embeds only the plans'' examples, never caller text.';
+
+-- The off-domain level of an interface's embedding signal: how similar a plan's example
+-- questions are, on average, to the *other* plans of the interface (combined as the signal is:
+-- 0.3 x the closest example + 0.7 x the description). A question whose best similarity to any
+-- plan is below it is no closer to the plans than their own examples are to plans they do not
+-- belong to: the model's cosines say nothing about it (mcp.rank_plans). Self-calibrating: it is
+-- on the scale of the model and of the plans' own texts, no setting per model. Read from the
+-- stored vectors (the rows of the model's current fingerprint), as the calling role.
+CREATE FUNCTION mcp.plan_similarity_level(interface text) RETURNS double precision
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    vs text := (SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e
+                  JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector');
+    v_level double precision;
+BEGIN
+    IF interface IS NULL OR vs IS NULL THEN
+        RETURN NULL;
+    END IF;
+    EXECUTE pg_catalog.format($q$
+        WITH v AS (
+            SELECT e.plan, e.example, e.embedding, e.example = ANY (p.examples) AS is_example,
+                   e.example = p.description AS is_description
+              FROM mcp.interface i
+              JOIN mcp.embedding_model m ON m.name = i.embedding_model
+              JOIN mcp.plan p ON p.interface = i.name AND p.enabled
+              JOIN mcp.plan_example_embedding e ON e.plan = p.name AND e.model = m.name AND e.fingerprint = m.fingerprint
+             WHERE i.name = $1
+        ), s AS (
+            -- each example against each other plan: its closest example and its description
+            SELECT a.plan AS probe_plan, a.example AS probe, b.plan,
+                   pg_catalog.max(GREATEST(0, 1 - (a.embedding OPERATOR(%1$s.<=>) b.embedding))) FILTER (WHERE b.is_example) AS ex,
+                   pg_catalog.max(GREATEST(0, 1 - (a.embedding OPERATOR(%1$s.<=>) b.embedding))) FILTER (WHERE b.is_description) AS de
+              FROM v a JOIN v b ON b.plan <> a.plan
+             WHERE a.is_example
+             GROUP BY 1, 2, 3
+        )
+        SELECT pg_catalog.avg(COALESCE(0.3 * s.ex + 0.7 * s.de, s.ex, s.de))::double precision FROM s$q$, vs)
+      INTO v_level USING interface;
+    RETURN v_level;
+END
+$$;
+COMMENT ON FUNCTION mcp.plan_similarity_level(text) IS
+  'The off-domain level of the interface''s embedding signal: the mean similarity (0.3 x closest example + 0.7 x description, as mcp.plan_example_similarity combines them) of each stored example question of an enabled plan to every other plan of the interface, from mcp.plan_example_embedding (rows of the interface model''s current fingerprint). NULL without a model, with fewer than two plans, or before the vectors are stored. mcp.analyze passes it to mcp.rank_plans, where a question whose best similarity is below it gets no embedding signal for the plans its words and entities do not choose.';
 
 -- mcp.analyze uses the interface's model too (retrieval.sql's comment extended).
 COMMENT ON COLUMN mcp.interface.embedding_model IS

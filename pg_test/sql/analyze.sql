@@ -84,10 +84,11 @@ INSERT INTO mcp.embedding_model (name, kind, dimension, path)
   VALUES ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2');
 UPDATE mcp.interface SET embedding_model = 'minilm' WHERE name = 'pe';
 -- (no word explains the question: the score is 0.7 x the similarity above the floor, the lowest
--- similarity of any plan; the plan at the floor scores 0 and is left out)
+-- similarity of any plan, both rounded to 3 places; the plan at the floor scores 0 and is left
+-- out; the similarity weighs the German description 0.7, the English example 0.3)
 SELECT p.i AS rank, p.p ->> 'name' AS plan, p.p -> 'why' -> 'coverage' AS coverage, p.p -> 'why' -> 'keyword' AS keyword,
        (p.p -> 'why' ->> 'embedding_above_floor')::numeric > 0 AS above_floor, p.p -> 'why' ->> 'example' AS closest_example,
-       (p.p ->> 'score')::numeric = round(0.7 * (p.p -> 'why' ->> 'embedding_above_floor')::numeric, 3) AS score_is_07_above_floor
+       abs((p.p ->> 'score')::numeric - 0.7 * (p.p -> 'why' ->> 'embedding_above_floor')::numeric) <= 0.001 AS score_is_07_above_floor
   FROM jsonb_array_elements(mcp.analyze('Paid holidays: amount of time off from work?', 'pe') -> 'plans') WITH ORDINALITY p(p, i);
 SELECT plan, example, fingerprint = (SELECT fingerprint FROM mcp.embedding_model WHERE name = 'minilm') AS current
   FROM mcp.plan_example_embedding ORDER BY plan;

@@ -268,6 +268,32 @@ mod tests {
         let r = rank("{}", "{rr_gebiet}", Some(sim));
         assert_eq!(score(&r, "rr_lookup"), 0.65, "{r}");
         assert_eq!(score(&r, "rr_vergleich"), 0.415, "{r}");
+        assert!(r[0]["why"].get("off_domain").is_none(), "{r}");
+        // off domain: the best similarity (0.9) below the interface's level (0.92, the plans'
+        // examples' mean similarity to the other plans): a plan keeps the signal only when its
+        // words and entities alone score >= 0.5. The region and two words no plan knows (0.5
+        // each): lookup explains 1 of 2 and keeps it (0.3 x 0.5 + 0.7 x 0.5), vergleich 0.8 of 2
+        // and gets 0.3 x 0.4 only, below the threshold with a model
+        let off = r#"{"rr_lookup": {"similarity": 0.9, "example": null, "level": 0.92},
+                      "rr_vergleich": {"similarity": 0.85, "example": null, "level": 0.92},
+                      "rr_other": {"similarity": 0.8, "example": null, "level": 0.92}}"#;
+        let r = rank("{wett,morg}", "{rr_gebiet}", Some(off));
+        assert_eq!(score(&r, "rr_lookup"), 0.5, "{r}");
+        assert_eq!(score(&r, "rr_vergleich"), 0.12, "{r}");
+        assert_eq!(
+            r[1]["why"]["embedding_above_floor"].as_f64(),
+            Some(0.0),
+            "{r}"
+        );
+        assert_eq!(r[0]["why"]["off_domain"], json!(true), "{r}");
+        // the same at the level: both keep it
+        let at = off.replace("0.92", "0.9");
+        let r = rank("{wett,morg}", "{rr_gebiet}", Some(&at));
+        assert_eq!(score(&r, "rr_vergleich"), 0.295, "{r}");
+        assert!(r[0]["why"].get("off_domain").is_none(), "{r}");
+        // without the region no plan keeps it: nothing scores
+        let r = rank("{}", "{}", Some(off));
+        assert_eq!(r, json!([]), "{r}");
     }
 
     #[pg_test]

@@ -1,6 +1,6 @@
 //! The embedding signal of plan ranking (with retrieval's embedding models): with the interface's
 //! embedding model, mcp.analyze ranks a plan by the question's similarity to its example
-//! questions and its description (the mean of the closest example's and the description's),
+//! questions and its description (0.3 x the closest example's + 0.7 x the description's),
 //! above the question's floor; the vectors are stored per model fingerprint, refreshed when the
 //! examples change and never compared under another fingerprint; a failing model leaves the
 //! signal out.
@@ -87,10 +87,10 @@ mod tests {
         assert_eq!(best["why"]["coverage"], json!(1));
         assert_eq!(best["why"]["keyword"].as_f64(), Some(0.0));
         let sim = best["why"]["embedding"].as_f64().unwrap();
-        // the similarity is the mean of the cosines (negative as 0) to the closest example and
-        // to the description, with the vectors as mcp.embed gives them
+        // the similarity is 0.3 x the cosine (negative as 0) to the closest example + 0.7 x the
+        // one to the description, with the vectors as mcp.embed gives them
         let direct = pe_f64(&format!(
-            "SELECT (GREATEST(0, 1 - (v[1] <=> v[2])) + GREATEST(0, 1 - (v[1] <=> v[3]))) / 2
+            "SELECT 0.3 * GREATEST(0, 1 - (v[1] <=> v[2])) + 0.7 * GREATEST(0, 1 - (v[1] <=> v[3]))
                FROM (SELECT mcp.embed(ARRAY['{PE_QUESTION}', 'How many vacation days do I get per year?',
                                              'Urlaubsanspruch nach Tarifvertrag'], 'pe_minilm') v) x"
         ));
@@ -212,7 +212,7 @@ mod tests {
                FROM mcp.plan_example_embedding e WHERE e.plan = 'pe_holiday' AND e.example = 'Urlaubsanspruch nach Tarifvertrag'"
         ));
         let sim = a["plans"][0]["why"]["embedding"].as_f64().unwrap();
-        assert!((sim - (1.0 + description) / 2.0).abs() < 0.0006, "{a}");
+        assert!((sim - (0.3 + 0.7 * description)).abs() < 0.0006, "{a}");
         assert!(a["plans"][0]["why"].get("embedding_error").is_none(), "{a}");
         assert_eq!(
             q("SELECT jsonb_agg(example ORDER BY example) FROM mcp.plan_example_embedding WHERE plan = 'pe_holiday'"),

@@ -153,6 +153,12 @@ for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
     for db in "${dbs[@]}"; do
       psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice')" >/dev/null
+      # the steady state a deployment is in after its first question: one analyze per interface,
+      # in a statement of its own, stores the plans' example vectors (the questions below run in
+      # one statement, whose snapshot would not see vectors stored during it, so the off-domain
+      # level, mcp.plan_similarity_level, read from the stored vectors, would be missing)
+      psql_at "$PORT" "$db" -c "SELECT count(mcp.analyze('Guten Tag', i.name)) FROM mcp.interface i
+                                 WHERE i.embedding_model IS NOT NULL AND EXISTS (SELECT 1 FROM mcp.plan p WHERE p.interface = i.name)" >/dev/null
     done
   else
     for db in "${dbs[@]}"; do

@@ -265,7 +265,7 @@ pub fn pending_text(tool: &str, approval_id: &str, expires_at: &str, url: Option
         None => String::new(),
     };
     format!(
-        "Tool '{tool}' needs a person's approval before it runs: approval {approval_id} waits until {expires_at}. Someone allowed to approve (mcp_approver) decides {place}with SELECT mcp.approve('{approval_id}'); then call again with the same arguments."
+        "Tool '{tool}' needs a person's approval before it runs: approval {approval_id} waits for a decision (until {expires_at}). Someone allowed to approve (mcp_approver) decides {place}with SELECT mcp.approve('{approval_id}'); then call again with the same arguments."
     )
 }
 

@@ -28,7 +28,7 @@ SET mcp.console_url = 'https://db.example.com/console';
 CREATE FUNCTION ha.masked(v jsonb) RETURNS jsonb LANGUAGE sql AS $$
   SELECT regexp_replace(regexp_replace(regexp_replace(v::text,
     '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '<id>', 'g'),
-    '[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.+]+', '<time>', 'g'),
+    '[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.+-]+', '<time>', 'g'),
     'call id [0-9]+', 'call id N', 'g')::jsonb $$;
 CREATE FUNCTION ha.modern(id int, params jsonb, caps jsonb DEFAULT '{"elicitation": {"form": {}, "url": {}}}') RETURNS jsonb LANGUAGE sql AS
   $$ SELECT mcp.handle(jsonb_build_object('jsonrpc', '2.0', 'id', id, 'method', 'tools/call',
@@ -38,6 +38,14 @@ CREATE FUNCTION ha.modern(id int, params jsonb, caps jsonb DEFAULT '{"elicitatio
        #- '{result,_meta}' $$;
 CREATE FUNCTION ha.legacy(id int, params jsonb) RETURNS jsonb LANGUAGE sql AS
   $$ SELECT mcp.handle(jsonb_build_object('jsonrpc', '2.0', 'id', id, 'method', 'tools/call', 'params', params)) $$;
+-- an expected error: its SQLSTATE and message, ids masked
+CREATE FUNCTION ha.try(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE q;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, '[0-9a-f]{8}-[0-9a-f-]{27}', '<id>', 'g');
+END $$;
 -- the approval id an answer's URL names
 CREATE FUNCTION ha.id_of(answer jsonb) RETURNS uuid LANGUAGE sql AS
   $$ SELECT substring(coalesce(answer #>> '{result,inputRequests,approval,params,url}',
@@ -63,20 +71,21 @@ SELECT ha.id_of(ha.modern(2, '{"name": "ha_ticket", "arguments": {"title": "Druc
 SELECT count(*) AS approvals, count(*) FILTER (WHERE status = 'pending') AS pending FROM mcp.approval;
 SELECT count(*) AS tickets FROM ha.ticket;
 -- the requester may not approve (EXECUTE is mcp_approver's)
-SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'first'));
+SELECT ha.try($q$SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'first'))$q$) AS refused;
 RESET ROLE;
 -- 3. an approver who asked itself may not approve its own call (allow_self_approval is false)
 SET ROLE ha_self;
 INSERT INTO ha.seen SELECT 'self', ha.id_of(ha.modern(3, '{"name": "ha_ticket", "arguments": {"title": "eigenes", "prio": 1}}'));
-SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'self'));
+SELECT ha.try($q$SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'self'))$q$) AS refused;
 RESET ROLE;
 -- 4. another person approves; the requester's retry runs the call, as the requester
 SET ROLE ha_appr;
 SELECT r ->> 'status' AS status, r ->> 'decided_by' AS decided_by, r ->> 'tool' AS tool, r -> 'arguments' AS arguments,
        r ->> 'run_id' AS run_id, (r ->> 'approval_id')::uuid = (SELECT approval FROM ha.seen WHERE step = 'first') AS same
   FROM (SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'first')) AS r) d;
--- decided once
-SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'first'));
+-- decided once; an unknown id
+SELECT ha.try($q$SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'first'))$q$) AS refused;
+SELECT ha.try($q$SELECT mcp.reject('00000000-0000-4000-8000-000000000000', 'x')$q$) AS refused;
 RESET ROLE;
 -- another role's identical call does not use ha_req's approval
 SET ROLE ha_self;
@@ -111,7 +120,7 @@ RESET ROLE;
 UPDATE mcp.approval SET expires_at = clock_timestamp() - interval '1 second'
  WHERE approval_id = (SELECT approval FROM ha.seen WHERE step = 'changed');
 SET ROLE ha_appr;
-SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'changed'));
+SELECT ha.try($q$SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'changed'))$q$) AS refused;
 RESET ROLE;
 SET ROLE ha_req;
 SELECT ha.masked(ha.modern(11, '{"name": "ha_ticket", "arguments": {"title": "Drucker defekt", "prio": 1}}') -> 'result') AS expired;
@@ -138,12 +147,12 @@ SET mcp.console_url = 'https://db.example.com/console';
 -- 10. hostile arguments: too large to review is refused (audited); NUL cannot reach it (jsonb)
 SELECT ha.masked(ha.modern(16, jsonb_build_object('name', 'ha_ticket', 'arguments',
   jsonb_build_object('title', repeat('x', 300000), 'prio', 1))) -> 'result') AS too_large;
-SELECT ha.modern(17, '{"name": "ha_ticket", "arguments": {"title": "a\u0000b", "prio": 1}}');
+SELECT ha.try($q$SELECT ha.modern(17, '{"name": "ha_ticket", "arguments": {"title": "a\u0000b", "prio": 1}}')$q$) AS refused;
 RESET ROLE;
 -- mcp.call_tool from SQL stays the caller's own decision
 SELECT mcp.call_tool('ha_ticket', '{"title": "aus SQL", "prio": 4}') ->> 'isError' AS sql_call_error;
 -- 11. the audit: every refusal and the run call, tool_call_id = the approval's id
-SELECT t.tool, t.status, t.tool_call_id IS NOT DISTINCT FROM a.approval_id::text AS linked, a.status AS approval,
+SELECT t.tool, t.status, t.tool_call_id IS NOT NULL AS has_approval_id, a.status AS approval,
        t.error_message AS reason
   FROM mcp.tool_call t LEFT JOIN mcp.approval a ON a.approval_id::text = t.tool_call_id
  ORDER BY t.call_id;

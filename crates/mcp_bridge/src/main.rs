@@ -301,6 +301,29 @@ mod tests {
     }
 
     #[test]
+    fn console_url_is_an_absolute_http_url() {
+        let o = parse_args(&a("http --console-url https://db.example.com/console/")).unwrap();
+        assert_eq!(
+            o.console_url.as_deref(),
+            Some("https://db.example.com/console")
+        );
+        assert_eq!(parse_args(&a("http")).unwrap().console_url, None);
+        for bad in [
+            "console",
+            "ftp://x/console",
+            "http://u:p@x/console",
+            "http://x/console?a=1",
+            "http://x/console#f",
+            "javascript:alert(1)",
+        ] {
+            assert!(
+                parse_args(&a(&format!("http --console-url {bad}"))).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
     fn arguments() {
         let o = parse_args(&a("")).unwrap();
         assert_eq!(o.mode, "stdio");

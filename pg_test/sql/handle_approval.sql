@@ -78,6 +78,12 @@ SET ROLE ha_self;
 INSERT INTO ha.seen SELECT 'self', ha.id_of(ha.modern(3, '{"name": "ha_ticket", "arguments": {"title": "eigenes", "prio": 1}}'));
 SELECT ha.try($q$SELECT mcp.approve((SELECT approval FROM ha.seen WHERE step = 'self'))$q$) AS refused;
 RESET ROLE;
+--    unless the interface allows self-approval
+UPDATE mcp.interface SET allow_self_approval = true WHERE name = 'chatbot';
+SET ROLE ha_self;
+SELECT mcp.reject((SELECT approval FROM ha.seen WHERE step = 'self'), 'changed my mind') ->> 'status' AS own_decision;
+RESET ROLE;
+UPDATE mcp.interface SET allow_self_approval = false WHERE name = 'chatbot';
 -- 4. another person approves; the requester's retry runs the call, as the requester
 SET ROLE ha_appr;
 SELECT r ->> 'status' AS status, r ->> 'decided_by' AS decided_by, r ->> 'tool' AS tool, r -> 'arguments' AS arguments,

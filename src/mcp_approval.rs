@@ -51,6 +51,8 @@ fn spi(e: pgrx::spi::SpiError) -> McpError {
     McpError::from(e)
 }
 
+// (one audit row's fields, named at the call sites)
+#[allow(clippy::too_many_arguments)]
 fn audit_refusal(
     row: &ToolRow,
     interface: &str,

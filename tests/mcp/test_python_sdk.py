@@ -523,7 +523,9 @@ async def test_http_approval_of_direct_calls_in_both_eras():
                 audit = psql(f"SELECT status FROM mcp.tool_call WHERE tool_call_id = '{first}'")
                 assert audit == "ok", audit
             # 2025-11-25: the error names the elicitation; a retry before the decision is refused again
-            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy") as client:
+            # (the SDK declares URL-mode elicitation when it has an elicitation callback)
+            never, cb = elicitation_answers()
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy", elicitation_callback=cb) as client:
                 assert client.protocol_version == "2025-11-25", client.protocol_version
                 args = {"title": "Netz weg", "prio": 1}
                 ids = []
@@ -555,6 +557,14 @@ async def test_http_approval_of_direct_calls_in_both_eras():
                 r = await client.call_tool("open_ticket", {"title": "Netz weg", "prio": 9})
                 dump(r)
                 assert r.is_error and "rejected by mcp_t_approver: not urgent" in text_of(r), r
+                assert never == [], never
+            # a handshake client without URL-mode elicitation: a tool error naming the approval
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy") as plain:
+                r = await plain.call_tool("open_ticket", {"title": "ohne url", "prio": 1})
+                dump(r)
+                assert r.is_error and "did not declare URL-mode elicitation" in text_of(r), r
+                waiting = text_of(r).split("approval ", 1)[1].split(" ", 1)[0]
+                assert psql(f"SELECT status FROM mcp.approval WHERE approval_id = '{waiting}'") == "pending"
         assert psql("SELECT count(*) FROM public.ticket") == "2"
         statuses = psql("SELECT string_agg(status, ',' ORDER BY call_id) FROM mcp.tool_call WHERE tool = 'open_ticket'")
         assert statuses == "ok,ok,denied", statuses
@@ -571,7 +581,12 @@ async def test_stdio_approval_of_a_direct_call():
          f" ALTER ROLE mcp_t_alice SET mcp.console_url = '{URL.rsplit('/mcp', 1)[0]}/console'")
     try:
         params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
-        async with Client(params, mode="legacy") as client:
+        never, cb = elicitation_answers()
+        async with Client(params, mode="legacy") as plain:
+            r = await plain.call_tool("open_ticket", {"title": "ohne url", "prio": 3})
+            dump(r)
+            assert r.is_error and "did not declare URL-mode elicitation" in text_of(r), r
+        async with Client(params, mode="legacy", elicitation_callback=cb) as client:
             try:
                 await client.call_tool("open_ticket", {"title": "über stdio", "prio": 3})
                 raise AssertionError("ran without an approval")
@@ -586,6 +601,7 @@ async def test_stdio_approval_of_a_direct_call():
             r = await client.call_tool("open_ticket", {"title": "über stdio", "prio": 3})
             dump(r)
             assert not r.is_error and r.structured_content["by"] == "mcp_t_alice", r
+            assert never == [], never
     finally:
         psql("DELETE FROM mcp.interface_tool WHERE tool = 'open_ticket';"
              " UPDATE mcp.interface SET allow_acting_tools = false WHERE name = 'chatbot';"

@@ -1310,6 +1310,19 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
         None,
     )
     .await;
+    // A handshake client that did not declare URL-mode elicitation is told where its call waits
+    // for a person's approval in a tool error, not with a -32042 it cannot follow.
+    let result = match (&session, result) {
+        (Some(sess), Ok(Some(a))) if method == "tools/call" && a.contains("-32042") => Ok(Some(
+            serde_json::from_str::<Value>(&a)
+                .ok()
+                .and_then(|v| {
+                    mcp_protocol::approval::legacy_answer_without_url(&v, &sess.capabilities)
+                })
+                .map_or(a, |v| v.to_string()),
+        )),
+        (_, r) => r,
+    };
     // A handshake client's tools/call whose tool asked for input: the bridge sends the input
     // requests to the client on an SSE answer and calls again with the responses.
     if let (Some(sess), true) = (&session, method == "tools/call") {

@@ -82,6 +82,36 @@ pub fn url_elicitation_required(url: &str, id: &str, message: &str) -> RpcError 
         {"mode": "url", "elicitationId": id, "url": url, "message": message}]}))
 }
 
+/// For the bridge, which holds a handshake client's `initialize` capabilities: the answer a
+/// client that did not declare URL-mode elicitation (`elicitation.url`; an empty `elicitation`
+/// is form mode only) gets instead of a `URLElicitationRequiredError` — a tool error saying
+/// where the call waits for a person's approval. `None`: the answer is not that error, or the
+/// client takes URL mode.
+pub fn legacy_answer_without_url(
+    answer: &Value,
+    capabilities: &Map<String, Value>,
+) -> Option<Value> {
+    let error = answer.get("error")?;
+    if error.get("code").and_then(Value::as_i64) != Some(URL_ELICITATION_REQUIRED)
+        || client_takes_url(capabilities)
+    {
+        return None;
+    }
+    let el = error.pointer("/data/elicitations/0")?;
+    let id = el
+        .get("elicitationId")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let url = el.get("url").and_then(Value::as_str).unwrap_or("");
+    let text = format!(
+        "This tool call needs a person's approval before it runs, and this client did not declare URL-mode elicitation: approval {id} waits at {url}. Someone allowed to approve (mcp_approver) decides there or with SELECT mcp.approve('{id}'); then call again with the same arguments."
+    );
+    Some(crate::result_response(
+        &answer.get("id").cloned().unwrap_or(Value::Null),
+        json!({"content": [{"type": "text", "text": text}], "isError": true}),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +173,25 @@ mod tests {
             json!({"elicitation": {"url": true}})
         )));
         assert!(!client_takes_url(&caps(json!({}))));
+    }
+
+    #[test]
+    fn a_handshake_client_without_url_mode_gets_a_tool_error() {
+        let url = format!("http://x/console/approvals#{ID}");
+        let e = url_elicitation_required(&url, ID, "m");
+        let answer = crate::error_response(&json!(7), &e);
+        let caps = |v: Value| v.as_object().unwrap().clone();
+        let r = legacy_answer_without_url(&answer, &caps(json!({"elicitation": {}}))).unwrap();
+        assert_eq!(r["id"], 7);
+        assert_eq!(r["result"]["isError"], true);
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(ID) && text.contains(&url), "{text}");
+        assert!(
+            legacy_answer_without_url(&answer, &caps(json!({"elicitation": {"url": {}}})))
+                .is_none()
+        );
+        let other = crate::error_response(&json!(7), &RpcError::invalid_params("x"));
+        assert!(legacy_answer_without_url(&other, &caps(json!({}))).is_none());
     }
 
     #[test]

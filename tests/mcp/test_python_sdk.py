@@ -7,6 +7,7 @@ environment. Prints "N passed, N failed" last.
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -563,7 +564,7 @@ async def test_http_approval_of_direct_calls_in_both_eras():
                 r = await plain.call_tool("open_ticket", {"title": "ohne url", "prio": 1})
                 dump(r)
                 assert r.is_error and "did not declare URL-mode elicitation" in text_of(r), r
-                waiting = text_of(r).split("approval ", 1)[1].split(" ", 1)[0]
+                waiting = re.search(r"approval ([0-9a-f-]{36}) waits", text_of(r)).group(1)
                 assert psql(f"SELECT status FROM mcp.approval WHERE approval_id = '{waiting}'") == "pending"
         assert psql("SELECT count(*) FROM public.ticket") == "2"
         statuses = psql("SELECT string_agg(status, ',' ORDER BY call_id) FROM mcp.tool_call WHERE tool = 'open_ticket'")

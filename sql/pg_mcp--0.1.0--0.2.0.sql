@@ -3050,6 +3050,14 @@ CREATE FUNCTION mcp.reject(run_id uuid, call_id text, reason text) RETURNS jsonb
 VOLATILE
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'reject_wrapper';
+CREATE FUNCTION mcp.approve(approval_id uuid) RETURNS jsonb
+VOLATILE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'approve_by_id_wrapper';
+CREATE FUNCTION mcp.reject(approval_id uuid, reason text) RETURNS jsonb
+VOLATILE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'reject_by_id_wrapper';
 CREATE FUNCTION mcp.approval_digest(tool text, arguments jsonb) RETURNS text
 IMMUTABLE STRICT PARALLEL SAFE
 LANGUAGE c
@@ -3189,7 +3197,7 @@ CREATE TRIGGER embedding_model_access_check BEFORE INSERT OR UPDATE ON mcp.embed
 -- model's calls of such a tool wait for an approval unless the tool says otherwise.
 ------------------------------------------------------------------------------------------------
 ALTER TABLE mcp.tool ADD COLUMN requires_approval boolean;
-COMMENT ON COLUMN mcp.tool.requires_approval IS 'A call the model makes in mcp.chat waits for mcp.approve / mcp.reject (run status awaiting_approval). NULL (the default) = true for a tool that acts (read_only = false), false for a read-only tool. Direct calls (mcp.call_tool, MCP tools/call) are the caller''s own decision and run at once.';
+COMMENT ON COLUMN mcp.tool.requires_approval IS 'A call the model makes in mcp.chat waits for mcp.approve / mcp.reject (run status awaiting_approval). NULL (the default) = true for a tool that acts (read_only = false), false for a read-only tool. An MCP tools/call of it waits too: it is answered with a URL-mode elicitation pointing to the console''s approval page (mcp.approval row without a run) and runs on the client''s retry once a person approved it. mcp.call_tool from SQL is the caller''s own decision and runs at once.';
 ALTER TABLE mcp.interface ADD COLUMN allow_acting_tools boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN mcp.interface.allow_acting_tools IS 'Whether the interface offers (and runs) tools that act (mcp.tool.read_only = false); false (the default) hides them from mcp.chat, mcp.list_tools, mcp.call_tool and MCP tools/list.';
 ALTER TABLE mcp.interface ADD COLUMN allow_self_approval boolean NOT NULL DEFAULT false;
@@ -3201,15 +3209,16 @@ COMMENT ON COLUMN mcp.interface.allow_self_approval IS 'Whether an approver may 
 -- after an approval is exactly this one, whatever the session's history says by then.
 ------------------------------------------------------------------------------------------------
 CREATE TABLE mcp.approval (
-    run_id          uuid NOT NULL,
+    approval_id     uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid() PRIMARY KEY,
+    run_id          uuid,
     tool_call_id    text NOT NULL,
-    session_id      uuid NOT NULL,
+    session_id      uuid,
     interface       text NOT NULL,
     role_name       name NOT NULL,
     tool            text NOT NULL,
     arguments       text NOT NULL,
     digest          text NOT NULL CONSTRAINT approval_digest_format CHECK (digest ~ '^[0-9a-f]{64}$'),
-    position        integer NOT NULL,
+    position        integer,
     status          text NOT NULL DEFAULT 'pending'
                     CONSTRAINT approval_status_known CHECK (status IN ('pending', 'approved', 'rejected', 'expired')),
     requested_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
@@ -3219,34 +3228,43 @@ CREATE TABLE mcp.approval (
     reason          text,
     continued_by    uuid,
     continued_at    timestamptz,
-    PRIMARY KEY (run_id, tool_call_id),
+    request_id      text CONSTRAINT approval_request_id_length CHECK (length(request_id) <= 200),
+    traceparent     text,
+    CONSTRAINT approval_call_of_a_run UNIQUE (run_id, tool_call_id),
+    -- a chat run's call has its run, session and position; a direct MCP tools/call has none
+    CONSTRAINT approval_run_or_direct CHECK ((run_id IS NULL) = (session_id IS NULL) AND (run_id IS NULL) = (position IS NULL)),
     CONSTRAINT approval_decision_complete CHECK ((status IN ('pending', 'expired')) = (decided_at IS NULL))
 );
 CREATE INDEX approval_session_idx ON mcp.approval (session_id) WHERE continued_by IS NULL;
 CREATE INDEX approval_pending_idx ON mcp.approval (requested_at) WHERE status = 'pending';
-COMMENT ON TABLE mcp.approval IS 'Tool calls of mcp.chat runs that wait for (or got) a decision: mcp.approve / mcp.reject record who decided, when, and for which digest; the next mcp.chat of the session runs the approved calls with these arguments as the run''s own role and returns the rejected ones to the model as tool errors. Written by pg_mcp only; readable by mcp_approver and mcp_auditor, and by each role for its own runs.';
-COMMENT ON COLUMN mcp.approval.run_id IS 'The run that stopped with status awaiting_approval.';
-COMMENT ON COLUMN mcp.approval.tool_call_id IS 'The model''s tool_call id (pass it to mcp.approve / mcp.reject as call_id).';
-COMMENT ON COLUMN mcp.approval.session_id IS 'The conversation; the next mcp.chat of it continues the run.';
-COMMENT ON COLUMN mcp.approval.interface IS 'Interface of the run.';
-COMMENT ON COLUMN mcp.approval.role_name IS 'The run''s role: the approved call runs as this role (the session''s owner), never as the approver.';
+-- the open approval of a direct call: found again by who asked for exactly what
+CREATE INDEX approval_direct_idx ON mcp.approval (role_name, digest) WHERE run_id IS NULL AND continued_at IS NULL;
+COMMENT ON TABLE mcp.approval IS 'Tool calls that wait for (or got) a person''s decision: calls the model made in an mcp.chat run (run_id set), and direct MCP tools/call requests of a tool that requires approval (run_id NULL). mcp.approve / mcp.reject record who decided, when, and for which digest; the next mcp.chat of the session runs the approved calls of a run with these arguments as the run''s own role and returns the rejected ones to the model as tool errors; the MCP client''s retry of a direct call runs it once approved. Written by pg_mcp only; readable by mcp_approver and mcp_auditor, and by each role for its own calls.';
+COMMENT ON COLUMN mcp.approval.approval_id IS 'The approval''s id: mcp.approve(approval_id) / mcp.reject(approval_id, reason) decide it, the console shows it at /console/approvals#<approval_id>, and a direct call''s URL-mode elicitation names it (elicitationId).';
+COMMENT ON COLUMN mcp.approval.run_id IS 'The run that stopped with status awaiting_approval; NULL for a direct MCP tools/call.';
+COMMENT ON COLUMN mcp.approval.tool_call_id IS 'The model''s tool_call id (pass it to mcp.approve / mcp.reject as call_id); for a direct call the approval id as text (the id of its mcp.tool_call row).';
+COMMENT ON COLUMN mcp.approval.session_id IS 'The conversation; the next mcp.chat of it continues the run. NULL for a direct call.';
+COMMENT ON COLUMN mcp.approval.interface IS 'Interface of the run, or of the MCP request (mcp.interface).';
+COMMENT ON COLUMN mcp.approval.role_name IS 'The requesting role (the run''s, or current_user of the MCP request): the approved call runs as this role, never as the approver, and only this role''s retry runs a direct call.';
 COMMENT ON COLUMN mcp.approval.tool IS 'The tool to run.';
 COMMENT ON COLUMN mcp.approval.arguments IS 'The validated arguments as canonical JSON text (object keys sorted, no whitespace): exactly what runs after an approval.';
 COMMENT ON COLUMN mcp.approval.digest IS 'Hex SHA-256 of tool name, a NUL byte and arguments: what the approver decided on (mcp.approve / mcp.reject return it, mcp.approval_digest computes it).';
-COMMENT ON COLUMN mcp.approval.position IS 'Order of the call in the model''s answer.';
+COMMENT ON COLUMN mcp.approval.position IS 'Order of the call in the model''s answer; NULL for a direct call.';
 COMMENT ON COLUMN mcp.approval.status IS 'pending, approved, rejected, or expired (no decision within mcp.approval_timeout).';
-COMMENT ON COLUMN mcp.approval.requested_at IS 'When the run stopped for the decision.';
-COMMENT ON COLUMN mcp.approval.expires_at IS 'Until when a decision is accepted (requested_at + mcp.approval_timeout); later the call is answered to the model as expired.';
+COMMENT ON COLUMN mcp.approval.requested_at IS 'When the run stopped for the decision, or the direct call asked for it.';
+COMMENT ON COLUMN mcp.approval.expires_at IS 'Until when a decision is accepted (requested_at + mcp.approval_timeout); later the call is answered to the model as expired. A direct call must also be retried before it: an approval is not kept for later.';
 COMMENT ON COLUMN mcp.approval.decided_by IS 'The role that approved or rejected (current_user of mcp.approve / mcp.reject).';
 COMMENT ON COLUMN mcp.approval.decided_at IS 'When it was decided.';
 COMMENT ON COLUMN mcp.approval.reason IS 'The rejection''s reason, sent to the model with the tool error.';
-COMMENT ON COLUMN mcp.approval.continued_by IS 'The run that carried the decision out (ran the call or returned the rejection to the model).';
-COMMENT ON COLUMN mcp.approval.continued_at IS 'When that run did.';
+COMMENT ON COLUMN mcp.approval.continued_by IS 'The run that carried the decision out (ran the call or returned the rejection to the model); NULL for a direct call.';
+COMMENT ON COLUMN mcp.approval.continued_at IS 'When that run did, or when the client''s retry of a direct call ran it (or was told it was rejected or expired): a direct approval is used once.';
+COMMENT ON COLUMN mcp.approval.request_id IS 'A direct call: the JSON-RPC id of the MCP tools/call that asked (as JSON text). NULL for a run''s call.';
+COMMENT ON COLUMN mcp.approval.traceparent IS 'A direct call: the W3C traceparent of the MCP request that asked (params._meta.traceparent, when valid).';
 ALTER TABLE mcp.approval ENABLE ROW LEVEL SECURITY;
 CREATE POLICY approval_own ON mcp.approval FOR SELECT TO PUBLIC
     USING (role_name OPERATOR(pg_catalog.=) CURRENT_USER);
 CREATE POLICY approval_approver ON mcp.approval FOR SELECT TO mcp_approver, mcp_auditor USING (true);
-COMMENT ON POLICY approval_own ON mcp.approval IS 'Every role reads the approvals of its own runs.';
+COMMENT ON POLICY approval_own ON mcp.approval IS 'Every role reads the approvals of its own runs and direct calls.';
 COMMENT ON POLICY approval_approver ON mcp.approval IS 'mcp_approver and mcp_auditor read every approval.';
 GRANT SELECT ON mcp.approval TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('mcp.approval', '');
@@ -3254,12 +3272,16 @@ SELECT pg_catalog.pg_extension_config_dump('mcp.approval', '');
 COMMENT ON FUNCTION mcp.approval_digest(text, jsonb) IS
   'The digest of a call as mcp.approval records it: hex SHA-256 of the tool name, a NUL byte and the canonical JSON text of the arguments (object keys sorted bytewise, no whitespace, as mcp.audit_digest hashes jsonb).';
 
-REVOKE ALL ON FUNCTION mcp.approve(uuid, text), mcp.reject(uuid, text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION mcp.approve(uuid, text), mcp.reject(uuid, text, text) TO mcp_approver;
+REVOKE ALL ON FUNCTION mcp.approve(uuid, text), mcp.reject(uuid, text, text), mcp.approve(uuid), mcp.reject(uuid, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION mcp.approve(uuid, text), mcp.reject(uuid, text, text), mcp.approve(uuid), mcp.reject(uuid, text) TO mcp_approver;
 COMMENT ON FUNCTION mcp.approve(uuid, text) IS
   'Approves a pending tool call of a run in status awaiting_approval: returns {run_id, call_id, tool, arguments, digest, status, decided_by, decided_at}. Only for mcp_approver members (42501), not for the run''s own role unless the interface allows self-approval (42501), only while pending and before expires_at (55000).';
 COMMENT ON FUNCTION mcp.reject(uuid, text, text) IS
   'Rejects a pending tool call (the reason goes back to the model as the tool''s error when the session continues). Same rules and answer as mcp.approve.';
+COMMENT ON FUNCTION mcp.approve(uuid) IS
+  'Approves a pending call by its approval_id: a direct MCP tools/call (the client''s retry then runs it, once) or a run''s call. Same rules as mcp.approve(run_id, call_id): mcp_approver only, not the requesting role unless the interface allows self-approval, only while pending and before expires_at. Returns the decided row with approval_id.';
+COMMENT ON FUNCTION mcp.reject(uuid, text) IS
+  'Rejects a pending call by its approval_id; the reason is shown to the client (a direct call) or the model (a run''s call). Same rules and answer as mcp.approve(approval_id).';
 
 ------------------------------------------------------------------------------------------------
 -- Budgets and rate limits per role and per interface, checked before each LLM request of a chat.

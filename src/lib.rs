@@ -19,6 +19,7 @@ mod error;
 mod gucs;
 mod jsonb;
 mod keys;
+mod mcp_approval;
 mod mcp_server;
 mod mcp_tasks;
 mod pg;

@@ -34,6 +34,8 @@ pub static LIST_TTL_MS: GucSetting<i32> = GucSetting::<i32>::new(60_000);
 /// Set by a transport that delivers `subscriptions/listen` streams (pg_mcp_bridge over
 /// Streamable HTTP, per request): `server/discover` then declares `listChanged` and `subscribe`.
 pub static LISTEN_DELIVERED: GucSetting<bool> = GucSetting::<bool>::new(false);
+/// The web console's public URL (`…/console`): a direct call that needs approval points there.
+pub static CONSOLE_URL: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c""));
 
 pub fn init_gucs() {
     GucRegistry::define_string_guc(
@@ -67,6 +69,14 @@ pub fn init_gucs() {
         c"Whether the transport delivers subscriptions/listen streams (server/discover then declares listChanged and subscribe).",
         c"pg_mcp_bridge over Streamable HTTP sets it per request; stdio and SQL callers leave it off.",
         &LISTEN_DELIVERED,
+        GucContext::Userset,
+        GucFlags::default(),
+    );
+    GucRegistry::define_string_guc(
+        c"mcp.console_url",
+        c"Public URL of the web console (http(s)://host[:port]/console): an MCP tools/call that needs approval is answered with its approval page there.",
+        c"pg_mcp_bridge http sets it per request (--console-url, default its own listener); for stdio set it per database or role. Empty: the client gets a tool error naming the approval instead of a URL.",
+        &CONSOLE_URL,
         GucContext::Userset,
         GucFlags::default(),
     );
@@ -113,6 +123,7 @@ pub(crate) fn handle_one(msg: &Value) -> Option<Value> {
         Incoming::Request { id, method, params } => {
             // the request's W3C trace context, for the audit rows it writes (either era)
             let _trace = crate::trace_context::RequestTrace::set(params.get("_meta"));
+            let _id = RequestId::set(&id);
             let era = match modern::era(&method, &params, &guc_text(&PROTOCOL_VERSION)) {
                 Ok(era) => era,
                 Err(e) => return Some(mcp_protocol::error_response(&id, &e)),
@@ -188,6 +199,24 @@ thread_local! {
     /// `mcp.input_response(key)`.
     static INPUT_RESPONSES: std::cell::RefCell<Option<Map<String, Value>>> =
         const { std::cell::RefCell::new(None) };
+    /// The JSON-RPC id of the request being served (a direct call's approval stores it).
+    static REQUEST_ID: std::cell::RefCell<Value> = const { std::cell::RefCell::new(Value::Null) };
+}
+
+/// While alive, the id of the request being served.
+struct RequestId(Value);
+
+impl RequestId {
+    fn set(id: &Value) -> RequestId {
+        RequestId(REQUEST_ID.with(|x| x.replace(id.clone())))
+    }
+}
+
+impl Drop for RequestId {
+    fn drop(&mut self) {
+        let old = std::mem::take(&mut self.0);
+        REQUEST_ID.with(|x| *x.borrow_mut() = old);
+    }
 }
 
 /// While alive, the client capabilities of the modern request being served.
@@ -551,6 +580,45 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         return Ok(result);
     }
     let responses = mcp_protocol::input::input_responses(params)?;
+    // A tool that requires approval runs only once a person approved exactly this call
+    // (crate::mcp_approval); the client's answer to the elicitation is not that approval.
+    let mut approved: Option<(pgrx::Uuid, String)> = None;
+    let mut arguments = Value::Object(arguments);
+    if row.requires_approval {
+        use crate::mcp_approval::{self as approval, Gate};
+        let request_id = REQUEST_ID.with(|r| r.borrow().clone());
+        match approval::gate(row, &arguments, &iface, &request_id).map_err(from_mcp)? {
+            Gate::Validate => {}
+            Gate::Run {
+                approval_id,
+                arguments_raw,
+                arguments: stored,
+            } => {
+                arguments = stored;
+                approved = Some((approval_id, arguments_raw));
+            }
+            Gate::Pending {
+                approval_id,
+                expires_at,
+            } => {
+                let console = guc_text(&CONSOLE_URL);
+                let answer = REQUEST_CAPABILITIES.with(|c| {
+                    approval::elicitation(name, &approval_id, c.borrow().as_ref(), &console)
+                });
+                return match answer {
+                    Some(a) => a,
+                    None => Ok(tool_error_result(approval::pending_text(
+                        name,
+                        &approval_id,
+                        &expires_at,
+                        approval::url_of(&approval_id, &console).as_deref(),
+                    ))),
+                };
+            }
+            Gate::Refused(text) => return Ok(tool_error_result(text)),
+        }
+    }
+    let approval_text = approved.as_ref().map(|(id, _)| id.to_string());
     let _responses = InputResponses::set(responses.clone());
     let content_tool = returns_content(name)?;
     // The output schema and a content result are checked inside the pipeline, before the
@@ -583,15 +651,22 @@ fn tools_call(params: &Map<String, Value>) -> Result<Value, RpcError> {
     };
     let (outcome, _) = tools::call(&tools::CallRequest {
         tool: name,
-        arguments: &Value::Object(arguments),
+        arguments: &arguments,
         interface: &iface,
         run_id: None,
-        tool_call_id: None,
-        arguments_raw: None,
+        tool_call_id: approval_text.as_deref(),
+        arguments_raw: approved.as_ref().map(|(_, raw)| raw.as_str()),
         authorized: Some(row),
         check_result: Some(&check),
     })
     .map_err(from_mcp)?;
+    if let Some((id, _)) = &approved {
+        // used once the call completes; a round that asks the client for input keeps it open
+        let asks = !outcome.is_error() && outcome.structured.as_ref().is_some_and(asks_for_input);
+        if !asks {
+            crate::mcp_approval::used(*id).map_err(from_mcp)?;
+        }
+    }
     if let Some(asked) = outcome
         .structured
         .as_ref()

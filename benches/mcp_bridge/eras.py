@@ -4,9 +4,12 @@ one run: the same call as a 2025-11-25 request (after initialize) and as a state
 the same machine load.
 
   python3 eras.py CALLS TOOL ARGS_JSON -- COMMAND [ARGS...]
+  python3 eras.py CALLS TOOL ARGS_JSON --reference RTOOL RARGS_JSON -- COMMAND [ARGS...] -- RCOMMAND [ARGS...]
 
-Prints one JSON object per era: p50, p95 and mean in ms over CALLS calls after 20 warm-up
-calls of each.
+With --reference, a second server (the reference @modelcontextprotocol/server-postgres) gets
+its own call (RTOOL with RARGS) in the same round, after the two eras' calls: all three series
+see the same load. Prints one JSON object per series: p50, p95 and mean in ms over CALLS calls
+after 20 warm-up calls of each.
 """
 import json
 import subprocess
@@ -22,7 +25,16 @@ ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 
 def main():
     calls, tool, args = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
-    cmd = sys.argv[sys.argv.index("--") + 1:]
+    rest = sys.argv[sys.argv.index("--") + 1:]
+    reference = None
+    if "--reference" in sys.argv[:sys.argv.index("--")]:
+        at = sys.argv.index("--reference")
+        rtool, rargs = sys.argv[at + 1], json.loads(sys.argv[at + 2])
+        cmd, rcmd = rest[:rest.index("--")], rest[rest.index("--") + 1:]
+        reference = Server(rcmd)
+        reference.initialize()
+    else:
+        cmd = rest
     s = Server(cmd)
     r = s.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                  "clientInfo": {"name": "bench", "version": "1"}})
@@ -31,16 +43,23 @@ def main():
     legacy = {"name": tool, "arguments": args}
     modern = {"name": tool, "arguments": args, "_meta": ENVELOPE}
     times = {"2025-11-25": [], "2026-07-28": []}
+    series = [("2025-11-25", s, legacy), ("2026-07-28", s, modern)]
+    if reference:
+        times["reference"] = []
+        series.append(("reference", reference, {"name": rtool, "arguments": rargs}))
     for i in range(calls + 20):
-        for era, params in (("2025-11-25", legacy), ("2026-07-28", modern)):
+        for era, server, params in series:
             t = time.perf_counter()
-            res = s.request("tools/call", params)
+            res = server.request("tools/call", params)
             dt = (time.perf_counter() - t) * 1000
             assert not res.get("isError"), res
-            assert ("resultType" in res) == (era == "2026-07-28"), res
+            if server is s:
+                assert ("resultType" in res) == (era == "2026-07-28"), res
             if i >= 20:
                 times[era].append(dt)
     s.close()
+    if reference:
+        reference.close()
     for era, xs in times.items():
         print(json.dumps({"era": era, "calls": len(xs), "p50_ms": round(pct(xs, 50), 3),
                           "p95_ms": round(pct(xs, 95), 3), "mean_ms": round(sum(xs) / len(xs), 3)}))

@@ -27,6 +27,8 @@ pgrx::extension_sql_file!(
         api::audit::audit_status,
         approve,
         reject,
+        approve_by_id,
+        reject_by_id,
         approval_digest,
         budget_usage
     ]
@@ -37,7 +39,11 @@ pgrx::extension_sql_file!(
 fn approve(run_id: Option<Uuid>, call_id: Option<&str>) -> Result<JsonB, ErrorReport> {
     let run_id = required(run_id, "approve", "run_id")?;
     let call_id = required(call_id, "approve", "call_id")?;
-    Ok(JsonB(approval::decide(run_id, call_id, true, None)?))
+    Ok(JsonB(approval::decide(
+        approval::Key::Call(run_id, call_id),
+        true,
+        None,
+    )?))
 }
 
 /// Reject a pending tool call; the reason goes back to the model.
@@ -49,7 +55,29 @@ fn reject(
 ) -> Result<JsonB, ErrorReport> {
     let run_id = required(run_id, "reject", "run_id")?;
     let call_id = required(call_id, "reject", "call_id")?;
-    Ok(JsonB(approval::decide(run_id, call_id, false, reason)?))
+    Ok(JsonB(approval::decide(
+        approval::Key::Call(run_id, call_id),
+        false,
+        reason,
+    )?))
+}
+
+/// Approve a pending call by its approval id: a direct MCP `tools/call`, or a run's call.
+#[pg_extern(name = "approve", volatile)]
+fn approve_by_id(approval_id: Option<Uuid>) -> Result<JsonB, ErrorReport> {
+    let id = required(approval_id, "approve", "approval_id")?;
+    Ok(JsonB(approval::decide(approval::Key::Id(id), true, None)?))
+}
+
+/// Reject a pending call by its approval id; the reason is shown to the client or the model.
+#[pg_extern(name = "reject", volatile)]
+fn reject_by_id(approval_id: Option<Uuid>, reason: Option<&str>) -> Result<JsonB, ErrorReport> {
+    let id = required(approval_id, "reject", "approval_id")?;
+    Ok(JsonB(approval::decide(
+        approval::Key::Id(id),
+        false,
+        reason,
+    )?))
 }
 
 /// The digest `mcp.approval` records for a call of `tool` with `arguments`.

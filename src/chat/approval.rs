@@ -78,13 +78,34 @@ pub fn request(
     Ok(pending.map(|j| j.0))
 }
 
+/// Which pending call a decision is about.
+#[derive(Clone, Copy)]
+pub enum Key<'a> {
+    /// A chat run's call: `mcp.approve(run_id, call_id)`.
+    Call(Uuid, &'a str),
+    /// Any approval by its id (a direct MCP call's, or a run's): `mcp.approve(approval_id)`.
+    Id(Uuid),
+}
+
+impl Key<'_> {
+    fn describe(&self) -> String {
+        match self {
+            Key::Call(run_id, call_id) => format!(
+                "tool call \"{}\" of run {run_id}",
+                call_id.chars().take(64).collect::<String>()
+            ),
+            Key::Id(id) => format!("approval {id}"),
+        }
+    }
+}
+
+const LOCK_SQL: &str = "SELECT pg_catalog.jsonb_build_object('id', a.approval_id, 'owner', a.role_name, 'status', a.status,
+                    'expired', a.expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(),
+                    'self_ok', COALESCE(i.allow_self_approval, false))
+               FROM mcp.approval a LEFT JOIN mcp.interface i ON i.name OPERATOR(pg_catalog.=) a.interface";
+
 /// `mcp.approve` / `mcp.reject`: decide one pending call.
-pub fn decide(
-    run_id: Uuid,
-    call_id: &str,
-    approve: bool,
-    reason: Option<&str>,
-) -> McpResult<Value> {
+pub fn decide(key: Key<'_>, approve: bool, reason: Option<&str>) -> McpResult<Value> {
     let me = unsafe { pg_sys::GetUserId() };
     let session_user = unsafe { pg_sys::GetSessionUserId() };
     let approver = unsafe { pg_sys::get_role_oid(APPROVER_ROLE.as_ptr(), true) };
@@ -96,32 +117,38 @@ pub fn decide(
     }
     let verb = if approve { "approve" } else { "reject" };
     // FOR UPDATE: through the writing path (a read-only SPI statement may not lock rows).
-    let row = as_extension_owner(|| {
-        write_kept::<JsonB>(
-            "SELECT pg_catalog.jsonb_build_object('owner', a.role_name, 'status', a.status,
-                    'expired', a.expires_at OPERATOR(pg_catalog.<) pg_catalog.clock_timestamp(),
-                    'self_ok', COALESCE(i.allow_self_approval, false))
-               FROM mcp.approval a LEFT JOIN mcp.interface i ON i.name OPERATOR(pg_catalog.=) a.interface
-              WHERE a.run_id OPERATOR(pg_catalog.=) $1 AND a.tool_call_id OPERATOR(pg_catalog.=) $2
-                FOR UPDATE OF a",
+    let row = as_extension_owner(|| match key {
+        Key::Call(run_id, call_id) => write_kept::<JsonB>(
+            &format!(
+                "{LOCK_SQL} WHERE a.run_id OPERATOR(pg_catalog.=) $1 AND a.tool_call_id OPERATOR(pg_catalog.=) $2 FOR UPDATE OF a"
+            ),
             &[run_id.into(), call_id.into()],
-        )
+        ),
+        Key::Id(id) => write_kept::<JsonB>(
+            &format!("{LOCK_SQL} WHERE a.approval_id OPERATOR(pg_catalog.=) $1 FOR UPDATE OF a"),
+            &[id.into()],
+        ),
     })
     .map_err(spi)?
     .map(|j| {
         let v = j.0;
         (
+            v["id"].as_str().unwrap_or_default().to_string(),
             v["owner"].as_str().unwrap_or_default().to_string(),
             v["status"].as_str().unwrap_or_default().to_string(),
             v["expired"].as_bool().unwrap_or(true),
             v["self_ok"].as_bool().unwrap_or(false),
         )
     });
-    let Some((owner, status, expired, self_ok)) = row else {
-        return Err(McpError::UndefinedObject(format!(
-            "no tool call \"{}\" waits for a decision in run {run_id}",
-            call_id.chars().take(64).collect::<String>()
-        )));
+    let what = key.describe();
+    let Some((id, owner, status, expired, self_ok)) = row else {
+        return Err(McpError::UndefinedObject(match key {
+            Key::Call(run_id, call_id) => format!(
+                "no tool call \"{}\" waits for a decision in run {run_id}",
+                call_id.chars().take(64).collect::<String>()
+            ),
+            Key::Id(id) => format!("no approval {id} waits for a decision"),
+        }));
     };
     if !self_ok {
         // Its own run: the role in use is the run's role or a member of it (SET ROLE from a
@@ -129,7 +156,7 @@ pub fn decide(
         // privileges (an inheriting login: the person behind the run). A NOINHERIT login that
         // may SET ROLE to the run's role, such as the bridge's authenticator acting for many
         // people, is not that person: the role it uses decides (it is `me`). Superuser rights
-        // do not count as membership here.
+        // do not count as membership here. A direct call's requesting role counts the same.
         let owner_oid = std::ffi::CString::new(owner.as_str())
             .map(|n| unsafe { pg_sys::get_role_oid(n.as_ptr(), true) })
             .unwrap_or(pg_sys::Oid::INVALID);
@@ -142,35 +169,32 @@ pub fn decide(
             };
         if own {
             return Err(McpError::Privilege(format!(
-                "permission denied to {verb} a tool call of your own run (interface does not allow self-approval)"
+                "permission denied to {verb} a tool call of your own run or request (interface does not allow self-approval)"
             ))
             .with_hint("Another member of mcp_approver must decide, or the interface must set allow_self_approval."));
         }
     }
     if status != "pending" {
-        return Err(McpError::NotReady(format!(
-            "tool call \"{}\" of run {run_id} is already {status}",
-            call_id.chars().take(64).collect::<String>()
-        )));
+        return Err(McpError::NotReady(format!("{what} is already {status}")));
     }
     if expired {
         return Err(McpError::NotReady(format!(
-            "tool call \"{}\" of run {run_id} expired before a decision (mcp.approval_timeout)",
-            call_id.chars().take(64).collect::<String>()
+            "{what} expired before a decision (mcp.approval_timeout)"
         )));
     }
+    let id = Uuid::from_slice(uuid_bytes(&id).as_slice())
+        .map_err(|e| McpError::Internal(format!("approval id: {e}")))?;
     let me_name = tools::calling_role();
     let decided = as_extension_owner(|| {
         write_kept::<JsonB>(
             "UPDATE mcp.approval
-                SET status = $3, decided_by = $4, decided_at = pg_catalog.clock_timestamp(), reason = $5
-              WHERE run_id OPERATOR(pg_catalog.=) $1 AND tool_call_id OPERATOR(pg_catalog.=) $2
-              RETURNING pg_catalog.jsonb_build_object('run_id', run_id, 'call_id', tool_call_id,
-                        'tool', tool, 'arguments', arguments::jsonb, 'digest', digest, 'status', status,
-                        'decided_by', decided_by, 'decided_at', decided_at, 'reason', reason)",
+                SET status = $2, decided_by = $3, decided_at = pg_catalog.clock_timestamp(), reason = $4
+              WHERE approval_id OPERATOR(pg_catalog.=) $1
+              RETURNING pg_catalog.jsonb_build_object('approval_id', approval_id, 'run_id', run_id,
+                        'call_id', tool_call_id, 'tool', tool, 'arguments', arguments::jsonb, 'digest', digest,
+                        'status', status, 'decided_by', decided_by, 'decided_at', decided_at, 'reason', reason)",
             &[
-                run_id.into(),
-                call_id.into(),
+                id.into(),
                 (if approve { "approved" } else { "rejected" }).into(),
                 me_name.as_str().into(),
                 reason.map(|r| r.chars().take(2000).collect::<String>()).into(),
@@ -184,7 +208,7 @@ pub fn decide(
 }
 
 /// The 16 bytes of a UUID in its text form (hex digits, hyphens ignored).
-fn uuid_bytes(text: &str) -> Vec<u8> {
+pub(crate) fn uuid_bytes(text: &str) -> Vec<u8> {
     let hex: Vec<u8> = text.bytes().filter(u8::is_ascii_hexdigit).collect();
     hex.chunks(2)
         .filter_map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())

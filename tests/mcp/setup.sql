@@ -3,7 +3,7 @@ SET client_min_messages = warning;
 DO $$ BEGIN
   -- roles are cluster-wide: recreate them (their old grants belong to a dropped database)
   DROP ROLE IF EXISTS mcp_t_alice; DROP ROLE IF EXISTS mcp_t_analyst; DROP ROLE IF EXISTS mcp_t_guest;
-  DROP ROLE IF EXISTS mcp_t_auth; DROP ROLE IF EXISTS mcp_t_stranger;
+  DROP ROLE IF EXISTS mcp_t_auth; DROP ROLE IF EXISTS mcp_t_stranger; DROP ROLE IF EXISTS mcp_t_approver;
 END $$;
 -- alice logs in herself (stdio); the HTTP bridge logs in as the authenticator mcp_t_auth, which
 -- may become analyst or guest only (NOINHERIT: it has no rights of its own)
@@ -12,7 +12,10 @@ CREATE ROLE mcp_t_analyst NOLOGIN;
 CREATE ROLE mcp_t_guest NOLOGIN;
 CREATE ROLE mcp_t_stranger NOLOGIN;
 CREATE ROLE mcp_t_auth LOGIN NOINHERIT;
-GRANT mcp_t_analyst, mcp_t_guest TO mcp_t_auth;
+-- the person who approves tool calls that act (through the console or SQL)
+CREATE ROLE mcp_t_approver NOLOGIN;
+GRANT mcp_approver TO mcp_t_approver;
+GRANT mcp_t_analyst, mcp_t_guest, mcp_t_approver TO mcp_t_auth;
 GRANT mcp_t_analyst TO mcp_t_alice;
 -- opaque tokens: the authenticator looks their hashes up
 GRANT SELECT ON mcp.bridge_token TO mcp_t_auth;
@@ -68,3 +71,14 @@ END $$;
 INSERT INTO mcp.tool (name, description, parameters, function) VALUES
   ('noisy_count', 'Counts titles and says so', '{"type":"object","properties":{}}', 'public.noisy_count()');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'noisy_count');
+-- a tool that acts and requires a person's approval (mapped by the approval tests only, with
+-- allow_acting_tools): an MCP tools/call is answered with a URL-mode elicitation to the console
+CREATE TABLE public.ticket (id serial PRIMARY KEY, title text NOT NULL, prio int NOT NULL, created_by name NOT NULL DEFAULT current_user);
+GRANT SELECT, INSERT ON public.ticket TO mcp_t_analyst;
+GRANT USAGE ON SEQUENCE public.ticket_id_seq TO mcp_t_analyst;
+CREATE FUNCTION public.open_ticket(title text, prio int) RETURNS jsonb LANGUAGE sql AS
+  $$ INSERT INTO public.ticket (title, prio) VALUES (title, prio) RETURNING jsonb_build_object('id', id, 'title', title, 'by', created_by) $$;
+INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
+  ('open_ticket', 'Opens a ticket (a person approves it first)',
+   '{"type":"object","properties":{"title":{"type":"string"},"prio":{"type":"integer"}},"required":["title","prio"]}',
+   'public.open_ticket(text, integer)', false);

@@ -7,6 +7,7 @@ environment. Prints "N passed, N failed" last.
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -458,6 +459,154 @@ async def test_http_legacy_client_gets_elicitation_requests():
                 assert r.is_error and "capability 'elicitation'" in text_of(r), r
     finally:
         psql("DELETE FROM mcp.interface_tool WHERE tool = 'getDialog'")
+
+
+# ------------------------------------------------------------------------------------------
+# A tool that requires approval: URL-mode elicitation to the console, a person decides
+# ------------------------------------------------------------------------------------------
+
+def approval_of(url: str) -> str:
+    """The approval id a console URL names (…/console/approvals#<id>)."""
+    console = URL.rsplit("/mcp", 1)[0] + "/console/approvals#"
+    assert url.startswith(console), (url, console)
+    return url[len(console):]
+
+
+def approve_in_sql(approval_id: str, role="mcp_t_approver"):
+    psql(f"SET ROLE {role}; SELECT mcp.approve('{approval_id}')")
+
+
+def console_decide(approval_id: str, action: str, reason: str = ""):
+    """The approver signs in to the bridge's console and decides on the page the URL points to."""
+    base = URL.rsplit("/mcp", 1)[0]
+    origin = {"Origin": base}
+    with httpx2.Client(base_url=base, timeout=30, follow_redirects=False) as c:
+        r = c.post("/console/login", data={"token": token("mcp_t_approver")}, headers=origin)
+        assert r.status_code in (302, 303), (r.status_code, r.text[:500])
+        page = c.get("/console/approvals")
+        assert page.status_code == 200, page.status_code
+        html = page.text
+        # the card the elicitation's URL fragment names
+        assert f'id="{approval_id}"' in html, html[:2000]
+        csrf = html.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+        r = c.post("/console/approvals", headers=origin,
+                   data={"csrf": csrf, "approval_id": approval_id, "action": action, "reason": reason})
+        assert r.status_code == 200 and 'class="refusal"' not in r.text, (r.status_code, r.text[:2000])
+
+
+async def test_http_approval_of_direct_calls_in_both_eras():
+    """A tools/call of a tool that requires approval: 2026-07-28 gets an input request of URL
+    mode, 2025-11-25 the URLElicitationRequiredError (-32042); the client's accept alone runs
+    nothing; a person approves through SQL or the console, and the retry runs the call."""
+    psql("UPDATE mcp.interface SET allow_acting_tools = true WHERE name = 'chatbot';"
+         " INSERT INTO mcp.interface_tool VALUES ('chatbot', 'open_ticket') ON CONFLICT DO NOTHING")
+    try:
+        urls = []
+
+        async def on_elicit(context, params):
+            # the SDK hands its user the URL; the first accept is only the client's word
+            assert params.mode == "url", params
+            urls.append(params.url)
+            if len(urls) == 2:
+                approve_in_sql(approval_of(params.url))
+            return types.ElicitResult(action="accept")
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token('mcp_t_analyst')}"}) as hc:
+            async with Client(streamable_http_client(URL, http_client=hc), elicitation_callback=on_elicit) as client:
+                assert client.protocol_version == "2026-07-28", client.protocol_version
+                r = await client.call_tool("open_ticket", {"title": "Drucker defekt", "prio": 2})
+                dump(r)
+                assert not r.is_error, r
+                assert r.structured_content["by"] == "mcp_t_analyst", r.structured_content
+                assert len(urls) == 2 and urls[0] == urls[1], urls
+                first = approval_of(urls[0])
+                row = psql(f"SELECT status || ' ' || decided_by || ' ' || (continued_at IS NOT NULL) FROM mcp.approval WHERE approval_id = '{first}'")
+                assert row == "approved mcp_t_approver true", row
+                audit = psql(f"SELECT status FROM mcp.tool_call WHERE tool_call_id = '{first}'")
+                assert audit == "ok", audit
+            # 2025-11-25: the error names the elicitation; a retry before the decision is refused again
+            # (the SDK declares URL-mode elicitation when it has an elicitation callback)
+            never, cb = elicitation_answers()
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy", elicitation_callback=cb) as client:
+                assert client.protocol_version == "2025-11-25", client.protocol_version
+                args = {"title": "Netz weg", "prio": 1}
+                ids = []
+                for _ in range(2):
+                    try:
+                        await client.call_tool("open_ticket", args)
+                        raise AssertionError("ran without an approval")
+                    except MCPError as e:
+                        seen(str(e.data))
+                        assert e.code == -32042, (e.code, e.message)
+                        el = e.data["elicitations"][0]
+                        assert el["mode"] == "url" and el["elicitationId"] == approval_of(el["url"]), el
+                        ids.append(el["elicitationId"])
+                assert ids[0] == ids[1], ids
+                assert psql("SELECT count(*) FROM public.ticket WHERE title = 'Netz weg'") == "0"
+                # the approver decides on the console page the URL points to
+                console_decide(ids[0], "approve")
+                r = await client.call_tool("open_ticket", args)
+                dump(r)
+                assert not r.is_error and r.structured_content["title"] == "Netz weg", r
+                # changed arguments need their own approval; the console rejects this one
+                try:
+                    await client.call_tool("open_ticket", {"title": "Netz weg", "prio": 9})
+                    raise AssertionError("ran without an approval")
+                except MCPError as e:
+                    other = e.data["elicitations"][0]["elicitationId"]
+                assert other != ids[0]
+                console_decide(other, "reject", "not urgent")
+                r = await client.call_tool("open_ticket", {"title": "Netz weg", "prio": 9})
+                dump(r)
+                assert r.is_error and "rejected by mcp_t_approver: not urgent" in text_of(r), r
+                assert never == [], never
+            # a handshake client without URL-mode elicitation: a tool error naming the approval
+            async with Client(streamable_http_client(URL, http_client=hc), mode="legacy") as plain:
+                r = await plain.call_tool("open_ticket", {"title": "ohne url", "prio": 1})
+                dump(r)
+                assert r.is_error and "did not declare URL-mode elicitation" in text_of(r), r
+                waiting = re.search(r"approval ([0-9a-f-]{36}) waits", text_of(r)).group(1)
+                assert psql(f"SELECT status FROM mcp.approval WHERE approval_id = '{waiting}'") == "pending"
+        assert psql("SELECT count(*) FROM public.ticket") == "2"
+        statuses = psql("SELECT string_agg(status, ',' ORDER BY call_id) FROM mcp.tool_call WHERE tool = 'open_ticket'")
+        assert statuses == "ok,ok,denied", statuses
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'open_ticket';"
+             " UPDATE mcp.interface SET allow_acting_tools = false WHERE name = 'chatbot'")
+
+
+async def test_stdio_approval_of_a_direct_call():
+    """Over stdio the console's URL comes from the database's setting (mcp.console_url); the
+    2025-11-25 client gets -32042, a person approves in SQL, the retry runs."""
+    psql("UPDATE mcp.interface SET allow_acting_tools = true WHERE name = 'chatbot';"
+         " INSERT INTO mcp.interface_tool VALUES ('chatbot', 'open_ticket') ON CONFLICT DO NOTHING;"
+         f" ALTER ROLE mcp_t_alice SET mcp.console_url = '{URL.rsplit('/mcp', 1)[0]}/console'")
+    try:
+        params = StdioServerParameters(command=BRIDGE, args=[], env=bridge_env("mcp_t_alice"))
+        never, cb = elicitation_answers()
+        async with Client(params, mode="legacy") as plain:
+            r = await plain.call_tool("open_ticket", {"title": "ohne url", "prio": 3})
+            dump(r)
+            assert r.is_error and "did not declare URL-mode elicitation" in text_of(r), r
+        async with Client(params, mode="legacy", elicitation_callback=cb) as client:
+            try:
+                await client.call_tool("open_ticket", {"title": "über stdio", "prio": 3})
+                raise AssertionError("ran without an approval")
+            except MCPError as e:
+                assert e.code == -32042, (e.code, e.message)
+                approval = approval_of(e.data["elicitations"][0]["url"])
+            # alice is a member of the analyst role, not an approver
+            out = subprocess.run([PSQL, "-X", "-qAt", "-h", PGHOST, "-p", PGPORT, "-U", "mcp_t_alice", "-d", DB,
+                                  "-c", f"SELECT mcp.approve('{approval}')"], capture_output=True, text=True)
+            assert out.returncode != 0 and "permission denied" in out.stderr, out
+            approve_in_sql(approval)
+            r = await client.call_tool("open_ticket", {"title": "über stdio", "prio": 3})
+            dump(r)
+            assert not r.is_error and r.structured_content["by"] == "mcp_t_alice", r
+            assert never == [], never
+    finally:
+        psql("DELETE FROM mcp.interface_tool WHERE tool = 'open_ticket';"
+             " UPDATE mcp.interface SET allow_acting_tools = false WHERE name = 'chatbot';"
+             " ALTER ROLE mcp_t_alice RESET mcp.console_url")
 
 
 async def test_stdio_legacy_client_gets_elicitation_requests():
@@ -1050,6 +1199,8 @@ TESTS = [
     test_http_legacy_client_gets_elicitation_requests,
     test_stdio_modern_client_answers_input_requests,
     test_stdio_legacy_client_gets_elicitation_requests,
+    test_http_approval_of_direct_calls_in_both_eras,
+    test_stdio_approval_of_a_direct_call,
     test_http_modern_client_log_level_per_request,
     test_http_modern_listen_delivers_list_changes_and_updates,
     test_http_legacy_subscribe_gets_resource_updates,

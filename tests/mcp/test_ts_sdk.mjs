@@ -155,6 +155,48 @@ test('Streamable HTTP: the chat tool as a 2025-11-25 task (the SDK\'s experiment
   }
 });
 
+function psql(sql) {
+  return execFileSync(env.PSQL, ['-X', '-qAt', '-h', env.PGHOST, '-p', env.PGPORT, '-U', 'postgres', '-d', env.PGDATABASE, '-c', sql])
+    .toString().trim();
+}
+
+test('Streamable HTTP, 2025-11-25: a tool that needs approval answers URLElicitationRequiredError until a person approved', async () => {
+  psql("UPDATE mcp.interface SET allow_acting_tools = true WHERE name = 'chatbot'; INSERT INTO mcp.interface_tool VALUES ('chatbot', 'open_ticket') ON CONFLICT DO NOTHING");
+  const client = new Client({ name: 'pg-mcp-ts', version: '1.0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(env.MCP_URL), {
+    requestInit: { headers: { Authorization: `Bearer ${token('mcp_t_analyst')}` } },
+  }));
+  try {
+    const args = { title: 'TS 2025', prio: 4 };
+    const refused = async () => {
+      try {
+        await client.callTool({ name: 'open_ticket', arguments: args });
+      } catch (e) {
+        keep(e.data);
+        assert.ok(e instanceof McpError, String(e));
+        assert.equal(e.code, -32042);
+        const [el] = e.data.elicitations;
+        assert.equal(el.mode, 'url');
+        assert.ok(el.url.endsWith(`/console/approvals#${el.elicitationId}`), el.url);
+        return el.elicitationId;
+      }
+      throw new Error('the call ran without an approval');
+    };
+    const id = await refused();
+    // asked again, with the same approval, while nobody decided
+    assert.equal(await refused(), id);
+    assert.equal(psql("SELECT count(*) FROM public.ticket WHERE title = 'TS 2025'"), '0');
+    psql(`SET ROLE mcp_t_approver; SELECT mcp.approve('${id}')`);
+    const r = keep(await client.callTool({ name: 'open_ticket', arguments: args }));
+    assert.equal(r.isError, false, textOf(r));
+    assert.equal(r.structuredContent.title, 'TS 2025');
+    assert.equal(psql(`SELECT status FROM mcp.tool_call WHERE tool_call_id = '${id}'`), 'ok');
+  } finally {
+    await client.close();
+    psql("DELETE FROM mcp.interface_tool WHERE tool = 'open_ticket'; UPDATE mcp.interface SET allow_acting_tools = false WHERE name = 'chatbot'");
+  }
+});
+
 test('no secret in any response', () => {
   assert.ok(seen.length > 10);
   for (const text of seen) for (const s of SECRETS) assert.ok(!text.includes(s), `secret in ${text.slice(0, 200)}`);

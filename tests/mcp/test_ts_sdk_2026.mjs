@@ -71,3 +71,42 @@ test('TS SDK 2.4 in auto mode stays in 2026-07-28 and answers input requests', a
     await client.close();
   }
 });
+
+function psql(sql) {
+  return execFileSync(env.PSQL, ['-X', '-qAt', '-h', env.PGHOST, '-p', env.PGPORT, '-U', 'postgres', '-d', env.PGDATABASE, '-c', sql])
+    .toString().trim();
+}
+
+test('TS SDK 2.4, 2026-07-28: a tool that needs approval asks through a URL-mode input request; only a person\'s approval runs it', async () => {
+  psql("UPDATE mcp.interface SET allow_acting_tools = true WHERE name = 'chatbot'; INSERT INTO mcp.interface_tool VALUES ('chatbot', 'open_ticket') ON CONFLICT DO NOTHING");
+  const urls = [];
+  const client = new Client(
+    { name: 'pg-mcp-ts2', version: '1.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {}, url: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    assert.equal(request.params.mode, 'url');
+    urls.push(request.params.url);
+    // the client's first accept is only its word; then a person approves (in SQL)
+    if (urls.length === 2) psql(`SET ROLE mcp_t_approver; SELECT mcp.approve('${request.params.url.split('#')[1]}')`);
+    return { action: 'accept' };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(env.MCP_URL), {
+    requestInit: { headers: { Authorization: `Bearer ${token('mcp_t_analyst')}` } },
+  }));
+  try {
+    assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+    const r = await client.callTool({ name: 'open_ticket', arguments: { title: 'TS 2026', prio: 5 } });
+    assert.equal(r.isError, false, textOf(r));
+    assert.equal(r.structuredContent.by, 'mcp_t_analyst');
+    assert.equal(urls.length, 2);
+    assert.equal(urls[0], urls[1]);
+    assert.ok(urls[0].startsWith(env.MCP_URL.replace(/\/mcp$/, '/console/approvals#')), urls[0]);
+    const id = urls[0].split('#')[1];
+    assert.equal(psql(`SELECT status || ' ' || decided_by FROM mcp.approval WHERE approval_id = '${id}'`), 'approved mcp_t_approver');
+    assert.equal(psql(`SELECT status FROM mcp.tool_call WHERE tool_call_id = '${id}'`), 'ok');
+  } finally {
+    await client.close();
+    psql("DELETE FROM mcp.interface_tool WHERE tool = 'open_ticket'; UPDATE mcp.interface SET allow_acting_tools = false WHERE name = 'chatbot'");
+  }
+});

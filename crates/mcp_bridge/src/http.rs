@@ -127,6 +127,8 @@ struct Inner {
     origins: Vec<String>,
     hosts: Vec<String>,
     interface: Option<String>,
+    /// The console's public URL, set per request as `mcp.console_url` (approval links).
+    console_url: String,
     notes: broadcast::Sender<String>,
     shutdown: watch::Receiver<bool>,
 }
@@ -251,6 +253,10 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
         origins,
         hosts: allowed_hosts(&local, &opts),
         interface: opts.interface.clone(),
+        console_url: opts
+            .console_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}/console")),
         notes: notes.clone(),
         shutdown: stop_rx.clone(),
         limits,
@@ -970,6 +976,7 @@ impl Task {
                 &self.protocol_version,
                 &self.app_name,
                 self.s.interface.as_deref().unwrap_or(""),
+                &self.s.console_url,
                 &self.body,
             );
             tokio::pin!(work);
@@ -1035,6 +1042,7 @@ async fn in_transaction(
     protocol_version: &str,
     app_name: &str,
     iface: &str,
+    console_url: &str,
     body: &str,
 ) -> Result<Option<String>, Failure> {
     let tx = client.transaction().await.map_err(Failure::Db)?;
@@ -1055,8 +1063,9 @@ async fn in_transaction(
                         CASE WHEN $3 <> '' THEN pg_catalog.set_config('mcp.interface', $3, true) END,
                         pg_catalog.set_config('mcp.listen_delivered', 'on', true),
                         current_user OPERATOR(pg_catalog.=) session_user,
-                        current_user::text",
-                &[&protocol_version, &app_name, &iface],
+                        current_user::text,
+                        pg_catalog.set_config('mcp.console_url', $4, true)",
+                &[&protocol_version, &app_name, &iface, &console_url],
             )
             .await
             .map_err(Failure::Db)?;
@@ -1301,6 +1310,19 @@ async fn post_mcp(State(s): State<Shared>, req: Request) -> Response {
         None,
     )
     .await;
+    // A handshake client that did not declare URL-mode elicitation is told where its call waits
+    // for a person's approval in a tool error, not with a -32042 it cannot follow.
+    let result = match (&session, result) {
+        (Some(sess), Ok(Some(a))) if method == "tools/call" && a.contains("-32042") => Ok(Some(
+            serde_json::from_str::<Value>(&a)
+                .ok()
+                .and_then(|v| {
+                    mcp_protocol::approval::legacy_answer_without_url(&v, &sess.capabilities)
+                })
+                .map_or(a, |v| v.to_string()),
+        )),
+        (_, r) => r,
+    };
     // A handshake client's tools/call whose tool asked for input: the bridge sends the input
     // requests to the client on an SSE answer and calls again with the responses.
     if let (Some(sess), true) = (&session, method == "tools/call") {

@@ -45,6 +45,9 @@ pub struct Opts {
     pub anonymous_role: Option<String>,
     /// HTTP only: the bridge as an OAuth 2.1 resource server (`--oauth-*`).
     pub oauth: oauth::OAuthOpts,
+    /// HTTP only: the console's public URL (`--console-url`), where a call that needs approval
+    /// sends the client's user; default `http://<listen address>/console`.
+    pub console_url: Option<String>,
 }
 
 const USAGE: &str = "usage:
@@ -53,6 +56,7 @@ const USAGE: &str = "usage:
                 [--allowed-origin ORIGIN]... [--allowed-host HOST[:PORT]]...
                 [--jwt-audience AUD] [--jwt-issuer ISS] [--interface NAME] [--allow-superuser]
                 [--anonymous-role ROLE]   (requests without Authorization; loopback only)
+                [--console-url URL]   (the console's public URL, for approval links)
                 [--oauth-issuer ISSUER [--oauth-resource URL] [--oauth-jwks-file FILE |
                  --oauth-jwks-url URL] [--oauth-jwks-min-interval SECS]]
                 (OAuth 2.1 resource server: docs/mcp-server.md#oauth)
@@ -106,6 +110,7 @@ fn parse_args(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<O
             "--jwt-audience" => o.jwt_expected.audience = Some(value(&mut i, "--jwt-audience")?),
             "--jwt-issuer" => o.jwt_expected.issuer = Some(value(&mut i, "--jwt-issuer")?),
             "--anonymous-role" => o.anonymous_role = Some(value(&mut i, "--anonymous-role")?),
+            "--console-url" => o.console_url = Some(console_url(&value(&mut i, "--console-url")?)?),
             "--oauth-issuer" => o.oauth.issuer = Some(value(&mut i, "--oauth-issuer")?),
             "--oauth-resource" => o.oauth.resource = Some(value(&mut i, "--oauth-resource")?),
             "--oauth-jwks-file" => o.oauth.jwks_file = Some(value(&mut i, "--oauth-jwks-file")?),
@@ -156,6 +161,25 @@ pub fn origin(v: &str) -> Result<String, String> {
         return Err(bad("an origin has no user info, path, query or fragment"));
     }
     Ok(u.origin().ascii_serialization())
+}
+
+/// A `--console-url` value: an absolute http(s) URL without user info, query or fragment, kept
+/// without a trailing slash (approval links are `<it>/approvals#<id>`).
+pub fn console_url(v: &str) -> Result<String, String> {
+    let bad =
+        |why: &str| format!("--console-url {v:?}: {why} (expected http(s)://host[:port]/console)");
+    let u = url::Url::parse(v).map_err(|e| bad(&e.to_string()))?;
+    if !matches!(u.scheme(), "http" | "https") || u.host_str().is_none() {
+        return Err(bad("not an http or https URL with a host"));
+    }
+    if !u.username().is_empty()
+        || u.password().is_some()
+        || u.query().is_some()
+        || u.fragment().is_some()
+    {
+        return Err(bad("no user info, query or fragment"));
+    }
+    Ok(u.as_str().trim_end_matches('/').to_string())
 }
 
 /// The token key: the file's content or PG_MCP_JWT_SECRET, read by [`jwt::parse_key`] (an
@@ -274,6 +298,29 @@ mod tests {
 
     fn parse_args(args: &[String]) -> Result<Opts, String> {
         super::parse_args(args, &|_| None)
+    }
+
+    #[test]
+    fn console_url_is_an_absolute_http_url() {
+        let o = parse_args(&a("http --console-url https://db.example.com/console/")).unwrap();
+        assert_eq!(
+            o.console_url.as_deref(),
+            Some("https://db.example.com/console")
+        );
+        assert_eq!(parse_args(&a("http")).unwrap().console_url, None);
+        for bad in [
+            "console",
+            "ftp://x/console",
+            "http://u:p@x/console",
+            "http://x/console?a=1",
+            "http://x/console#f",
+            "javascript:alert(1)",
+        ] {
+            assert!(
+                parse_args(&a(&format!("http --console-url {bad}"))).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -269,6 +269,22 @@ pub async fn run(cfg: Config, opts: Opts) -> u8 {
     }
 }
 
+/// A call that needs a person's approval, for a handshake client that did not declare URL-mode
+/// elicitation: the tool error of `mcp_protocol::approval`, not a -32042 it cannot follow.
+fn without_url_mode(
+    answer: Option<String>,
+    capabilities: &serde_json::Map<String, Value>,
+) -> Option<String> {
+    match &answer {
+        Some(a) if a.contains("-32042") => serde_json::from_str::<Value>(a)
+            .ok()
+            .and_then(|v| mcp_protocol::approval::legacy_answer_without_url(&v, capabilities))
+            .map(|v| v.to_string())
+            .or(answer),
+        _ => answer,
+    }
+}
+
 const MAX_INPUT_ROUNDS: usize = 10;
 const INPUT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
 
@@ -642,7 +658,7 @@ async fn handle_line(
     // the client as server-to-client requests, and the call is sent again with its responses.
     let answer = if method == "tools/call" && !mcp_protocol::modern::body_is_modern(&msg) {
         match input_rounds(st, conn, io, &msg, answer).await {
-            Some(a) => a,
+            Some(a) => without_url_mode(a, &st.capabilities),
             None => return false,
         }
     } else {

@@ -7,6 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
+pub mod approval;
 pub mod content;
 pub mod input;
 pub mod modern;

@@ -512,7 +512,8 @@ async fn approvals(c: &Arc<Console>, who: &Who, flash: Value) -> Page {
     let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
     let pending = tx
         .try_json(
-            "SELECT coalesce(jsonb_agg(jsonb_build_object('run_id', a.run_id, 'call_id', a.tool_call_id,
+            "SELECT coalesce(jsonb_agg(jsonb_build_object('approval_id', a.approval_id, 'run_id', a.run_id, 'call_id', a.tool_call_id,
+                    'request_id', a.request_id,
                     'interface', a.interface, 'role', a.role_name, 'tool', a.tool, 'arguments', a.arguments,
                     'digest', a.digest, 'requested', to_char(a.requested_at, 'YYYY-MM-DD HH24:MI:SS'),
                     'expires', to_char(a.expires_at, 'YYYY-MM-DD HH24:MI:SS'))
@@ -524,7 +525,8 @@ async fn approvals(c: &Arc<Console>, who: &Who, flash: Value) -> Page {
     let decided = tx
         .try_json(
             "SELECT coalesce(jsonb_agg(x ORDER BY x.decided_at DESC), '[]')::text FROM (
-               SELECT a.run_id, a.tool_call_id AS call_id, a.tool, a.status, a.decided_by, a.reason,
+               SELECT a.approval_id, a.run_id, a.tool_call_id AS call_id, a.tool, a.status, a.decided_by, a.reason,
+                      a.continued_at IS NOT NULL AS carried_out,
                       to_char(a.decided_at, 'YYYY-MM-DD HH24:MI:SS') AS decided, a.decided_at
                  FROM mcp.approval a WHERE a.decided_at IS NOT NULL ORDER BY a.decided_at DESC LIMIT 20) x",
             &[],
@@ -543,21 +545,22 @@ async fn approvals(c: &Arc<Console>, who: &Who, flash: Value) -> Page {
     ))
 }
 
+/// Decide one approval by its id (a chat run's call or a direct MCP call alike): the page's
+/// form, and what an MCP client's URL-mode elicitation (`/console/approvals#<id>`) leads to.
 async fn decide(c: &Arc<Console>, req: &Req, who: &Who) -> Page {
-    let run_id = req.f("run_id").unwrap_or("").to_string();
-    let call_id = req.f("call_id").unwrap_or("").to_string();
+    let approval_id = req.f("approval_id").unwrap_or("").to_string();
     let reason = req.f("reason").unwrap_or("").to_string();
     let tx = RoleTx::begin(&c.bridge, &who.role, PAGE_TIMEOUT_MS).await?;
     let r = if req.f("action") == Some("approve") {
         tx.try_json(
-            "SELECT mcp.approve(($1::text)::uuid, $2::text)::text",
-            &[&run_id, &call_id],
+            "SELECT mcp.approve(($1::text)::uuid)::text",
+            &[&approval_id],
         )
         .await
     } else {
         tx.try_json(
-            "SELECT mcp.reject(($1::text)::uuid, $2::text, nullif($3::text, ''))::text",
-            &[&run_id, &call_id, &reason],
+            "SELECT mcp.reject(($1::text)::uuid, nullif($2::text, ''))::text",
+            &[&approval_id, &reason],
         )
         .await
     };

@@ -43,15 +43,15 @@ mod tests {
         let r = q(&format!("SELECT mcp.chat_result('{id}')"));
         assert_eq!(r, json!({"status": "queued", "run_id": id}));
         // and its audit row, queued, from the submit on (the worker's run start makes it running)
-        let run = q(&format!(
+        let audit = q(&format!(
             "SELECT to_jsonb(r) - 'started_at' FROM mcp.run r WHERE run_id = '{id}'"
         ));
-        assert_eq!(run["status"], "queued", "{run}");
-        assert_eq!(run["role_name"], "mcp_t_async_a");
-        assert_eq!(run["question"], "queued question");
-        assert_eq!(run["interface"], "chatbot");
-        assert_eq!(run["finished_at"], Value::Null);
-        assert_eq!(run["provider"], Value::Null);
+        assert_eq!(audit["status"], "queued", "{audit}");
+        assert_eq!(audit["role_name"], "mcp_t_async_a");
+        assert_eq!(audit["question"], "queued question");
+        assert_eq!(audit["interface"], "chatbot");
+        assert_eq!(audit["finished_at"], Value::Null);
+        assert_eq!(audit["provider"], Value::Null);
         // the submitter reads its own rows through row-level security
         run("SET LOCAL ROLE mcp_t_async_a");
         let n = Spi::get_one::<i64>("SELECT count(*) FROM mcp.async_run").unwrap();

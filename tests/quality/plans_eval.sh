@@ -9,12 +9,15 @@
 # database as Domains A and B, after them; skipped while its files are missing) and the held-out
 # town hall's citizen services (Domain D: buergerservice/thesaurus.json + buergerservice/plans.sql,
 # interface buergerservice, questions/buerger_plans.tsv; loaded as buergerservice/ADMIN.md says,
-# after Domain C; skipped while its files are missing).
+# after Domain C; skipped while its files are missing) and the held-out university's student
+# services (Domain E: hochschule/thesaurus.json + hochschule/plans.sql, interface
+# studierendenservice, questions/hochschule_plans.tsv; loaded as hochschule/ADMIN.md says, after
+# Domain D; skipped while its files are missing).
 # The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
 # (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
 # none ('-'); a question is right when that is its expected plan.
 #
-#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger] [--reuse]
+#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule] [--reuse]
 #                                    [--model none,minilm,e5]
 #
 # --model: the embedding signal of the plans (mcp.interface.embedding_model of the interfaces
@@ -40,7 +43,7 @@ LOG_TAG=plans-eval
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger"; models="none"
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule"; models="none"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
@@ -67,6 +70,9 @@ case ",$only," in *",vers,"*) [ "$has_vers" = 1 ] || log "Domain C (versicherung
 B="$Q/buergerservice"; has_buerger=0
 [ -f "$B/thesaurus.json" ] && [ -f "$B/plans.sql" ] && [ -f "$Q/questions/buerger_plans.tsv" ] && has_buerger=1
 case ",$only," in *",buerger,"*) [ "$has_buerger" = 1 ] || log "Domain D (buergerservice) files missing: skipped" ;; esac
+H="$Q/hochschule"; has_hochschule=0
+[ -f "$H/thesaurus.json" ] && [ -f "$H/plans.sql" ] && [ -f "$Q/questions/hochschule_plans.tsv" ] && has_hochschule=1
+case ",$only," in *",hochschule,"*) [ "$has_hochschule" = 1 ] || log "Domain E (hochschule) files missing: skipped" ;; esac
 dbs=(quality_dev quality_blind)
 start_cluster "$DIR" "$PORT"
 
@@ -112,6 +118,10 @@ if [ "$has_buerger" = 1 ]; then
   load_thesaurus quality_blind "$B/thesaurus.json"
   psql_at "$PORT" quality_blind -f "$B/plans.sql" >/dev/null
 fi
+if [ "$has_hochschule" = 1 ]; then
+  load_thesaurus quality_blind "$H/thesaurus.json"
+  psql_at "$PORT" quality_blind -f "$H/plans.sql" >/dev/null
+fi
 fi
 
 # fn_of REV FILE NAME: the definition of function NAME in FILE at revision REV, as CREATE OR REPLACE
@@ -152,7 +162,7 @@ IFS=',' read -ra model_list <<<"$models"
 for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice')" >/dev/null
       # the steady state a deployment is in after its first question: one analyze per interface,
       # in a statement of its own, stores the plans' example vectors (the questions below run in
       # one statement, whose snapshot would not see vectors stored during it, so the off-domain
@@ -162,7 +172,7 @@ for model in "${model_list[@]}"; do
     done
   else
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice')" >/dev/null
     done
   fi
   echo; echo "##### embedding signal: $model"
@@ -172,6 +182,7 @@ for model in "${model_list[@]}"; do
   run quality_blind it it_support "$Q/questions/it_plans.tsv" 2
   [ "$has_vers" = 1 ] && run quality_blind vers kundenservice "$Q/questions/vers_plans.tsv" 2
   [ "$has_buerger" = 1 ] && run quality_blind buerger buergerservice "$Q/questions/buerger_plans.tsv" 2
+  [ "$has_hochschule" = 1 ] && run quality_blind hochschule studierendenservice "$Q/questions/hochschule_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done

@@ -13,6 +13,11 @@
 #        town bylaws sharing each subject's vocabulary) with questions/buerger_retrieval.tsv (96
 #        questions written blind); its thesaurus (buergerservice/thesaurus.json) is loaded too when
 #        the set is run; ENTITY_KEYS {"stadt": "stadt", "thema": "thema"}.
+# hochschule: Domain E, held out (tests/quality/SPEC.md): tests/quality/corpus/hochschule_corpus.jsonl
+#        (40 sections of examination regulations, 8 programmes x 5 subjects sharing each subject's
+#        vocabulary) with questions/hochschule_retrieval.tsv (80 questions written blind); its
+#        thesaurus (hochschule/thesaurus.json) is loaded too when the set is run; ENTITY_KEYS
+#        {"studiengang": "studiengang", "thema": "thema"}.
 # Each variant is a fresh collection created with the demo's settings (text_config german, top_k
 # 7, chunks of 120 tokens with 16 overlap) and then changed by its SET clause (columns of
 # mcp.collection), into which the set's documents are ingested; then each --search variant's SET
@@ -67,12 +72,18 @@ case ",$SETS," in *,buerger,*)
   psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/buergerservice/thesaurus.json")" \
       <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
 esac
+case ",$SETS," in *,hochschule,*)
+  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/hochschule/thesaurus.json")" \
+      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
+esac
 
 # The sets as files postgres can read: documents as one JSON object a line, questions as TSV.
 cp "$Q/corpus/tarif_corpus.jsonl" "$work/blind_docs.jsonl"
 grep -v '^#' "$Q/questions/tarif_retrieval.tsv" >"$work/blind_q.tsv"
 cp "$Q/corpus/buerger_corpus.jsonl" "$work/buerger_docs.jsonl"
 grep -v '^#' "$Q/questions/buerger_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/buerger_q.tsv"
+cp "$Q/corpus/hochschule_corpus.jsonl" "$work/hochschule_docs.jsonl"
+grep -v '^#' "$Q/questions/hochschule_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/hochschule_q.tsv"
 python3 - "$ROOT/benches/retrieval/quality.sql" "$work/dev_q.tsv" <<'PY'
 import re, sys
 src = open(sys.argv[1], encoding="utf-8").read()
@@ -104,6 +115,9 @@ TRUNCATE line;
 \copy line FROM '$work/buerger_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_doc SELECT 'buerger', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
 TRUNCATE line;
+\copy line FROM '$work/hochschule_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_doc SELECT 'hochschule', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
+TRUNCATE line;
 \copy line FROM '$work/blind_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'blind', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
 TRUNCATE line;
@@ -112,6 +126,9 @@ INSERT INTO eval_q SELECT 'dev', row_number() OVER (), split_part(l, e'\t', 1), 
 TRUNCATE line;
 \copy line FROM '$work/buerger_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'buerger', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
+TRUNCATE line;
+\copy line FROM '$work/hochschule_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_q SELECT 'hochschule', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
 SQL
 log "model $MODEL; sets $SETS; $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' documents', ', ') FROM (SELECT dset, count(*) n FROM eval_doc GROUP BY dset) x"); $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' questions', ', ') FROM (SELECT dset, count(*) n FROM eval_q GROUP BY dset) x")"
 
@@ -124,6 +141,7 @@ for set in "${set_list[@]}"; do
   case "$set" in
     blind) ek="'{\"tarifgebiet\": \"region\", \"fachbereich\": \"branche\"}'" ;;
     buerger) ek="'{\"stadt\": \"stadt\", \"thema\": \"thema\"}'" ;;
+    hochschule) ek="'{\"studiengang\": \"studiengang\", \"thema\": \"thema\"}'" ;;
     *) ek="'{\"tarifgebiet\": \"tarifgebiet\", \"fachbereich\": \"branche\"}'" ;;
   esac
   for v in "${variant_list[@]}"; do

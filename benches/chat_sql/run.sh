@@ -6,7 +6,7 @@
 #    the extension into the system PostgreSQL (it replaces whatever pg_mcp build is installed);
 # 2. starts mock_llm on loopback (zero latency, request recording off) and a private cluster
 #    (PG_MCP_CHAT_BENCH_DIR, default /var/tmp/pg_mcp_chat_bench/pgdata, port
-#    PG_MCP_CHAT_BENCH_PORT, default 55440) with database pg_mcp_bench and setup.sql;
+#    PG_MCP_CHAT_BENCH_PORT, default 55435) with database pg_mcp_bench and setup.sql;
 # 3. runs pgbench with custom scripts, one client for latency, then 16 clients on 2 threads:
 #      select1.sql  SELECT 1                                    the nothing-to-do baseline
 #      plain.sql    mcp.chat, 1 turn: the model answers at once
@@ -21,7 +21,7 @@ SECONDS_SINGLE="${SECONDS_SINGLE:-10}"
 CLIENTS="${CLIENTS:-16}"
 THREADS="${THREADS:-2}"
 DIR="${PG_MCP_CHAT_BENCH_DIR:-/var/tmp/pg_mcp_chat_bench/pgdata}"
-PORT="${PG_MCP_CHAT_BENCH_PORT:-55440}"
+PORT="${PG_MCP_CHAT_BENCH_PORT:-55435}"
 DB=pg_mcp_bench
 # A data directory set up for another port belongs to somebody else: leave it alone.
 if as_root test -f "$DIR/PG_VERSION" && ! as_root grep -q "^port = $PORT\$" "$DIR/postgresql.conf"; then

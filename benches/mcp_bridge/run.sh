@@ -13,7 +13,7 @@ LOG_TAG=bench
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
-PORT="${PG_MCP_BENCH_PORT:-55441}"
+PORT="${PG_MCP_BENCH_PORT:-55434}"
 DB=pg_mcp_bench_mcp
 CALLS="${CALLS:-1000}"
 SPAWNS="${SPAWNS:-20}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Overhead of the sql_query tool (and a report tool) over running the same SELECT directly,
-# for a 25-row result, measured with pgbench on a private cluster (127.0.0.1:55441).
+# for a 25-row result, measured with pgbench on a private cluster (127.0.0.1:55434).
 # Not a test: prints a table; numbers depend on the machine.
 #   bash benches/sql_tool/run.sh            # 10 s per case, 1 client
 #   SECONDS_PER_CASE=30 bash benches/sql_tool/run.sh
@@ -9,7 +9,7 @@ LOG_TAG=bench
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
-PORT="${PG_MCP_BENCH_PORT:-55441}"
+PORT="${PG_MCP_BENCH_PORT:-55434}"
 T="${SECONDS_PER_CASE:-10}"
 DB=pg_mcp_bench
 

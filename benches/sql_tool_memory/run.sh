@@ -12,7 +12,7 @@ LOG_TAG=bench-memory
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
-PORT="${PG_MCP_BENCH_PORT:-55441}"
+PORT="${PG_MCP_BENCH_PORT:-55434}"
 ROWS="${ROWS:-40}"
 VALUE_BYTES=$(( ${VALUE_MB:-50} * 1000000 ))
 DB=pg_mcp_bench_memory

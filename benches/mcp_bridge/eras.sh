@@ -11,6 +11,7 @@
 set -euo pipefail
 LOG_TAG=bench
 . "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/common.sh"
 
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
@@ -33,15 +34,9 @@ ALTER ROLE bench_eras SET mcp.audit_durable = off;
 INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'bench_eras');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query');
 SQL
-(cd "$ROOT" && cargo build -q --release -p mcp_bridge)
-BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/release/pg_mcp_bridge"
+release_bridge
 URI="postgresql://bench_eras@127.0.0.1:$PORT/$DB"
-REF="$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js"
-mkdir -p "$BASE"
-if [ ! -f "$REF" ]; then
-  log "installing @modelcontextprotocol/server-postgres@0.6.2"
-  (cd "$BASE" && npm install --silent --no-audit --no-fund @modelcontextprotocol/server-postgres@0.6.2 >/dev/null 2>&1) || true
-fi
+reference_server "$BASE"
 [ -f "$REF" ] || { log "server-postgres did not install"; exit 1; }
 log "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=bench_eras PGDATABASE="$DB" \

@@ -11,6 +11,7 @@
 set -euo pipefail
 LOG_TAG=bench
 . "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/common.sh"
 
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
@@ -36,10 +37,7 @@ INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query');
 ALTER DATABASE $DB SET mcp.tool_timeout_ms = 60000;
 SQL
-if [ -z "${BRIDGE:-}" ]; then
-  (cd "$ROOT" && cargo build -q --release -p mcp_bridge)
-  BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/release/pg_mcp_bridge"
-fi
+[ -n "${BRIDGE:-}" ] || release_bridge
 PG_MCP_JWT_SECRET="bench-key-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export PG_MCP_JWT_SECRET
 good="$("$BRIDGE" token --role bench_good)"

@@ -11,6 +11,7 @@
 set -euo pipefail
 LOG_TAG=bench
 . "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/common.sh"
 
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
@@ -34,15 +35,10 @@ GRANT SELECT ON public.t TO bench_mcp;
 INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'bench_mcp');
 INSERT INTO mcp.interface_tool VALUES ('chatbot', 'sql_query');
 SQL
-(cd "$ROOT" && cargo build -q --release -p mcp_bridge)
-BRIDGE="${CARGO_TARGET_DIR:-$ROOT/target}/release/pg_mcp_bridge"
+release_bridge
 URI="postgresql://bench_mcp@127.0.0.1:$PORT/$DB"
 
-mkdir -p "$BASE"
-if [ ! -f "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" ]; then
-  log "installing @modelcontextprotocol/server-postgres@0.6.2"
-  (cd "$BASE" && npm install --silent --no-audit --no-fund @modelcontextprotocol/server-postgres@0.6.2 >/dev/null 2>&1) || true
-fi
+reference_server "$BASE"
 # a Python >= 3.12 (postgres-mcp needs it): python3.13/3.12 on PATH, or one that pyenv keeps
 PY312=
 for c in python3.13 python3.12 $(command -v pyenv >/dev/null && ls -d "$(pyenv root)"/versions/3.1[2-9]*/bin/python3 2>/dev/null); do
@@ -77,9 +73,9 @@ bridge "pg_mcp_bridge (durable audit worker, asynchronous)" mcp.audit_durable=on
 psql_at "$PORT" "$DB" -c "ALTER ROLE bench_mcp RESET ALL" >/dev/null
 log "the driver's floor (an echo server, no database)"
 run "driver floor (echo server, no database)" sql_query '{"query": "x"}' "$SPAWNS" "$CALLS" -- python3 "$ROOT/benches/mcp_bridge/echo_server.py"
-if [ -f "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" ]; then
+if [ -f "$REF" ]; then
   log "@modelcontextprotocol/server-postgres"
-  run server-postgres query "{\"sql\": \"$Q\"}" "$SPAWNS" "$CALLS" -- node "$BASE/node_modules/@modelcontextprotocol/server-postgres/dist/index.js" "$URI"
+  run server-postgres query "{\"sql\": \"$Q\"}" "$SPAWNS" "$CALLS" -- node "$REF" "$URI"
 else log "server-postgres did not install: skipped"; fi
 if [ -x "$BASE/py312/bin/postgres-mcp" ]; then
   log "postgres-mcp"

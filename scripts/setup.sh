@@ -252,8 +252,15 @@ command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install a Rust tool
 if cargo pgrx --version 2>/dev/null | grep -q " ${PGRX_VERSION}"; then
   log "cargo-pgrx ${PGRX_VERSION}: present"
 else
-  log "cargo-pgrx ${PGRX_VERSION}: installing (takes 6-14 minutes on 2 cores)"
-  cargo install cargo-pgrx --version "${PGRX_VERSION}" --locked --quiet
+  # Unoptimized (--debug): cargo-pgrx only drives cargo, pg_config and the extension's own
+  # schema generator (pgrx_embed, built in the extension's profile), so its speed does not show,
+  # while its optimized build took ~5.5 minutes of a cold CI run on 2 cores and this one about a
+  # third of the CPU time (docs/operations.md, "PostgreSQL versions"). PG_MCP_PGRX_RELEASE=1: the
+  # optimized build as `cargo install` makes it by default.
+  debug=(--debug)
+  [ "${PG_MCP_PGRX_RELEASE:-0}" = 1 ] && debug=()
+  log "cargo-pgrx ${PGRX_VERSION}: installing (takes 2-4 minutes on 2 cores)"
+  cargo install cargo-pgrx --version "${PGRX_VERSION}" --locked --quiet "${debug[@]}"
 fi
 
 # 4. pgrx init against the system PostgreSQL and the versions built above (nothing is

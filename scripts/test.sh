@@ -127,7 +127,7 @@ step "install under a running server (tests/install/run.sh)" bash "$ROOT/tests/i
 
 # 9-11 test processes outside the server (the bridge, the SDK clients, llama.cpp); their server
 # side is mcp.handle and mcp.chat, which the goldens and #[pg_test]s cover on every version.
-# PG_MCP_SERVER_STEPS_ONLY=1 skips them (.ci/run, on its second version: the time budget).
+# PG_MCP_SERVER_STEPS_ONLY=1 skips them (.ci/run with PG_MCP_CI_SUITE_18=server, on 18).
 if [ "${PG_MCP_SERVER_STEPS_ONLY:-0}" = 1 ]; then
   log "client suites (tests/mcp, conformance, oauth, bridge, llama): skipped (PG_MCP_SERVER_STEPS_ONLY=1)"
 else

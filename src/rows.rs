@@ -251,17 +251,66 @@ impl Drop for OpenCursor<'_> {
     }
 }
 
+/// A cursor over `sql` run as SPI runs a statement that may write (`read_only = false`): with a
+/// fresh snapshot, so a tool called late in a long chat sees what other transactions committed
+/// since the chat's statement began, and the functions it calls may write. pgrx's
+/// `try_open_cursor_mut` first assigns a transaction id (`GetCurrentTransactionId`), which a tool
+/// that only reads does not need: the caller's transaction then had one for nothing, and its
+/// commit wrote a commit record and waited for a WAL flush although nothing was written (with the
+/// durable audit on, the caller's transaction writes nothing at all). A hot standby cannot assign
+/// one (XX000 "cannot assign TransactionIds during recovery"); this path needs none there either.
+/// A tool that writes gets its transaction id from its first write, as any statement does.
+fn open_fresh_cursor<'c>(
+    c: &pgrx::spi::SpiClient<'c>,
+    sql: &str,
+    args: &[DatumWithOid<'_>],
+) -> SpiResult<pgrx::spi::SpiCursor<'c>> {
+    let Ok(src) = std::ffi::CString::new(sql) else {
+        return Err(pgrx::spi::SpiError::SpiError(
+            pgrx::spi::SpiErrorCodes::Argument,
+        ));
+    };
+    let mut types: Vec<pg_sys::Oid> = args.iter().map(|a| a.oid()).collect();
+    let mut values: Vec<pg_sys::Datum> = Vec::with_capacity(args.len());
+    let mut nulls: Vec<std::ffi::c_char> = Vec::with_capacity(args.len());
+    for a in args {
+        match a.datum() {
+            Some(d) => {
+                values.push(d.sans_lifetime());
+                nulls.push(b' ' as std::ffi::c_char);
+            }
+            None => {
+                values.push(pg_sys::Datum::from(0usize));
+                nulls.push(b'n' as std::ffi::c_char);
+            }
+        }
+    }
+    // SAFETY: SPI is connected (`c`); the arrays hold args.len() entries each and outlive the
+    // call, which copies the values into the portal; it raises an ERROR instead of returning
+    // NULL. The portal's name is a NUL-terminated string PostgreSQL assigned (`<unnamed portal
+    // N>`), valid while the portal is.
+    let name = unsafe {
+        let portal = pg_sys::SPI_cursor_open_with_args(
+            std::ptr::null(),
+            src.as_ptr(),
+            args.len() as i32,
+            types.as_mut_ptr(),
+            values.as_mut_ptr(),
+            nulls.as_ptr(),
+            false,
+            0,
+        );
+        CStr::from_ptr((*portal).name)
+            .to_string_lossy()
+            .into_owned()
+    };
+    c.find_cursor(&name)
+}
+
 pub fn fetch(sql: &str, args: &[DatumWithOid<'_>], opts: &CollectOptions) -> SpiResult<Fetched> {
     let vector = vector_oid();
-    Spi::connect_mut(|c| {
-        // pgrx's mutable cursor first asks for a transaction id (GetCurrentTransactionId), which a
-        // hot standby cannot assign (XX000 "cannot assign TransactionIds during recovery"); nothing
-        // can write there, so the read-only cursor is used on a standby.
-        let cursor = if unsafe { pg_sys::RecoveryInProgress() } {
-            c.try_open_cursor(sql, args)?
-        } else {
-            c.try_open_cursor_mut(sql, args)?
-        };
+    Spi::connect(|c| {
+        let cursor = open_fresh_cursor(c, sql, args)?;
         let mut cursor = OpenCursor(ManuallyDrop::new(cursor));
         let mut budget = ResultBudget::new(opts.max_bytes);
         let mut columns: Option<Vec<(String, pg_sys::Oid, i16)>> = None;

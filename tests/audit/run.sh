@@ -21,7 +21,10 @@
 # 13. more databases than audit queues (8): ten databases chat one after another, every run is
 #     recorded (an idle queue passes to the next database);
 # 14. a record the worker cannot store (a CHECK refuses it) in a batch: only it is lost, the
-#     records queued around it land (the batch is stored again record by record).
+#     records queued around it land (the batch is stored again record by record);
+# 15. a tool that only reads, called by a chat and on its own (a function tool and sql_query),
+#     leaves the caller's transaction without a transaction id: its commit writes no commit
+#     record and waits for no WAL flush; the run's rows are all there.
 # Uses the regress cluster (preloaded by scripts/lib.sh, durable audit off by default there).
 set -euo pipefail
 LOG_TAG=audit
@@ -55,7 +58,7 @@ psql_at "$PORT" "$DB" -c "
     ('raisecancel', 'its statement is cancelled', '{\"type\":\"object\",\"properties\":{}}', 'public.raisecancel()');
   INSERT INTO mcp.interface (name, access_role) VALUES ('chatbot', 'public');
   INSERT INTO mcp.interface_tool VALUES ('chatbot', 'selfcancel'), ('chatbot', 'slowtool'), ('chatbot', 'raisecancel');" >/dev/null
-for sc in ok never nul selfcancel slowtool raisecancel; do
+for sc in ok never nul selfcancel slowtool raisecancel readtool; do
   q "INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('$sc', 'openai', 'http://127.0.0.1:$mock_port/s/$sc/v1', 'mock-model')" >/dev/null
 done
 chat_sql() { # chat_sql QUESTION PROVIDER
@@ -244,6 +247,43 @@ got="$(q "SELECT string_agg(arguments->>'query', ',' ORDER BY call_id) FROM mcp.
 [ "$(( $(failed) - failed_before ))" = 1 ] || fail "bad record: records_failed went from $failed_before to $(failed), expected one more"
 q "ALTER TABLE mcp.tool_call DROP CONSTRAINT audit_test_poison" >/dev/null
 log "a bad record in a batch: only it is lost (counted failed), the records around it land in order"
+
+# 15. Read-only tools leave the caller's transaction without a transaction id (the audit rows
+#     are the worker's; the tool's cursor runs as a writing statement would, with a fresh
+#     snapshot, but asks for no transaction id).
+q "CREATE FUNCTION public.readitem() RETURNS text LANGUAGE sql STABLE AS \$\$ SELECT 'item 15' \$\$;
+   INSERT INTO mcp.tool (name, description, parameters, function) VALUES
+     ('readitem', 'reads', '{\"type\":\"object\",\"properties\":{}}', 'public.readitem()');
+   INSERT INTO mcp.interface_tool VALUES ('chatbot', 'readitem')" >/dev/null
+# (nextval, which reserves each call's id, asks for a transaction id when it WAL-logs the
+# sequence: once every 32 values, and after a checkpoint. The sequence is logged right before,
+# so the three calls below do not; a checkpoint in between is retried once.)
+readonly_calls() {
+  q "SELECT pg_catalog.setval('mcp.tool_call_call_id_seq', pg_catalog.nextval('mcp.tool_call_call_id_seq'));
+     SELECT pg_catalog.nextval('mcp.tool_call_call_id_seq')" >/dev/null
+  psql_at "$PORT" "$DB" -At -c "BEGIN" -c "$(chat_sql "$1" readtool)" \
+    -c "SELECT txid_current_if_assigned() IS NULL" \
+    -c "SELECT mcp.call_tool('readitem', '{}', 'chatbot') IS NOT NULL" \
+    -c "SELECT mcp.call_tool('sql_query', '{\"query\": \"SELECT 15 AS readonly\"}', 'chatbot') IS NOT NULL" \
+    -c "SELECT txid_current_if_assigned() IS NULL" -c "COMMIT"
+}
+out="$(readonly_calls 'read only')"
+if [ "$out" != "$(printf 'completed\nt\nt\nt\nt')" ]; then
+  log "read-only tools: [$(echo $out)] on the first try, once more"
+  q "DELETE FROM mcp.tool_call WHERE run_id IS NULL AND tool IN ('readitem', 'sql_query') AND (tool = 'readitem' OR arguments->>'query' = 'SELECT 15 AS readonly')" >/dev/null
+  q "UPDATE mcp.run SET question = 'read only (first try)' WHERE question = 'read only'" >/dev/null
+  out="$(readonly_calls 'read only')"
+fi
+[ "$out" = "$(printf 'completed\nt\nt\nt\nt')" ] || \
+  fail "read-only tools: [$out], expected the chat completed and no transaction id before and after the calls of their own"
+wait_run 'read only' "completed - 2 4" 0
+[ "$(q "SELECT string_agg(t.tool || ':' || t.status, ',' ORDER BY t.call_id) FROM mcp.tool_call t
+        JOIN mcp.run r USING (run_id) WHERE r.question = 'read only'")" = "readitem:ok" ] || \
+  fail "read-only tools: the chat's tool call row is missing"
+[ "$(q "SELECT count(*) FROM mcp.tool_call WHERE run_id IS NULL AND ((tool = 'readitem' AND status = 'ok')
+        OR arguments->>'query' = 'SELECT 15 AS readonly')")" = 2 ] || \
+  fail "read-only tools: the rows of the calls of their own are missing"
+log "read-only tools (a chat's and calls of their own) leave the caller's transaction without a transaction id; all rows recorded"
 
 # 13. Ten databases (copies of a template with pg_mcp, the mock provider and an open interface),
 #     each with one chat: all ten runs recorded, although there are only 8 queues.

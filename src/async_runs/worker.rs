@@ -503,28 +503,11 @@ SELECT t.run_id, t.role_name::text, t.question, t.interface, t.session_id, t.opt
                                                                     'status', 'running')::text)::text
   FROM taken t ORDER BY t.submitted_at, t.run_id";
 
-/// Set `synchronous_commit` for the current transaction only (`SET LOCAL`).
-fn local_synchronous_commit(on: bool) {
-    let value = if on { c"on" } else { c"off" };
-    unsafe {
-        pg_sys::set_config_option(
-            c"synchronous_commit".as_ptr(),
-            value.as_ptr(),
-            pg_sys::GucContext::PGC_USERSET,
-            pg_sys::GucSource::PGC_S_SESSION,
-            pg_sys::GucAction::GUC_ACTION_LOCAL,
-            true,
-            0,
-            false,
-        );
-    }
-}
-
 /// Take up to `n` of the oldest queued runs (committed as `running`, synchronously, before they
 /// start), and whether more are queued.
 fn take_runs(n: usize) -> (Vec<Job>, bool) {
     let r = BackgroundWorker::transaction(|| {
-        local_synchronous_commit(true);
+        crate::pg::local_synchronous_commit(true);
         crate::pg::in_subtransaction_catch_all(|| {
             Spi::connect_mut(|c| {
                 let t = c.update(TAKE, None, &[(n.min(i32::MAX as usize) as i32).into()])?;
@@ -653,7 +636,7 @@ fn store(ends: Vec<(Uuid, End)>) {
         return;
     }
     let r = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
-        local_synchronous_commit(true);
+        crate::pg::local_synchronous_commit(true);
         let mut failed = Vec::new();
         for (run_id, end) in ends {
             let error = (end.status == "error").then(|| {

@@ -205,10 +205,10 @@ pub fn append(rec: &Record) -> bool {
             None => return false,
         }
     };
-    // A record of a run in synchronous mode is stored with the run's end (waited for), in the
-    // same worker transaction: one commit (a WAL flush) per run instead of one per record.
-    let wake = own || !SYNCHRONOUS.get();
-    match queue_record_waking(rec, wait_budget(), true, wake) {
+    // The worker is woken for every record, so that it stores a run's requests and tool calls
+    // while the run goes on (on another core), not after the run's end: those commits do not
+    // wait for the WAL flush (worker.rs, drain), the end's commit flushes them with it.
+    match queue_record(rec, wait_budget(), true) {
         Ok(ticket) => {
             if own && SYNCHRONOUS.get() && !ticket.committed_within(wait_budget()) {
                 pgrx::warning!(

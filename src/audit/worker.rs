@@ -247,7 +247,17 @@ fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
     if batch.is_empty() {
         return Some(0);
     }
+    // A batch of a run's inner records only (its requests, tool calls, conversation) is
+    // committed without waiting for the WAL flush: nobody waits for them, and the run's end,
+    // committed after them with the flush, makes them durable (mcp_audit::rows::
+    // commit_may_defer_flush). Other batches commit as synchronous_commit says.
+    let defer_flush = batch
+        .iter()
+        .all(|r| mcp_audit::rows::commit_may_defer_flush(r));
     let failed = BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
+        if defer_flush {
+            crate::pg::local_synchronous_commit(false);
+        }
         if batch.len() > 1 && store_batch(&batch) {
             return 0;
         }

@@ -30,6 +30,25 @@ pub fn set_guc(name: &std::ffi::CStr, value: &str) {
     };
 }
 
+/// Set `synchronous_commit` for the current transaction only (`SET LOCAL`), through the GUC
+/// API: a background worker's commit that must be flushed (`on`) whatever the server's setting,
+/// or one that need not wait for the flush (`off`).
+pub fn local_synchronous_commit(on: bool) {
+    let value = if on { c"on" } else { c"off" };
+    unsafe {
+        pg_sys::set_config_option(
+            c"synchronous_commit".as_ptr(),
+            value.as_ptr(),
+            pg_sys::GucContext::PGC_USERSET,
+            pg_sys::GucSource::PGC_S_SESSION,
+            pg_sys::GucAction::GUC_ACTION_LOCAL,
+            true,
+            0,
+            false,
+        );
+    }
+}
+
 /// Run `f` with `application_name` set to `value` (visible in pg_stat_activity), then put the
 /// previous value back. If `f` raises, the transaction's abort reverts the setting.
 pub fn with_application_name<R>(value: &str, f: impl FnOnce() -> R) -> R {

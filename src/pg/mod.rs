@@ -8,7 +8,7 @@ pub mod spi;
 pub mod subxact;
 pub mod timeout;
 
-pub use guc::{guc_value, set_guc, with_application_name};
+pub use guc::{guc_value, local_synchronous_commit, set_guc, with_application_name};
 pub use owner::as_extension_owner;
 pub use spi::{
     can_assign_xid, first_row, first_row_mut, prevent_if_read_only, read_one, select_kept,

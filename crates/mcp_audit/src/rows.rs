@@ -81,6 +81,37 @@ pub fn batch_json<R: AsRef<[u8]>>(records: &[R]) -> Vec<u8> {
     out
 }
 
+/// Whether the commit that stores `rec` (a record as [`Record::to_json`] made it, as the durable
+/// audit's queue holds it) may leave out the WAL flush: true for the records of a run between its
+/// start and its end (an LLM request, a tool call of the run, a part of the conversation). No
+/// backend waits for those: the run's end, stored after them through the same queue, is committed
+/// with the flush, and WAL is flushed in order, so that flush makes them durable as well; until
+/// then a server crash loses them as it would while they wait in the queue. False for what a
+/// backend waits for (a run's start and end, a tool call or embedding request of its own) and for
+/// anything unreadable. It reads the record's kind and run id only (no copy of its values).
+pub fn commit_may_defer_flush(rec: &[u8]) -> bool {
+    #[derive(Deserialize)]
+    struct Peek<'a> {
+        #[serde(borrow)]
+        k: std::borrow::Cow<'a, str>,
+        #[serde(borrow)]
+        row: PeekRow<'a>,
+    }
+    #[derive(Deserialize)]
+    struct PeekRow<'a> {
+        #[serde(borrow, default)]
+        run_id: Option<std::borrow::Cow<'a, str>>,
+    }
+    let Ok(p) = serde_json::from_slice::<Peek<'_>>(rec) else {
+        return false;
+    };
+    match p.k.as_ref() {
+        "llm_request" | "messages" => true,
+        "tool_call" => p.row.run_id.is_some(),
+        _ => false,
+    }
+}
+
 /// `mcp.run` at the start of a run.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 #[serde(deny_unknown_fields)]
@@ -271,6 +302,53 @@ mod tests {
             created_at: now(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn only_a_runs_inner_records_may_defer_the_flush() {
+        let of_run = |rec: Record| commit_may_defer_flush(&rec.to_json());
+        let mut in_run = tool_call();
+        in_run.run_id = Some("r1".into());
+        assert!(of_run(Record::ToolCall(in_run)));
+        assert!(of_run(Record::LlmRequest(LlmRequestRow {
+            run_id: "r1".into(),
+            fixes: json!([]),
+            ..Default::default()
+        })));
+        assert!(of_run(Record::Messages(MessagesRow {
+            run_id: "r1".into(),
+            messages: vec![json!({"role": "user", "content": "run_end"})],
+            ..Default::default()
+        })));
+        // what a backend waits for: the start, the end, a call of its own, an embedding request
+        assert!(!of_run(Record::ToolCall(tool_call())));
+        assert!(!of_run(Record::Run(RunRow {
+            run_id: "r1".into(),
+            ..Default::default()
+        })));
+        assert!(!of_run(Record::RunEnd(RunEndRow {
+            run_id: "r1".into(),
+            ..Default::default()
+        })));
+        assert!(!of_run(Record::EmbeddingRequest(Default::default())));
+        // unreadable or unknown: flushed
+        for bad in [
+            &b""[..],
+            b"{",
+            b"[]",
+            br#"{"k":"llm_request"}"#,
+            br#"{"k":"other","row":{}}"#,
+        ] {
+            assert!(
+                !commit_may_defer_flush(bad),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        // a run id written with escapes still counts
+        assert!(commit_may_defer_flush(
+            br#"{"k":"tool_call","row":{"run_id":"r\u0031","tool":"t"}}"#
+        ));
     }
 
     #[test]

@@ -25,7 +25,9 @@ set -euo pipefail
 LOG_TAG=bench-overhead
 . "$(dirname "$0")/../../scripts/lib.sh"
 HERE="$ROOT/benches/chat_overhead"
-SECONDS_EACH="${SECONDS:-10}"
+# (not $SECONDS: bash counts the seconds since the shell started in it, 0 here unless the
+# caller exported a value)
+SECONDS_EACH="${SECONDS_EACH:-10}"
 ROUNDS="${ROUNDS:-2}"
 DIR="${PG_MCP_CHAT_BENCH_DIR:-/var/tmp/pg_mcp_chat_bench/pgdata}"
 PORT="${PG_MCP_CHAT_BENCH_PORT:-55435}"

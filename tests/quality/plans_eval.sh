@@ -28,6 +28,9 @@
 # --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
 # again without reloading (and keeps them)
 #
+# A --with FILE.sql that replaces mcp.rank_plans must keep its signature (with entity_words):
+# mcp.analyze calls it by that argument's name, so a function without it is not called.
+#
 # --baseline REV ranks as the extension did at git revision REV: mcp.analyze and mcp.rank_plans
 # (sql/plans.sql) and mcp.plan_example_similarity_as_owner (sql/plan_embedding.sql) of that
 # revision replace the installed ones in the scratch databases (those it has), and the
@@ -138,6 +141,18 @@ if [ -n "$baseline" ]; then
   def="$def
 $(fn_of "$baseline" sql/plans.sql mcp.rank_plans)
 $(fn_of "$baseline" sql/plan_embedding.sql mcp.plan_example_similarity_as_owner)"
+  # (a revision whose mcp.rank_plans has no entity_words argument: the installed one with it is
+  # dropped from the scratch database, else that revision's analyze, calling it with four
+  # arguments, would find two candidates)
+  if ! grep -q 'entity_words text\[\]' <<<"$def"; then
+    def="DO \$\$ BEGIN
+  IF pg_catalog.to_regprocedure('mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[])') IS NOT NULL THEN
+    ALTER EXTENSION pg_mcp DROP FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[]);
+    DROP FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[]);
+  END IF;
+END \$\$;
+$def"
+  fi
   for db in "${dbs[@]}"; do printf '%s\n' "$def" | psql_at "$PORT" "$db" >/dev/null; done
   log "ranking with mcp.analyze of $baseline (thresholds $MIN_SCORE, with an embedding model $MIN_SCORE_EMB)"
 fi

@@ -12,12 +12,15 @@
 # after Domain C; skipped while its files are missing) and the held-out university's student
 # services (Domain E: hochschule/thesaurus.json + hochschule/plans.sql, interface
 # studierendenservice, questions/hochschule_plans.tsv; loaded as hochschule/ADMIN.md says, after
-# Domain D; skipped while its files are missing).
+# Domain D; skipped while its files are missing) and the held-out municipal utility's customer
+# portal (Domain F: stadtwerke/thesaurus.json + stadtwerke/plans.sql, interface kundenportal,
+# questions/stadtwerke_plans.tsv; loaded as stadtwerke/ADMIN.md says, after Domain E, and only
+# when it is evaluated; skipped while its files are missing).
 # The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
 # (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
 # none ('-'); a question is right when that is its expected plan.
 #
-#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule] [--reuse]
+#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule,stadtwerke] [--reuse]
 #                                    [--model none,minilm,e5]
 #
 # --model: the embedding signal of the plans (mcp.interface.embedding_model of the interfaces
@@ -46,7 +49,7 @@ LOG_TAG=plans-eval
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule"; models="none"
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule,stadtwerke"; models="none"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
@@ -76,6 +79,10 @@ case ",$only," in *",buerger,"*) [ "$has_buerger" = 1 ] || log "Domain D (buerge
 H="$Q/hochschule"; has_hochschule=0
 [ -f "$H/thesaurus.json" ] && [ -f "$H/plans.sql" ] && [ -f "$Q/questions/hochschule_plans.tsv" ] && has_hochschule=1
 case ",$only," in *",hochschule,"*) [ "$has_hochschule" = 1 ] || log "Domain E (hochschule) files missing: skipped" ;; esac
+S="$Q/stadtwerke"; has_stadtwerke=0
+[ -f "$S/thesaurus.json" ] && [ -f "$S/plans.sql" ] && [ -f "$Q/questions/stadtwerke_plans.tsv" ] && has_stadtwerke=1
+case ",$only," in *",stadtwerke,"*) ;; *) has_stadtwerke=0 ;; esac
+case ",$only," in *",stadtwerke,"*) [ "$has_stadtwerke" = 1 ] || log "Domain F (stadtwerke) files missing: skipped" ;; esac
 dbs=(quality_dev quality_blind)
 start_cluster "$DIR" "$PORT"
 
@@ -124,6 +131,12 @@ fi
 if [ "$has_hochschule" = 1 ]; then
   load_thesaurus quality_blind "$H/thesaurus.json"
   psql_at "$PORT" quality_blind -f "$H/plans.sql" >/dev/null
+fi
+# (Domain F only when it is evaluated: its thesaurus changes what the other domains' questions
+# find, so a run of Domains A-E without it gives the figures they had before it was written)
+if [ "$has_stadtwerke" = 1 ]; then
+  load_thesaurus quality_blind "$S/thesaurus.json"
+  psql_at "$PORT" quality_blind -f "$S/plans.sql" >/dev/null
 fi
 fi
 
@@ -177,7 +190,7 @@ IFS=',' read -ra model_list <<<"$models"
 for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal')" >/dev/null
       # the steady state a deployment is in after its first question: one analyze per interface,
       # in a statement of its own, stores the plans' example vectors (the questions below run in
       # one statement, whose snapshot would not see vectors stored during it, so the off-domain
@@ -187,7 +200,7 @@ for model in "${model_list[@]}"; do
     done
   else
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal')" >/dev/null
     done
   fi
   echo; echo "##### embedding signal: $model"
@@ -198,6 +211,7 @@ for model in "${model_list[@]}"; do
   [ "$has_vers" = 1 ] && run quality_blind vers kundenservice "$Q/questions/vers_plans.tsv" 2
   [ "$has_buerger" = 1 ] && run quality_blind buerger buergerservice "$Q/questions/buerger_plans.tsv" 2
   [ "$has_hochschule" = 1 ] && run quality_blind hochschule studierendenservice "$Q/questions/hochschule_plans.tsv" 2
+  [ "$has_stadtwerke" = 1 ] && run quality_blind stadtwerke kundenportal "$Q/questions/stadtwerke_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done

@@ -14,8 +14,10 @@
 # studierendenservice, questions/hochschule_plans.tsv; loaded as hochschule/ADMIN.md says, after
 # Domain D; skipped while its files are missing) and the held-out municipal utility's customer
 # portal (Domain F: stadtwerke/thesaurus.json + stadtwerke/plans.sql, interface kundenportal,
-# questions/stadtwerke_plans.tsv; loaded as stadtwerke/ADMIN.md says, after Domain E, and only
-# when it is evaluated; skipped while its files are missing).
+# questions/stadtwerke_plans.tsv; loaded as stadtwerke/ADMIN.md says into a scratch database of
+# its own, quality_stadtwerke, with the chatbot interface: its plan stoerung_melden has the name
+# of an IT support plan, and plan names are global; only when it is evaluated; skipped while its
+# files are missing).
 # The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
 # (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
 # none ('-'); a question is right when that is its expected plan.
@@ -28,8 +30,8 @@
 # English), e5 (multilingual-e5-small); a list runs every domain with each, in the same run, and
 # the last lines give one "plan accuracy" line per model.
 #
-# --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
-# again without reloading (and keeps them)
+# --keep leaves the scratch databases quality_dev and quality_blind (and quality_stadtwerke);
+# --reuse evaluates in them again without reloading (and keeps them)
 #
 # A --with FILE.sql that replaces mcp.rank_plans must keep its signature (with entity_words):
 # mcp.analyze calls it by that argument's name, so a function without it is not called.
@@ -84,6 +86,7 @@ S="$Q/stadtwerke"; has_stadtwerke=0
 case ",$only," in *",stadtwerke,"*) ;; *) has_stadtwerke=0 ;; esac
 case ",$only," in *",stadtwerke,"*) [ "$has_stadtwerke" = 1 ] || log "Domain F (stadtwerke) files missing: skipped" ;; esac
 dbs=(quality_dev quality_blind)
+[ "$has_stadtwerke" = 1 ] && dbs+=(quality_stadtwerke)
 start_cluster "$DIR" "$PORT"
 
 # the chatbot interface and the demo's getTarifVertrag tool, as pg_test/sql/analyze.sql sets them up
@@ -132,11 +135,12 @@ if [ "$has_hochschule" = 1 ]; then
   load_thesaurus quality_blind "$H/thesaurus.json"
   psql_at "$PORT" quality_blind -f "$H/plans.sql" >/dev/null
 fi
-# (Domain F only when it is evaluated: its thesaurus changes what the other domains' questions
-# find, so a run of Domains A-E without it gives the figures they had before it was written)
+# (Domain F in a database of its own: its plan stoerung_melden would replace IT support's)
 if [ "$has_stadtwerke" = 1 ]; then
-  load_thesaurus quality_blind "$S/thesaurus.json"
-  psql_at "$PORT" quality_blind -f "$S/plans.sql" >/dev/null
+  fresh_db "$PORT" quality_stadtwerke >/dev/null
+  setup_chatbot quality_stadtwerke
+  load_thesaurus quality_stadtwerke "$S/thesaurus.json"
+  psql_at "$PORT" quality_stadtwerke -f "$S/plans.sql" >/dev/null
 fi
 fi
 
@@ -211,7 +215,7 @@ for model in "${model_list[@]}"; do
   [ "$has_vers" = 1 ] && run quality_blind vers kundenservice "$Q/questions/vers_plans.tsv" 2
   [ "$has_buerger" = 1 ] && run quality_blind buerger buergerservice "$Q/questions/buerger_plans.tsv" 2
   [ "$has_hochschule" = 1 ] && run quality_blind hochschule studierendenservice "$Q/questions/hochschule_plans.tsv" 2
-  [ "$has_stadtwerke" = 1 ] && run quality_blind stadtwerke kundenportal "$Q/questions/stadtwerke_plans.tsv" 2
+  [ "$has_stadtwerke" = 1 ] && run quality_stadtwerke stadtwerke kundenportal "$Q/questions/stadtwerke_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done

@@ -1529,14 +1529,15 @@ COMMENT ON FUNCTION mcp.multi_word_typos(text[], text[]) IS
 -- Plan ranking for mcp.analyze (a function of its own: the eval calibrates its weights, and its
 -- plan is cached apart from analyze's matching query).
 CREATE FUNCTION mcp.rank_plans(interface text, words text[], kinds text[],
-                               similarity jsonb DEFAULT NULL, weights jsonb DEFAULT NULL)
+                               similarity jsonb DEFAULT NULL, weights jsonb DEFAULT NULL,
+                               entity_words text[] DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 #variable_conflict use_column
 DECLARE
     w constant jsonb := '{"optional": 0.8, "part": 0.5, "unknown": 0.5, "missing": 0.1, "embedding": 0.7, "min_part": 5,
                           "repeat": 0.8, "floor": 1, "shape": 0.4,
-                          "off_domain": 0.5}'::jsonb
+                          "off_domain": 0.5, "entity_word": 0.5}'::jsonb
                         || COALESCE(weights, '{}');
     w_opt constant numeric := (w ->> 'optional')::numeric;
     w_part constant numeric := (w ->> 'part')::numeric;
@@ -1548,6 +1549,12 @@ DECLARE
     min_part constant integer := (w ->> 'min_part')::integer;
     w_shape constant numeric := (w ->> 'shape')::numeric;
     w_off constant numeric := (w ->> 'off_domain')::numeric;
+    w_ew constant numeric := (w ->> 'entity_word')::numeric;
+    -- the stems of the entities' own words (entity_words: each entity's stems, space-separated,
+    -- in the order of kinds)
+    v_ewords constant text[] := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(COALESCE(entity_words, '{}')) e,
+                                           pg_catalog.unnest(pg_catalog.string_to_array(e, ' ')) x
+                                       WHERE x IS NOT NULL AND x <> '');
     -- the kinds the question names twice or more ("Bayern oder Sachsen")
     v_rep constant text[] := ARRAY(SELECT k FROM pg_catalog.unnest(COALESCE(kinds, '{}')) k WHERE k IS NOT NULL
                                     GROUP BY k HAVING pg_catalog.count(*) >= 2);
@@ -1603,12 +1610,13 @@ BEGIN
     ), n AS (
         SELECT pg_catalog.count(*)::numeric AS n FROM p
     ), m AS (
-        -- each word of the question outside the entities against each plan's keywords: 1 for the
-        -- same stem, w_part for a compound part (one stem of >= min_part letters begins or ends the
-        -- other: Urlaubsanspruch ~ Urlaub, Monitorbestellung ~ bestellen)
+        -- each word of the question outside the entities (and each word of an entity, for ewt)
+        -- against each plan's keywords: 1 for the same stem, w_part for a compound part (one stem
+        -- of >= min_part letters begins or ends the other: Urlaubsanspruch ~ Urlaub,
+        -- Monitorbestellung ~ bestellen)
         SELECT p.name, q.word, pg_catalog.max(CASE WHEN k = q.word THEN 1.0 ELSE w_part END) AS hit,
                (pg_catalog.array_agg(k ORDER BY k = q.word DESC, pg_catalog.length(k) DESC, k))[1] AS kw
-          FROM p CROSS JOIN pg_catalog.unnest(v_words) q(word)
+          FROM p CROSS JOIN (SELECT DISTINCT x FROM pg_catalog.unnest(v_words || v_ewords) x) q(word)
           JOIN LATERAL pg_catalog.unnest(p.kw) k ON k = q.word
                OR (LEAST(pg_catalog.length(k), pg_catalog.length(q.word)) >= min_part
                    AND (pg_catalog.starts_with(k, q.word) OR pg_catalog.starts_with(q.word, k)
@@ -1630,7 +1638,17 @@ BEGIN
         SELECT e.i, e.kind, pg_catalog.count(*) OVER (PARTITION BY e.kind ORDER BY e.i) - 1 AS rep,
                CASE WHEN EXISTS (SELECT 1 FROM p WHERE e.kind = ANY (p.req || p.opt)) THEN 1.0
                     ELSE w_unknown END AS wt
-          FROM pg_catalog.unnest(v_kinds) WITH ORDINALITY e(kind, i)
+               , e.ew
+          FROM ROWS FROM (pg_catalog.unnest(v_kinds), pg_catalog.unnest(entity_words)) WITH ORDINALITY e(kind, ew, i)
+         WHERE e.kind IS NOT NULL
+    ), ewt AS (
+        -- an entity's own words as words of the plans: the intent a plan's examples and
+        -- description give the entity's word ("Urlaubssemester", a thema of the examination
+        -- regulations, is also what the plan for leave semesters is about), by the word's weight
+        -- (ln(1 + n/df) / ln(1 + n), df = the plans knowing it)
+        SELECT m.name, m.word, m.hit,
+               pg_catalog.ln(1 + n.n / pg_catalog.count(*) OVER (PARTITION BY m.word)) / pg_catalog.ln(1 + n.n) AS idf
+          FROM m CROSS JOIN n WHERE m.word = ANY (v_ewords)
     ), tot AS (
         SELECT COALESCE((SELECT pg_catalog.sum(wt.wt) FROM wt), 0) AS words,
                COALESCE((SELECT pg_catalog.sum(kt.wt) FROM kt), 0) AS ents
@@ -1638,15 +1656,23 @@ BEGIN
         SELECT p.name, p.priority, p.shape,
                COALESCE((SELECT pg_catalog.sum(wt.wt * m.hit) FROM wt JOIN m ON m.word = wt.word AND m.name = p.name), 0) AS word_hit,
                -- a required kind's slot is filled by its first entity; a second entity of that
-               -- kind ("Bayern oder Sachsen") fills no further slot and counts w_repeat
+               -- kind ("Bayern oder Sachsen") fills no further slot and counts w_repeat; for a plan
+               -- that does not use the entity's kind, the entity counts by its words instead:
+               -- w_ew (entity_word) x their best keyword hit x weight (intent, not coverage)
                COALESCE((SELECT pg_catalog.sum(kt.wt * CASE WHEN kt.kind = ANY (p.req) THEN CASE WHEN kt.rep = 0 THEN 1 ELSE w_repeat END
-                                                          WHEN kt.kind = ANY (p.opt) THEN w_opt ELSE 0 END)
+                                                          WHEN kt.kind = ANY (p.opt) THEN w_opt
+                                                          ELSE w_ew * COALESCE((SELECT pg_catalog.max(ewt.hit * ewt.idf) FROM ewt
+                                                                                 WHERE ewt.name = p.name AND ewt.word = ANY (pg_catalog.string_to_array(kt.ew, ' '))), 0) END)
                            FROM kt), 0) AS ent_hit,
                (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(p.req) k WHERE k = ANY (v_kinds)) AS req_found,
                pg_catalog.cardinality(p.req) AS req_n,
                ARRAY(SELECT k FROM pg_catalog.unnest(p.req) k WHERE NOT k = ANY (v_kinds)) AS miss,
                COALESCE((SELECT pg_catalog.jsonb_agg(CASE WHEN m.kw = m.word THEN m.word ELSE m.word || '~' || m.kw END ORDER BY m.word)
-                           FROM m WHERE m.name = p.name), '[]') AS matched,
+                           FROM m WHERE m.name = p.name AND m.word = ANY (v_words)), '[]') AS matched,
+               -- the entities' words that counted for a plan not using their kind
+               ARRAY(SELECT DISTINCT ewt.word FROM ewt JOIN kt ON ewt.word = ANY (pg_catalog.string_to_array(kt.ew, ' '))
+                      WHERE ewt.name = p.name AND NOT kt.kind = ANY (p.req || p.opt) AND w_ew > 0
+                      ORDER BY 1) AS ent_words,
                COALESCE((similarity -> p.name ->> 'similarity')::numeric, 0) AS embedding,
                similarity -> p.name -> 'example' AS example
           FROM p
@@ -1682,7 +1708,9 @@ BEGIN
                               THEN pg_catalog.jsonb_build_object('example', f.example, 'embedding_above_floor', pg_catalog.round(f.emb, 3))
                               ELSE '{}' END
                       || CASE WHEN v_off THEN pg_catalog.jsonb_build_object('off_domain', true) ELSE '{}' END
-                      || CASE WHEN f.shape > 0 THEN pg_catalog.jsonb_build_object('shape', pg_catalog.round(f.shape, 3)) ELSE '{}' END)
+                      || CASE WHEN f.shape > 0 THEN pg_catalog.jsonb_build_object('shape', pg_catalog.round(f.shape, 3)) ELSE '{}' END
+                      || CASE WHEN pg_catalog.cardinality(f.ent_words) > 0
+                              THEN pg_catalog.jsonb_build_object('entity_words', pg_catalog.to_jsonb(f.ent_words)) ELSE '{}' END)
                -- ties: the plan that found more of its required kinds, then the admin's priority
                ORDER BY pg_catalog.round(f.raw, 6) DESC, f.req_found DESC, f.priority DESC, f.explained DESC, f.name)
       INTO v_out
@@ -1690,8 +1718,8 @@ BEGIN
     RETURN COALESCE(v_out, '[]');
 END
 $$;
-COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb) IS
-  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found) and kinds (the kind of each entity found), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan (repeat for a second entity of that kind), optional when an optional one; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity above the floor, (similarity - f) / (1 - f) with f = floor x the lowest similarity of any plan (with two plans or more, else 0); off domain (the best similarity below the level that similarity passes per plan, mcp.plan_similarity_level), a plan whose score without the signal is below off_domain gets none of it (why.off_domain). Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Defaults: optional 0.8, repeat 0.8, part 0.5, unknown 0.5, missing 0.1, embedding 0.7, floor 1, min_part 5, shape 0.4, off_domain 0.5. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example, embedding_above_floor, off_domain, shape]}}], plans scoring 0 left out.';
+COMMENT ON FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[]) IS
+  'Plan ranking of mcp.analyze: the enabled plans of interface ranked for a question given as words (the stems of its words outside the entities found), kinds (the kind of each entity found) and entity_words (each entity''s own stems, space-separated, in the order of kinds; NULL = none), with similarity ({plan: {similarity, example}} of the embedding signal, or NULL). Score: the share of the question the plan explains (each entity 1 when its kind is a required kind of the plan (repeat for a second entity of that kind), optional when an optional one, else entity_word x the best keyword hit of its own words x their weight (why.entity_words): an entity of a kind the plan does not use still tells its intent by its words; each word by its weight: 1 when it is a stem of the plan''s description and examples, part when one of the two stems is a compound part of the other (>= min_part letters at its start or end: Urlaubsanspruch ~ Urlaub); a word''s weight is ln(1 + n/df)/ln(1 + n) over the n plans, df of them knowing it, or unknown when no plan knows it), times 1 - missing x the share of the plan''s required kinds not found; with the embedding signal (1 - embedding) x that + embedding x the similarity above the floor, (similarity - f) / (1 - f) with f = floor x the lowest similarity of any plan (with two plans or more, else 0); off domain (the best similarity below the level that similarity passes per plan, mcp.plan_similarity_level), a plan whose score without the signal is below off_domain gets none of it (why.off_domain). Ties: more required kinds found, then priority, then name. words or kinds NULL = none, similarity NULL = no embedding signal, weights overrides the defaults (NULL = none; for calibration, tests/quality/plans_eval.sh); interface NULL is 22004. Defaults: optional 0.8, repeat 0.8, part 0.5, unknown 0.5, missing 0.1, embedding 0.7, floor 1, min_part 5, shape 0.4, off_domain 0.5, entity_word 0.5. Returns [{name, score, why: {explained, entities, keyword, coverage, words, embedding, missing[, example, embedding_above_floor, off_domain, shape, entity_words]}}], plans scoring 0 left out.';
 
 CREATE FUNCTION mcp.analyze(question text, interface text DEFAULT 'chatbot') RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
@@ -1712,6 +1740,7 @@ DECLARE
     v_ents jsonb := '[]';
     v_seen text[] := '{}';
     v_kinds text[] := '{}';
+    v_ewords text[] := '{}'; -- each entity's stems, space-separated, in the order of v_kinds
     v_plans jsonb;
     v_missing jsonb := '[]';
     v_model text;      -- the interface's embedding model
@@ -1812,6 +1841,7 @@ BEGIN
             FOR k IN v_cand.first .. v_cand.last LOOP v_used[k] := true; END LOOP;
             v_seen := v_seen || v_cand.term_id;
             v_kinds := v_kinds || v_cand.kind;
+            v_ewords := v_ewords || pg_catalog.array_to_string(v_stem[v_cand.first : v_cand.last], ' ');
             v_ents := v_ents || pg_catalog.jsonb_build_object(
                 'kind', v_cand.kind, 'term_id', v_cand.term_id, 'label', v_cand.label,
                 'text', pg_catalog.substr(question, v_start[v_cand.first] + 1, v_end[v_cand.last] - v_start[v_cand.first]),
@@ -1845,11 +1875,11 @@ BEGIN
         END;
     END IF;
 
-    -- plans: ranked by mcp.rank_plans on the kinds of the entities found and the question's
-    -- other words (its intent); when the model failed, each plan's why says so
+    -- plans: ranked by mcp.rank_plans on the kinds of the entities found (and their own words)
+    -- and the question's other words (its intent); when the model failed, each plan's why says so
     v_plans := mcp.rank_plans(v_iface,
                    ARRAY(SELECT v_stem[i] FROM pg_catalog.generate_series(1, v_n) i WHERE NOT v_used[i]),
-                   v_kinds, v_sim);
+                   v_kinds, v_sim, entity_words => v_ewords);
     IF v_sim_error IS NOT NULL THEN
         SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_set(x.p, '{why,embedding_error}', pg_catalog.to_jsonb(v_sim_error)) ORDER BY x.i), '[]')
           INTO v_plans FROM pg_catalog.jsonb_array_elements(v_plans) WITH ORDINALITY x(p, i);
@@ -1863,7 +1893,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION mcp.analyze(text, text) IS
-  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1 (0.8 for a second entity of one kind), optional kinds 0.8; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.3 x that + 0.7 x the similarity above the question''s floor (the similarity: 0.3 x the question''s cosine to the plan''s closest example question + 0.7 x its cosine to the plan''s description, vectors stored in mcp.plan_example_embedding; the floor: the lowest similarity of any plan of the interface); a question whose best similarity is below the interface''s off-domain level (mcp.plan_similarity_level: the plans'' examples'' mean similarity to the other plans) is off domain: only plans whose words and entities alone score >= 0.5 keep the signal (why.off_domain); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question, and embedding_above_floor; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
+  'Prompt analysis: {entities: [{kind, term_id, label, text, start, end, score}], plans: [{name, score, why}], missing: [kind]}. Entities come from the thesaurus (German stems of the folded words: inflection, case, umlauts spelled out, multi-word labels and abbreviations; compounds beginning with a label, score 0.8; typos within one edit of a one-word label with the same first letter (any first letter from 8 letters on), found in mcp.thesaurus_variant, score 0.6 + 0.3 x pg_trgm similarity; one typo in one word of >= 5 letters of a multi-word label whose other words match, the same score from the two words) and from mcp.entity_source (read live); longest match wins, matches do not overlap, each term once; offsets are characters, start 0-based, end exclusive. Plans of the interface are ranked by mcp.rank_plans: the share of the question a plan explains (its entities by the plan''s required kinds 1 (0.8 for a second entity of one kind), optional kinds 0.8, for a plan using neither 0.5 x the best match of the entity''s own words among the plan''s words; its other words by their stems in the plan''s description and examples, compound parts 0.5, each word weighted by how well it tells the plans apart, a word no plan knows 0.5), times 1 - 0.1 x the share of the plan''s required kinds not found (the plan''s ask step asks for them); with the interface''s embedding model 0.3 x that + 0.7 x the similarity above the question''s floor (the similarity: 0.3 x the question''s cosine to the plan''s closest example question + 0.7 x its cosine to the plan''s description, vectors stored in mcp.plan_example_embedding; the floor: the lowest similarity of any plan of the interface); a question whose best similarity is below the interface''s off-domain level (mcp.plan_similarity_level: the plans'' examples'' mean similarity to the other plans) is off domain: only plans whose words and entities alone score >= 0.5 keep the signal (why.off_domain); why shows the signals (explained, entities, keyword, coverage = share of required kinds found, words matched, embedding null without a model; with it also example, the closest example question, and embedding_above_floor; when the model fails, the ranking without it and embedding_error, also at the top level) and the missing required kinds; ties go to the plan that found more of its required kinds, then to priority; plans scoring 0 are left out; missing is the best plan''s. An entity source the calling role may not read is skipped and named in skipped_sources.';
 
 ------------------------------------------------------------------------------------------------
 -- Privileges and pg_dump

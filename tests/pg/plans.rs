@@ -205,7 +205,10 @@ mod tests {
         assert_eq!(t["score"].as_f64(), Some(0.5), "{t}");
         // a question of another domain: no plan reaches the threshold
         let t = top("Wie wird das Wetter morgen?");
-        assert!(t.is_null() || t["score"].as_f64().unwrap() < 0.5, "{t}");
+        assert!(
+            t.is_null() || t["score"].as_f64().unwrap() < crate::plans::PLAN_MIN_SCORE,
+            "{t}"
+        );
     }
 
     /// mcp.rank_plans on given words, kinds and similarities: a second entity of a required kind

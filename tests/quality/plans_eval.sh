@@ -12,12 +12,17 @@
 # after Domain C; skipped while its files are missing) and the held-out university's student
 # services (Domain E: hochschule/thesaurus.json + hochschule/plans.sql, interface
 # studierendenservice, questions/hochschule_plans.tsv; loaded as hochschule/ADMIN.md says, after
-# Domain D; skipped while its files are missing).
+# Domain D; skipped while its files are missing) and the held-out municipal utility's customer
+# portal (Domain F: stadtwerke/thesaurus.json + stadtwerke/plans.sql, interface kundenportal,
+# questions/stadtwerke_plans.tsv; loaded as stadtwerke/ADMIN.md says into a scratch database of
+# its own, quality_stadtwerke, with the chatbot interface: its plan stoerung_melden has the name
+# of an IT support plan, and plan names are global; only when it is evaluated; skipped while its
+# files are missing).
 # The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
 # (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
 # none ('-'); a question is right when that is its expected plan.
 #
-#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule] [--reuse]
+#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule,stadtwerke] [--reuse]
 #                                    [--model none,minilm,e5]
 #
 # --model: the embedding signal of the plans (mcp.interface.embedding_model of the interfaces
@@ -25,8 +30,11 @@
 # English), e5 (multilingual-e5-small); a list runs every domain with each, in the same run, and
 # the last lines give one "plan accuracy" line per model.
 #
-# --keep leaves the scratch databases quality_dev and quality_blind; --reuse evaluates in them
-# again without reloading (and keeps them)
+# --keep leaves the scratch databases quality_dev and quality_blind (and quality_stadtwerke);
+# --reuse evaluates in them again without reloading (and keeps them)
+#
+# A --with FILE.sql that replaces mcp.rank_plans must keep its signature (with entity_words):
+# mcp.analyze calls it by that argument's name, so a function without it is not called.
 #
 # --baseline REV ranks as the extension did at git revision REV: mcp.analyze and mcp.rank_plans
 # (sql/plans.sql) and mcp.plan_example_similarity_as_owner (sql/plan_embedding.sql) of that
@@ -43,7 +51,7 @@ LOG_TAG=plans-eval
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule"; models="none"
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule,stadtwerke"; models="none"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
@@ -73,7 +81,12 @@ case ",$only," in *",buerger,"*) [ "$has_buerger" = 1 ] || log "Domain D (buerge
 H="$Q/hochschule"; has_hochschule=0
 [ -f "$H/thesaurus.json" ] && [ -f "$H/plans.sql" ] && [ -f "$Q/questions/hochschule_plans.tsv" ] && has_hochschule=1
 case ",$only," in *",hochschule,"*) [ "$has_hochschule" = 1 ] || log "Domain E (hochschule) files missing: skipped" ;; esac
+S="$Q/stadtwerke"; has_stadtwerke=0
+[ -f "$S/thesaurus.json" ] && [ -f "$S/plans.sql" ] && [ -f "$Q/questions/stadtwerke_plans.tsv" ] && has_stadtwerke=1
+case ",$only," in *",stadtwerke,"*) ;; *) has_stadtwerke=0 ;; esac
+case ",$only," in *",stadtwerke,"*) [ "$has_stadtwerke" = 1 ] || log "Domain F (stadtwerke) files missing: skipped" ;; esac
 dbs=(quality_dev quality_blind)
+[ "$has_stadtwerke" = 1 ] && dbs+=(quality_stadtwerke)
 start_cluster "$DIR" "$PORT"
 
 # the chatbot interface and the demo's getTarifVertrag tool, as pg_test/sql/analyze.sql sets them up
@@ -122,6 +135,13 @@ if [ "$has_hochschule" = 1 ]; then
   load_thesaurus quality_blind "$H/thesaurus.json"
   psql_at "$PORT" quality_blind -f "$H/plans.sql" >/dev/null
 fi
+# (Domain F in a database of its own: its plan stoerung_melden would replace IT support's)
+if [ "$has_stadtwerke" = 1 ]; then
+  fresh_db "$PORT" quality_stadtwerke >/dev/null
+  setup_chatbot quality_stadtwerke
+  load_thesaurus quality_stadtwerke "$S/thesaurus.json"
+  psql_at "$PORT" quality_stadtwerke -f "$S/plans.sql" >/dev/null
+fi
 fi
 
 # fn_of REV FILE NAME: the definition of function NAME in FILE at revision REV, as CREATE OR REPLACE
@@ -138,6 +158,18 @@ if [ -n "$baseline" ]; then
   def="$def
 $(fn_of "$baseline" sql/plans.sql mcp.rank_plans)
 $(fn_of "$baseline" sql/plan_embedding.sql mcp.plan_example_similarity_as_owner)"
+  # (a revision whose mcp.rank_plans has no entity_words argument: the installed one with it is
+  # dropped from the scratch database, else that revision's analyze, calling it with four
+  # arguments, would find two candidates)
+  if ! grep -q 'entity_words text\[\]' <<<"$def"; then
+    def="DO \$\$ BEGIN
+  IF pg_catalog.to_regprocedure('mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[])') IS NOT NULL THEN
+    ALTER EXTENSION pg_mcp DROP FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[]);
+    DROP FUNCTION mcp.rank_plans(text, text[], text[], jsonb, jsonb, text[]);
+  END IF;
+END \$\$;
+$def"
+  fi
   for db in "${dbs[@]}"; do printf '%s\n' "$def" | psql_at "$PORT" "$db" >/dev/null; done
   log "ranking with mcp.analyze of $baseline (thresholds $MIN_SCORE, with an embedding model $MIN_SCORE_EMB)"
 fi
@@ -162,7 +194,7 @@ IFS=',' read -ra model_list <<<"$models"
 for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal')" >/dev/null
       # the steady state a deployment is in after its first question: one analyze per interface,
       # in a statement of its own, stores the plans' example vectors (the questions below run in
       # one statement, whose snapshot would not see vectors stored during it, so the off-domain
@@ -172,7 +204,7 @@ for model in "${model_list[@]}"; do
     done
   else
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal')" >/dev/null
     done
   fi
   echo; echo "##### embedding signal: $model"
@@ -183,6 +215,7 @@ for model in "${model_list[@]}"; do
   [ "$has_vers" = 1 ] && run quality_blind vers kundenservice "$Q/questions/vers_plans.tsv" 2
   [ "$has_buerger" = 1 ] && run quality_blind buerger buergerservice "$Q/questions/buerger_plans.tsv" 2
   [ "$has_hochschule" = 1 ] && run quality_blind hochschule studierendenservice "$Q/questions/hochschule_plans.tsv" 2
+  [ "$has_stadtwerke" = 1 ] && run quality_stadtwerke stadtwerke kundenportal "$Q/questions/stadtwerke_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done

@@ -18,6 +18,11 @@
 #        vocabulary) with questions/hochschule_retrieval.tsv (80 questions written blind); its
 #        thesaurus (hochschule/thesaurus.json) is loaded too when the set is run; ENTITY_KEYS
 #        {"studiengang": "studiengang", "thema": "thema"}.
+# stadtwerke: Domain F, held out (tests/quality/SPEC.md): tests/quality/corpus/stadtwerke_corpus.jsonl
+#        (40 sections of the tariffs' supplementary terms, 8 tariffs x 5 subjects sharing each
+#        subject's vocabulary) with questions/stadtwerke_retrieval.tsv (written blind); its
+#        thesaurus (stadtwerke/thesaurus.json) is loaded too when the set is run; ENTITY_KEYS
+#        {"produkt": "produkt", "thema": "thema"}.
 # Each variant is a fresh collection created with the demo's settings (text_config german, top_k
 # 7, chunks of 120 tokens with 16 overlap) and then changed by its SET clause (columns of
 # mcp.collection), into which the set's documents are ingested; then each --search variant's SET
@@ -76,6 +81,10 @@ case ",$SETS," in *,hochschule,*)
   psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/hochschule/thesaurus.json")" \
       <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
 esac
+case ",$SETS," in *,stadtwerke,*)
+  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/stadtwerke/thesaurus.json")" \
+      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
+esac
 
 # The sets as files postgres can read: documents as one JSON object a line, questions as TSV.
 cp "$Q/corpus/tarif_corpus.jsonl" "$work/blind_docs.jsonl"
@@ -84,6 +93,8 @@ cp "$Q/corpus/buerger_corpus.jsonl" "$work/buerger_docs.jsonl"
 grep -v '^#' "$Q/questions/buerger_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/buerger_q.tsv"
 cp "$Q/corpus/hochschule_corpus.jsonl" "$work/hochschule_docs.jsonl"
 grep -v '^#' "$Q/questions/hochschule_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/hochschule_q.tsv"
+cp "$Q/corpus/stadtwerke_corpus.jsonl" "$work/stadtwerke_docs.jsonl"
+grep -v '^#' "$Q/questions/stadtwerke_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/stadtwerke_q.tsv"
 python3 - "$ROOT/benches/retrieval/quality.sql" "$work/dev_q.tsv" <<'PY'
 import re, sys
 src = open(sys.argv[1], encoding="utf-8").read()
@@ -118,6 +129,9 @@ TRUNCATE line;
 \copy line FROM '$work/hochschule_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_doc SELECT 'hochschule', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
 TRUNCATE line;
+\copy line FROM '$work/stadtwerke_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_doc SELECT 'stadtwerke', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
+TRUNCATE line;
 \copy line FROM '$work/blind_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'blind', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
 TRUNCATE line;
@@ -129,6 +143,9 @@ INSERT INTO eval_q SELECT 'buerger', row_number() OVER (), split_part(l, e'\t', 
 TRUNCATE line;
 \copy line FROM '$work/hochschule_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'hochschule', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
+TRUNCATE line;
+\copy line FROM '$work/stadtwerke_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_q SELECT 'stadtwerke', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
 SQL
 log "model $MODEL; sets $SETS; $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' documents', ', ') FROM (SELECT dset, count(*) n FROM eval_doc GROUP BY dset) x"); $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' questions', ', ') FROM (SELECT dset, count(*) n FROM eval_q GROUP BY dset) x")"
 
@@ -142,6 +159,7 @@ for set in "${set_list[@]}"; do
     blind) ek="'{\"tarifgebiet\": \"region\", \"fachbereich\": \"branche\"}'" ;;
     buerger) ek="'{\"stadt\": \"stadt\", \"thema\": \"thema\"}'" ;;
     hochschule) ek="'{\"studiengang\": \"studiengang\", \"thema\": \"thema\"}'" ;;
+    stadtwerke) ek="'{\"produkt\": \"produkt\", \"thema\": \"thema\"}'" ;;
     *) ek="'{\"tarifgebiet\": \"tarifgebiet\", \"fachbereich\": \"branche\"}'" ;;
   esac
   for v in "${variant_list[@]}"; do

@@ -430,6 +430,12 @@ impl<'a> Run<'a> {
                 Ok(r) => r,
                 Err(stop) => return stop,
             };
+            // A stop asked for while the answer was on its way ends the run without it (the
+            // exchange is recorded): an asynchronous run's cancel reaches its chat worker only
+            // between two polls, and the answer may be ready by the next one.
+            if self.host.interrupted() {
+                return cancelled("interrupted while waiting for the LLM");
+            }
             // A forced tool (or `required`) applies to the first request only.
             let forced = matches!(choice, ToolChoice::Required | ToolChoice::Function(_));
             if forced {

@@ -20,6 +20,7 @@ struct TestHost {
     interrupt: Arc<AtomicBool>,
     fetch_bytes: usize,
     cancel_in_tool: bool,
+    interrupt_on_exchange: bool,
 }
 
 impl TestHost {
@@ -68,6 +69,7 @@ impl TestHost {
             interrupt: Arc::new(AtomicBool::new(false)),
             fetch_bytes: 100,
             cancel_in_tool: false,
+            interrupt_on_exchange: false,
         }
     }
 }
@@ -118,6 +120,10 @@ impl Host for TestHost {
 
     fn on_llm_exchange(&mut self, exchange: &LlmExchange) {
         self.exchanges.push(exchange.clone());
+        if self.interrupt_on_exchange {
+            // a stop that arrives while the answer is on its way (after the response was read)
+            self.interrupt.store(true, Ordering::SeqCst);
+        }
     }
 
     fn on_tool_call(&mut self, record: &ToolCallRecord) {
@@ -631,6 +637,25 @@ fn a_damaged_stored_session_is_repaired_before_sending() {
         "Use tools for facts. Never guess."
     );
     assert_eq!(b[0]["messages"][3]["tool_call_id"], "call_x");
+    assert_no_orphans(&o.messages);
+}
+
+#[test]
+fn a_stop_while_the_answer_arrives_ends_the_run_without_it() {
+    let m = mock("late", r#"{"steps": [{"say": "the answer"}]}"#);
+    let cfg = openai_config(&m, "late");
+    let mut h = TestHost::new();
+    h.interrupt_on_exchange = true;
+    let o = run(&cfg, &mut h, "Hi");
+    assert_eq!(o.status, ChatStatus::Cancelled);
+    assert_eq!(o.answer, None);
+    assert_eq!(o.error.unwrap().kind, "cancelled");
+    // the exchange happened and is recorded with its answer
+    assert_eq!(h.exchanges.len(), 1);
+    assert!(h.exchanges[0]
+        .response_body
+        .as_deref()
+        .is_some_and(|b| b.contains("the answer")));
     assert_no_orphans(&o.messages);
 }
 

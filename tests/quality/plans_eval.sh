@@ -83,8 +83,10 @@ H="$Q/hochschule"; has_hochschule=0
 case ",$only," in *",hochschule,"*) [ "$has_hochschule" = 1 ] || log "Domain E (hochschule) files missing: skipped" ;; esac
 S="$Q/stadtwerke"; has_stadtwerke=0
 [ -f "$S/thesaurus.json" ] && [ -f "$S/plans.sql" ] && [ -f "$Q/questions/stadtwerke_plans.tsv" ] && has_stadtwerke=1
-case ",$only," in *",stadtwerke,"*) ;; *) has_stadtwerke=0 ;; esac
-case ",$only," in *",stadtwerke,"*) [ "$has_stadtwerke" = 1 ] || log "Domain F (stadtwerke) files missing: skipped" ;; esac
+case ",$only," in
+  *",stadtwerke,"*) [ "$has_stadtwerke" = 1 ] || log "Domain F (stadtwerke) files missing: skipped" ;;
+  *) has_stadtwerke=0 ;; # loaded only when evaluated (a database of its own)
+esac
 dbs=(quality_dev quality_blind)
 [ "$has_stadtwerke" = 1 ] && dbs+=(quality_stadtwerke)
 start_cluster "$DIR" "$PORT"

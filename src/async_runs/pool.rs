@@ -213,6 +213,19 @@ pub fn take_cancels(i: usize, seen: &mut u64) -> Option<Vec<[u8; 16]>> {
     out
 }
 
+/// Whether a cancel of `run` was asked of the worker in slot `i` after the first `seen` (the
+/// ones its loop has taken). Only the ring's last [`CANCEL_RING`] are looked at: an older one is
+/// found by the loop, which rereads its runs' flags when it fell that far behind.
+pub fn cancel_asked_since(i: usize, run: [u8; 16], seen: u64) -> bool {
+    if i >= size() {
+        return false;
+    }
+    let p = POOL.share();
+    let s = &p.slots[i];
+    let from = seen.max(s.cancel_seq.saturating_sub(CANCEL_RING as u64));
+    (from..s.cancel_seq).any(|k| s.cancels[(k % CANCEL_RING as u64) as usize] == run)
+}
+
 /// Ask the worker with process id `pid` to stop `run`; false when no worker of the pool has
 /// that pid.
 pub fn request_cancel(run: [u8; 16], pid: i32) -> bool {

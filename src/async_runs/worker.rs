@@ -56,15 +56,25 @@ const POLL: Duration = Duration::from_millis(100);
 const RECOVER_EVERY: Duration = Duration::from_secs(5);
 
 thread_local! {
-    /// Whether the run being polled was asked to stop (`mcp.chat_cancel`); false in every
-    /// other process.
+    /// Whether the run being polled was asked to stop (`mcp.chat_cancel`) before this poll;
+    /// false in every other process.
     static CANCELLED: Cell<bool> = const { Cell::new(false) };
+    /// While a run is polled: this worker's slot, the run, and the cancels the loop has taken
+    /// so far (a cancel asked during the poll is after them in the slot's ring).
+    static POLLING: Cell<Option<(usize, [u8; 16], u64)>> = const { Cell::new(None) };
+    /// The worker's slot and the cancels its loop has taken (set by the loop).
+    static SEEN: Cell<(usize, u64)> = const { Cell::new((usize::MAX, 0)) };
 }
 
 /// Whether the run this worker is polling was asked to stop (`mcp.chat_cancel`); false in
-/// every other process.
+/// every other process. Also a cancel asked while the poll runs: a poll can go from a tool call
+/// that waited (for a lock, say) through the next LLM exchange to the run's end without
+/// returning to the worker's loop, so the flag the loop set before the poll is not enough.
 pub fn cancel_requested() -> bool {
     CANCELLED.with(|c| c.get())
+        || POLLING
+            .with(|p| p.get())
+            .is_some_and(|(slot, run, seen)| pool::cancel_asked_since(slot, run, seen))
 }
 
 struct Job {
@@ -183,7 +193,9 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
             }
         }
         pool::set_inflight(i, runs.len(), cap);
-        match pool::take_cancels(i, &mut cancels_seen) {
+        let taken = pool::take_cancels(i, &mut cancels_seen);
+        SEEN.with(|c| c.set((i, cancels_seen)));
+        match taken {
             Some(ids) => {
                 for id in ids {
                     if let Some((k, r)) = runs.iter_mut().find(|(_, r)| *r.run_id.as_bytes() == id)
@@ -577,11 +589,14 @@ fn poll_as(run: &mut InFlight) -> Poll<Value> {
     }
     let mine = crate::audit::swap_open_run(run.audit.take());
     CANCELLED.with(|c| c.set(run.cancel));
+    let (slot, seen) = SEEN.with(|c| c.get());
+    POLLING.with(|p| p.set((slot != usize::MAX).then_some((slot, *run.run_id.as_bytes(), seen))));
     let trace = crate::trace_context::RequestTrace::fixed(run.trace.clone());
     let mut cx = Context::from_waker(&run.waker);
     let polled = run.fut.as_mut().poll(&mut cx);
     drop(trace);
     CANCELLED.with(|c| c.set(false));
+    POLLING.with(|p| p.set(None));
     run.audit = crate::audit::swap_open_run(mine);
     unsafe {
         pg_sys::SetUserIdAndSecContext(saved_user, saved_ctx);
@@ -612,6 +627,7 @@ fn step(run: &mut InFlight) -> (Option<End>, bool) {
                 // The ERROR unwound through the run's poll: its future is not polled again.
                 // The run's open run in the durable audit is still swapped in: end it.
                 CANCELLED.with(|c| c.set(false));
+                POLLING.with(|p| p.set(None));
                 crate::audit::fail_open_run(&format!(
                     "the chat worker's step of the run ended with an error: {}",
                     e.message

@@ -6,7 +6,9 @@
 #  2. two roles with row-level security: a row only role A can see reaches A's run, never B's;
 #     each run's audit rows carry its submitter;
 #  3. a grant revoked between submit and execution is honoured: the tool call is denied;
-#  4. cancel of a running run (waiting on the LLM): status cancelled within 2 s;
+#  4. cancel of a running run (waiting on the LLM): status cancelled within 2 s; a cancel asked
+#     while a tool waits (for a lock) ends the run when the tool returns, before another LLM
+#     request (the worker's poll does not end between the tool and the next exchange);
 #  5. back-pressure: the per-role cap refuses with 53400;
 #  6. needs_input continued asynchronously through the session;
 #  7. the audit rows of an asynchronous run have the same shape as a synchronous mcp.chat's, and
@@ -81,11 +83,17 @@ INSERT INTO mcp.tool (name, description, parameters, function) VALUES
   ('leaveTrace', 'Leaves a setting and a temp table behind', '{"type":"object","properties":{}}', 'public.leave_trace()'),
   ('readTrace', 'Reads what an earlier run left', '{"type":"object","properties":{}}', 'public.read_trace()');
 SQL
-for sc in notes never ok dialog slow trace_a trace_b; do
+psql_at "$PORT" "$DB" >/dev/null <<SQL
+CREATE FUNCTION public.wait_for_lock() RETURNS text LANGUAGE sql AS
+  \$\$ SELECT pg_advisory_xact_lock_shared(4343); SELECT 'got it'::text \$\$;
+INSERT INTO mcp.tool (name, description, parameters, function, read_only) VALUES
+  ('waitForLock', 'Waits until the test releases its lock', '{"type":"object","properties":{}}', 'public.wait_for_lock()', true);
+SQL
+for sc in notes never ok dialog slow trace_a trace_b locked; do
   q "INSERT INTO mcp.provider (name, kind, base_url, model) VALUES ('$sc', 'openai', 'http://127.0.0.1:$mock_port/s/$sc/v1', 'mock-model');
      INSERT INTO mcp.interface (name, provider, access_role) VALUES ('$sc', '$sc', 'public');" >/dev/null
 done
-q "INSERT INTO mcp.interface_tool VALUES ('notes', 'myNotes'), ('slow', 'myNotes'), ('dialog', 'getDialog'),
+q "INSERT INTO mcp.interface_tool VALUES ('notes', 'myNotes'), ('slow', 'myNotes'), ('dialog', 'getDialog'), ('locked', 'waitForLock'),
      ('trace_a', 'leaveTrace'), ('trace_b', 'readTrace');" >/dev/null
 
 submit() { # submit ROLE QUESTION INTERFACE [SESSION]: the run id
@@ -164,6 +172,29 @@ took=$(( $(now_ms) - t0 ))
 [ "$took" -lt 2000 ] || fail "cancel took ${took} ms"
 [ "$(q "SELECT status FROM mcp.run WHERE run_id = '$rc'")" = cancelled ] || fail "mcp.run of the cancelled run"
 log "chat_cancel stopped a run waiting on the LLM in ${took} ms (another role got 42704)"
+
+# 4b. cancel while a tool waits for a lock: when the tool returns, the run ends cancelled and no
+#     further LLM request is sent (before, the poll went on to the next exchange, and a fast
+#     answer could complete the run: the console's stop button ended 'completed' in CI)
+coproc HOLD { "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -At; }
+echo "SELECT pg_advisory_lock(4343);" >&"${HOLD[1]}"
+lock_count() { q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4343 AND $1"; }
+for _ in $(seq 200); do [ "$(lock_count granted)" = 1 ] && break; sleep 0.05; done
+[ "$(lock_count granted)" = 1 ] || fail "the test could not take its advisory lock"
+rl="$(submit async_a 'wait for the lock' locked)"
+for _ in $(seq 400); do [ "$(lock_count "NOT granted")" = 1 ] && break; sleep 0.05; done
+[ "$(lock_count "NOT granted")" = 1 ] || fail "the run's tool did not wait for the lock: $(status_of "$rl")"
+[ "$(mock_requests locked)" = 1 ] || fail "LLM requests before the tool: $(mock_requests locked)"
+[ "$(q "SET ROLE async_a; SELECT mcp.chat_cancel('$rl')")" = t ] || fail "chat_cancel of the run waiting in its tool refused"
+echo "SELECT pg_advisory_unlock(4343);" >&"${HOLD[1]}"
+eval "exec ${HOLD[1]}>&-"
+wait "$HOLD_PID" 2>/dev/null || true
+res="$(result_of async_a "$rl" 10000)"
+[ "$(jq -r .status <<<"$res")" = cancelled ] || fail "the run cancelled while its tool waited: $res"
+[ "$(jq -r '.answer // "none"' <<<"$res")" = none ] || fail "the cancelled run has an answer: $res"
+[ "$(mock_requests locked)" = 1 ] || fail "an LLM request was sent after the cancel: $(mock_requests locked) requests"
+[ "$(q "SELECT status FROM mcp.tool_call WHERE run_id = '$rl'")" = ok ] || fail "the tool call's audit row: $(q "SELECT status FROM mcp.tool_call WHERE run_id = '$rl'")"
+log "a cancel asked while the run's tool waited for a lock: the run ended cancelled when the tool returned, no LLM request after it"
 
 # 5. back-pressure
 r1="$(q "SET mcp.chat_queue_max_per_role = 1; SET ROLE async_a; SELECT mcp.chat_submit('hold', 'never')")"

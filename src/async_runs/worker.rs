@@ -56,14 +56,20 @@ const POLL: Duration = Duration::from_millis(100);
 const RECOVER_EVERY: Duration = Duration::from_secs(5);
 
 thread_local! {
-    /// Whether the run being polled was asked to stop (`mcp.chat_cancel`) before this poll;
-    /// false in every other process.
-    static CANCELLED: Cell<bool> = const { Cell::new(false) };
-    /// While a run is polled: this worker's slot, the run, and the cancels the loop has taken
-    /// so far (a cancel asked during the poll is after them in the slot's ring).
-    static POLLING: Cell<Option<(usize, [u8; 16], u64)>> = const { Cell::new(None) };
-    /// The worker's slot and the cancels its loop has taken (set by the loop).
-    static SEEN: Cell<(usize, u64)> = const { Cell::new((usize::MAX, 0)) };
+    /// The run being polled; `None` in every other process and between polls.
+    static POLLED: Cell<Option<Polled>> = const { Cell::new(None) };
+}
+
+/// What a run's interrupt check needs while the run is polled.
+#[derive(Clone, Copy)]
+struct Polled {
+    /// The loop took a cancel of it (`mcp.chat_cancel`) before this poll.
+    cancelled: bool,
+    /// This worker's slot, the run, and the cancels the loop has taken so far: a cancel asked
+    /// during the poll comes after them in the slot's ring.
+    slot: usize,
+    run: [u8; 16],
+    seen: u64,
 }
 
 /// Whether the run this worker is polling was asked to stop (`mcp.chat_cancel`); false in
@@ -71,10 +77,9 @@ thread_local! {
 /// that waited (for a lock, say) through the next LLM exchange to the run's end without
 /// returning to the worker's loop, so the flag the loop set before the poll is not enough.
 pub fn cancel_requested() -> bool {
-    CANCELLED.with(|c| c.get())
-        || POLLING
-            .with(|p| p.get())
-            .is_some_and(|(slot, run, seen)| pool::cancel_asked_since(slot, run, seen))
+    POLLED
+        .with(|p| p.get())
+        .is_some_and(|p| p.cancelled || pool::cancel_asked_since(p.slot, p.run, p.seen))
 }
 
 struct Job {
@@ -193,9 +198,7 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
             }
         }
         pool::set_inflight(i, runs.len(), cap);
-        let taken = pool::take_cancels(i, &mut cancels_seen);
-        SEEN.with(|c| c.set((i, cancels_seen)));
-        match taken {
+        match pool::take_cancels(i, &mut cancels_seen) {
             Some(ids) => {
                 for id in ids {
                     if let Some((k, r)) = runs.iter_mut().find(|(_, r)| *r.run_id.as_bytes() == id)
@@ -220,7 +223,7 @@ pub extern "C-unwind" fn pg_mcp_chat_worker_main(arg: pg_sys::Datum) {
             let Some(run) = runs.get_mut(&key) else {
                 continue; // already ended
             };
-            let (end, ok) = step(run);
+            let (end, ok) = step(run, i, cancels_seen);
             if let Some(end) = end {
                 let run_id = run.run_id;
                 runs.remove(&key);
@@ -567,8 +570,9 @@ fn take_runs(n: usize) -> (Vec<Job>, bool) {
 
 /// Poll the run once as its submitting role: its next step, up to its next LLM request under
 /// way or its end. A result that is an error is raised (and caught by the caller's
-/// subtransaction, like any ERROR of the step).
-fn poll_as(run: &mut InFlight) -> Poll<Value> {
+/// subtransaction, like any ERROR of the step). `slot` and `seen`: this worker's slot and the
+/// cancels its loop has taken, for the run's interrupt check.
+fn poll_as(run: &mut InFlight, slot: usize, seen: u64) -> Poll<Value> {
     let oid = super::role_oid(&run.role);
     if oid == pg_sys::Oid::INVALID {
         McpError::UndefinedObject(format!("role \"{}\" does not exist", run.role)).raise();
@@ -588,15 +592,19 @@ fn poll_as(run: &mut InFlight) -> Poll<Value> {
         );
     }
     let mine = crate::audit::swap_open_run(run.audit.take());
-    CANCELLED.with(|c| c.set(run.cancel));
-    let (slot, seen) = SEEN.with(|c| c.get());
-    POLLING.with(|p| p.set((slot != usize::MAX).then_some((slot, *run.run_id.as_bytes(), seen))));
+    POLLED.with(|p| {
+        p.set(Some(Polled {
+            cancelled: run.cancel,
+            slot,
+            run: *run.run_id.as_bytes(),
+            seen,
+        }))
+    });
     let trace = crate::trace_context::RequestTrace::fixed(run.trace.clone());
     let mut cx = Context::from_waker(&run.waker);
     let polled = run.fut.as_mut().poll(&mut cx);
     drop(trace);
-    CANCELLED.with(|c| c.set(false));
-    POLLING.with(|p| p.set(None));
+    POLLED.with(|p| p.set(None));
     run.audit = crate::audit::swap_open_run(mine);
     unsafe {
         pg_sys::SetUserIdAndSecContext(saved_user, saved_ctx);
@@ -611,11 +619,11 @@ fn poll_as(run: &mut InFlight) -> Poll<Value> {
 
 /// One step of `run`, in a transaction of its own: its end, when it ended, and whether the
 /// session could be reset after it (if not, the worker ends rather than run another role's
-/// step in it).
-fn step(run: &mut InFlight) -> (Option<End>, bool) {
+/// step in it). `slot` and `seen` as for [`poll_as`].
+fn step(run: &mut InFlight, slot: usize, seen: u64) -> (Option<End>, bool) {
     let run_id = run.run_id;
     BackgroundWorker::transaction(std::panic::AssertUnwindSafe(|| {
-        let polled = crate::pg::in_subtransaction_catch_all(|| poll_as(run));
+        let polled = crate::pg::in_subtransaction_catch_all(|| poll_as(run, slot, seen));
         let clean = reset_session();
         let end = match polled {
             Ok(Poll::Pending) => None,
@@ -626,8 +634,7 @@ fn step(run: &mut InFlight) -> (Option<End>, bool) {
             Err(e) => {
                 // The ERROR unwound through the run's poll: its future is not polled again.
                 // The run's open run in the durable audit is still swapped in: end it.
-                CANCELLED.with(|c| c.set(false));
-                POLLING.with(|p| p.set(None));
+                POLLED.with(|p| p.set(None));
                 crate::audit::fail_open_run(&format!(
                     "the chat worker's step of the run ended with an error: {}",
                     e.message

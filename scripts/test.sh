@@ -20,12 +20,13 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 bash "$ROOT/scripts/setup.sh"
 cd "$ROOT"
 
-passed=0; failed=0
+passed=0; failed=0; failed_steps=()
 step() { # step NAME COMMAND...: runs it, counts it, and says how long it took (CI's budget)
-  log "== $1"
+  local name="$1"
+  log "== $name"
   shift
   local step_t0=$SECONDS
-  if "$@"; then passed=$((passed + 1)); log "ok after $((SECONDS - step_t0)) s"; else failed=$((failed + 1)); log "FAILED after $((SECONDS - step_t0)) s: $*"; fi
+  if "$@"; then passed=$((passed + 1)); log "ok after $((SECONDS - step_t0)) s"; else failed=$((failed + 1)); failed_steps+=("$name"); log "FAILED after $((SECONDS - step_t0)) s: $*"; fi
 }
 
 # Steps 0 and 1 do not depend on the PostgreSQL version: PG_MCP_VERSION_STEPS_ONLY=1 skips them
@@ -164,5 +165,6 @@ fi
 fi
 
 echo
+for f in "${failed_steps[@]}"; do echo "failed suite: $f"; done
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

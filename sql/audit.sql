@@ -16,10 +16,18 @@
 -- search_path); with one call per batch it costs one GUC switch per worker transaction, not one
 -- per record. mcp.audit_store (one record) is written fully schema-qualified and needs no SET,
 -- so it stays an inlinable SQL function around the batch.
+--
+-- SET enable_seqscan = off: every row a record touches is found by a key (the run's end by
+-- mcp.run's primary key, the foreign keys' checks by theirs), whatever the table's size when
+-- the plan was made. The worker is a long-lived session: plpgsql keeps a generic plan made
+-- after five calls, on a new install while mcp.run held a few rows, and that plan was a
+-- sequential scan, kept as the table grew until autovacuum's next ANALYZE (every run's end read
+-- the whole table: 184 pages per end at 10,000 runs; tests/pg/audit_rows.rs).
 
 CREATE FUNCTION mcp.audit_store_batch(records jsonb) RETURNS bigint[]
 LANGUAGE plpgsql STRICT VOLATILE
 SET search_path = pg_catalog, pg_temp
+SET enable_seqscan = off
 AS $fn$
 DECLARE
     record jsonb;

@@ -107,6 +107,67 @@ mod tests {
         );
     }
 
+    /// A run's end finds its row by the primary key whatever plan the storing session cached:
+    /// the durable audit worker is a long-lived session, and its plans of
+    /// `mcp.audit_store_batch` were made when `mcp.run` was small (on a new install: empty).
+    /// Cached while the table had a few rows, the end's UPDATE was a sequential scan, kept as
+    /// the table grew until autovacuum's next ANALYZE: every run's end read the whole table.
+    #[pg_test]
+    fn a_run_end_uses_the_primary_key_in_any_cached_plan() {
+        let store = |k: &str, row: String| {
+            Spi::run_with_args(
+                "SELECT mcp.audit_store_batch(jsonb_build_array(jsonb_build_object('k', $1::text, 'row', $2::jsonb)))",
+                &[k.into(), row.into()],
+            )
+            .unwrap()
+        };
+        let run = |n: u32| {
+            format!(
+                r#"{{"run_id": "00000000-0000-4000-8000-{n:012}", "role_name": "postgres", "question": "q"}}"#
+            )
+        };
+        let end = |n: u32| {
+            format!(
+                r#"{{"run_id": "00000000-0000-4000-8000-{n:012}", "status": "completed", "answer": "a"}}"#
+            )
+        };
+        // The table as a new install has it (statistics of a nearly empty table), and a session
+        // whose plans are made now: more than five calls, so plpgsql keeps a generic plan.
+        Spi::run("ANALYZE mcp.run").unwrap();
+        for n in 1..=8 {
+            store("run", run(n));
+            store("run_end", end(n));
+        }
+        // The table grows (no ANALYZE: autovacuum has not come by yet).
+        Spi::run(
+            "INSERT INTO mcp.run (run_id, role_name, question, status)
+             SELECT ('00000000-0000-4000-9000-' || lpad(i::text, 12, '0'))::uuid, 'postgres', 'q', 'completed'
+               FROM generate_series(1, 20000) i",
+        )
+        .unwrap();
+        let scans = || {
+            Spi::get_one::<i64>("SELECT pg_stat_get_xact_numscans('mcp.run'::regclass)")
+                .unwrap()
+                .unwrap()
+        };
+        store("run", run(9));
+        let before = scans();
+        store("run_end", end(9));
+        assert_eq!(
+            scans() - before,
+            0,
+            "the run's end scanned mcp.run sequentially"
+        );
+        assert_eq!(
+            Spi::get_one::<String>(
+                "SELECT status FROM mcp.run WHERE run_id = '00000000-0000-4000-8000-000000000009'"
+            )
+            .unwrap()
+            .as_deref(),
+            Some("completed")
+        );
+    }
+
     /// The audit row of one `mcp.call_tool`, without its id and time.
     fn call_row(durable: bool) -> Value {
         run(&format!(

@@ -21,7 +21,8 @@
 //!   by the worker (`worker.rs`, the sweep).
 
 use super::gucs::{wait_budget, DURABLE, SYNCHRONOUS};
-use super::{queue, Record, Sink, Stored, ThroughWorker};
+use super::queue::{self, Wake};
+use super::{Record, Sink, Stored, ThroughWorker};
 use crate::error::{McpError, McpResult};
 use mcp_audit::rows::{self, MessagesRow, RunEndRow, RunRow};
 use pgrx::pg_sys;
@@ -97,7 +98,7 @@ fn queue_record_waking(
     rec: &Record,
     wait: Duration,
     start_worker: bool,
-    wake: bool,
+    wake: Wake,
 ) -> Result<super::Ticket, String> {
     let sink = ThroughWorker {
         wait,
@@ -114,7 +115,7 @@ fn queue_record_waking(
 
 /// Queue `rec` through the worker and wake it; the ticket, or why not.
 fn queue_record(rec: &Record, wait: Duration, start_worker: bool) -> Result<super::Ticket, String> {
-    queue_record_waking(rec, wait, start_worker, true)
+    queue_record_waking(rec, wait, start_worker, Wake::Now)
 }
 
 /// Once per session without the worker: say where the audit rows go.
@@ -205,13 +206,18 @@ pub fn append(rec: &Record) -> bool {
             None => return false,
         }
     };
-    // A record of a run in synchronous mode is stored with the run's end (waited for), in the
-    // same worker transaction, unless the worker's poll (every 100 ms) finds it first: then it
-    // is committed without waiting for the WAL flush (worker.rs, drain; the end's flush makes
-    // it durable). Waking the worker for each record instead moved its storing off the end's
-    // wait, but cost the worker 0.28 ms more CPU per chat (0.68 -> 0.95 ms: a transaction per
-    // record instead of one per run), its bottleneck with many sessions.
-    let wake = own || !SYNCHRONOUS.get();
+    // A record of a run in synchronous mode wakes the worker only when it is idle: then it is
+    // stored while the run goes on (its batch of only such records commits without waiting for
+    // the WAL flush: worker.rs, drain; the end's flush makes it durable), not with the end that
+    // mcp.chat waits for. A busy worker (many sessions) takes it with its next batch, with the
+    // run's end or at its 100-ms poll: waking it for every record regardless gave it a
+    // transaction per record instead of one per run (0.28 ms more CPU per chat), its
+    // bottleneck with many sessions.
+    let wake = if own || !SYNCHRONOUS.get() {
+        Wake::Now
+    } else {
+        Wake::IfIdle
+    };
     match queue_record_waking(rec, wait_budget(), true, wake) {
         Ok(ticket) => {
             if own && SYNCHRONOUS.get() && !ticket.committed_within(wait_budget()) {
@@ -268,7 +274,7 @@ pub fn run_end(end: &RunEndRow, messages: &[Value], message_cuts: &[Value]) -> O
             message_cuts: b.cuts,
         });
         // Not waking the worker yet: the end below does, so both go in one transaction.
-        if let Err(why) = queue_record_waking(&rec, wait_budget(), true, false) {
+        if let Err(why) = queue_record_waking(&rec, wait_budget(), true, Wake::Later) {
             pgrx::warning!(
                 "pg_mcp: the conversation of run {run_id} from message {offset} on is written in the caller's transaction instead: {why}"
             );

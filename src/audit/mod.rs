@@ -134,11 +134,10 @@ pub struct ThroughWorker {
     pub wait: Duration,
     /// Start the database's worker when none runs (not from paths that cannot wait for it).
     pub start_worker: bool,
-    /// Wake the worker now. False for a record of a run in synchronous mode (an LLM request, a
-    /// tool call): nobody waits for it, and the worker stores it with the run's next record
-    /// that is waited for (its end), in one transaction, or at its next poll (100 ms) when the
-    /// run takes longer.
-    pub wake: bool,
+    /// When to wake the worker ([`queue::Wake`]). A record of a run in synchronous mode (an LLM
+    /// request, a tool call) wakes it only when it is idle: nobody waits for the record, and a
+    /// busy worker stores it with its next batch (with the run's end, or at its next poll).
+    pub wake: queue::Wake,
 }
 
 impl Sink for ThroughWorker {

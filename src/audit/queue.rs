@@ -27,6 +27,24 @@ pub struct Shared {
     pub queues: [QueueState; SLOTS],
     /// The latch of each queue's worker (null = none).
     pub latches: [*mut pg_sys::Latch; SLOTS],
+    /// Whether each queue's worker is waiting for work: set by the worker under the lock only
+    /// when its queue is empty, cleared when it wakes ([`Wake::IfIdle`]).
+    pub idle: [bool; SLOTS],
+}
+
+/// When the worker learns of a record that was appended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Wake {
+    /// Set its latch now: someone waits for the record's commit.
+    Now,
+    /// Set its latch only if it is idle (waiting for work): nobody waits for the record, so a
+    /// busy worker takes it with its next batch (many sessions: one transaction for many
+    /// records), and an idle one stores it while the run goes on instead of with the run's end,
+    /// which the chat waits for.
+    IfIdle,
+    /// Not now: a record that the caller's next one (which wakes the worker) follows at once,
+    /// so that both go in one transaction.
+    Later,
 }
 
 static SHARED: AtomicPtr<Shared> = AtomicPtr::new(null_mut());
@@ -313,13 +331,13 @@ fn fitted_json(rec: &Record) -> Vec<u8> {
 }
 
 /// Append one record (cut to fit); waits up to `wait` for room (without CHECK_FOR_INTERRUPTS).
-/// Returns the record's queue and sequence number. `wake`: set the worker's latch now (else it
-/// finds the record at the next wake-up or at its poll; a full queue always wakes it).
+/// Returns the record's queue and sequence number. `wake`: when the worker's latch is set (else
+/// it finds the record at the next wake-up or at its poll; a full queue always wakes it).
 pub fn enqueue(
     rec: &Record,
     wait: Duration,
     start_worker: bool,
-    wake: bool,
+    wake: Wake,
 ) -> Result<(usize, u64), String> {
     let p = shared().ok_or("pg_mcp is not in shared_preload_libraries")?;
     let bytes = fitted_json(rec);
@@ -341,18 +359,22 @@ pub fn enqueue(
                 }
             }
             match c {
-                Claim::Queue(i) => Some((i, sh.queues[i].append(ring(p, i), &bytes).map_err(Some))),
-                Claim::Yielding(i) => Some((i, Err(None))),
+                Claim::Queue(i) => Some((
+                    i,
+                    sh.queues[i].append(ring(p, i), &bytes).map_err(Some),
+                    sh.idle[i],
+                )),
+                Claim::Yielding(i) => Some((i, Err(None), false)),
                 Claim::Waiting => None,
             }
         });
         let why = match got {
-            Some((i, r)) => {
+            Some((i, r, idle)) => {
                 SLOT.with(|s| s.set(Some(i)));
                 if start_worker {
                     ensure_worker(p, i);
                 }
-                if wake || r.is_err() {
+                if wake == Wake::Now || (wake == Wake::IfIdle && idle) || r.is_err() {
                     wake_worker(p, i);
                 }
                 match r {

@@ -31,6 +31,7 @@ unsafe extern "C-unwind" fn on_worker_exit(_code: std::ffi::c_int, arg: pg_sys::
             if s.worker_pid == pg_sys::MyProcPid {
                 s.worker_pid = 0;
                 sh.latches[i] = null_mut();
+                sh.idle[i] = false;
             }
         });
         pg_sys::ConditionVariableBroadcast(&raw mut (*p).cv);
@@ -90,6 +91,7 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
                 } else if s.head == s.tail {
                     s.worker_pid = 0;
                     sh.latches[i] = null_mut();
+                    sh.idle[i] = false;
                     true
                 } else {
                     false
@@ -99,9 +101,19 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
                 return;
             }
         }
-        if n == 0 && !BackgroundWorker::wait_latch(Some(Duration::from_millis(100))) {
-            drain(p, i, generation);
-            return;
+        if n == 0 {
+            // Idle (only with an empty queue, under the lock that appends): a record that
+            // nobody waits for now wakes it too (queue::Wake::IfIdle).
+            locked(p, |sh| {
+                let s = &sh.queues[i];
+                sh.idle[i] = s.generation == generation && s.head == s.tail;
+            });
+            let woken = BackgroundWorker::wait_latch(Some(Duration::from_millis(100)));
+            locked(p, |sh| sh.idle[i] = false);
+            if !woken {
+                drain(p, i, generation);
+                return;
+            }
         }
         if BackgroundWorker::sighup_received() {
             unsafe { pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP) };

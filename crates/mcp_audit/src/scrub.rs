@@ -21,8 +21,9 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use regex::Regex;
+use sha2::{Digest, Sha256};
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[redacted]";
@@ -37,10 +38,11 @@ pub struct Scrubber {
     /// Every form of every secret, longest first (a form is removed before its parts).
     forms: Vec<Vec<u8>>,
     /// All forms in one automaton (leftmost-longest: of two forms at one position the longer
-    /// is removed whole): one pass over a body, whatever the number of forms. Built at the
+    /// is removed whole): one pass over a body, whatever the number of forms. Taken at the
     /// first scrub (a scrubber that is extended with [`Scrubber::with_secret`] or never used
-    /// builds none), as a contiguous NFA: its build takes microseconds where a DFA's takes
-    /// tens of them, and a chat builds one per request, for bodies of a few kB.
+    /// takes none) from the process's [`AUTOMATA`] when a scrubber of the same forms built one
+    /// (a chat makes a scrubber per request, every one of them for the same key), else built,
+    /// as a contiguous NFA: its build takes microseconds where a DFA's takes tens of them.
     matcher: OnceLock<Option<AhoCorasick>>,
 }
 
@@ -152,13 +154,19 @@ impl Scrubber {
                 if self.forms.is_empty() {
                     return None;
                 }
+                let id = forms_id(&self.forms);
+                if let Some(m) = cached_automaton(&id) {
+                    return Some(m);
+                }
                 // building fails only for patterns beyond the automaton's size limits, which a
                 // handful of key forms never reach; then the scrubber falls back to form by form
-                AhoCorasick::builder()
+                let m = AhoCorasick::builder()
                     .match_kind(MatchKind::LeftmostLongest)
                     .kind(Some(AhoCorasickKind::ContiguousNFA))
                     .build(&self.forms)
-                    .ok()
+                    .ok()?;
+                keep_automaton(id, &m);
+                Some(m)
             })
             .as_ref()
     }
@@ -227,6 +235,44 @@ impl Scrubber {
         }
         buf
     }
+}
+
+/// The automata of the last [`AUTOMATA_KEPT`] sets of forms a scrubber of this process built,
+/// newest last, by the SHA-256 of their forms ([`forms_id`]): a backend's chats scrub every
+/// request and answer with the same provider's key, so the automaton is built once per key
+/// instead of once per request (a tenth of the backend's own CPU per chat, profiled). The key
+/// stays out of the cache's index; the automaton holds its forms, as every scrubber does while
+/// it lives. Shared by the threads of a process (a backend and its HTTP thread).
+static AUTOMATA: Mutex<Vec<([u8; 32], AhoCorasick)>> = Mutex::new(Vec::new());
+
+/// How many automata [`AUTOMATA`] keeps (one per provider key a backend uses, in practice).
+pub const AUTOMATA_KEPT: usize = 8;
+
+/// The forms' identity: SHA-256 over each form's length and bytes, in order (the order is
+/// deterministic: [`Scrubber::finish`] sorts them).
+fn forms_id(forms: &[Vec<u8>]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for f in forms {
+        h.update((f.len() as u64).to_le_bytes());
+        h.update(f);
+    }
+    h.finalize().into()
+}
+
+fn cached_automaton(id: &[u8; 32]) -> Option<AhoCorasick> {
+    let kept = AUTOMATA.lock().unwrap_or_else(|e| e.into_inner());
+    kept.iter().find(|(k, _)| k == id).map(|(_, m)| m.clone())
+}
+
+fn keep_automaton(id: [u8; 32], m: &AhoCorasick) {
+    let mut kept = AUTOMATA.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.iter().any(|(k, _)| *k == id) {
+        return;
+    }
+    if kept.len() >= AUTOMATA_KEPT {
+        kept.remove(0);
+    }
+    kept.push((id, m.clone()));
 }
 
 /// Headers whose value is a credential: `authorization`, `proxy-authorization`, `cookie`,
@@ -375,6 +421,55 @@ mod tests {
         v.iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn scrubbers_of_one_key_share_one_automaton_and_others_keep_their_own() {
+        let req = |key: &str| {
+            Scrubber::for_request(
+                "https://h.example/v1/chat/completions",
+                &headers(&[("Authorization", &format!("Bearer {key}"))]),
+            )
+        };
+        let first = req("sk-shared-automaton-0001");
+        assert_eq!(
+            first.scrub("x sk-shared-automaton-0001 y"),
+            "x [redacted] y"
+        );
+        let id = forms_id(&first.forms);
+        assert!(
+            cached_automaton(&id).is_some(),
+            "the built automaton is kept"
+        );
+        // The next request's scrubber of the same key takes it (same forms, same id) and
+        // scrubs the same.
+        let second = req("sk-shared-automaton-0001");
+        assert_eq!(forms_id(&second.forms), id);
+        assert_eq!(second.scrub("sk-shared-automaton-0001"), "[redacted]");
+        // Other keys: their own automata, each removing only its own key; more keys than the
+        // cache keeps evict the oldest, and an evicted one's scrubber still scrubs.
+        let many: Vec<Scrubber> = (0..AUTOMATA_KEPT + 3)
+            .map(|n| req(&format!("sk-other-key-{n:04}-abcdef")))
+            .collect();
+        for (n, s) in many.iter().enumerate() {
+            let key = format!("sk-other-key-{n:04}-abcdef");
+            assert_eq!(s.scrub(&format!("a {key} b")), "a [redacted] b");
+            assert_eq!(
+                s.scrub("sk-shared-automaton-0001"),
+                "sk-shared-automaton-0001",
+                "only its own key"
+            );
+            assert_ne!(forms_id(&s.forms), id);
+        }
+        assert!(AUTOMATA.lock().unwrap().len() <= AUTOMATA_KEPT);
+        assert_eq!(many[0].scrub("sk-other-key-0000-abcdef"), "[redacted]");
+        // with_secret: new forms, so another automaton.
+        let more = req("sk-shared-automaton-0001").with_secret("second-secret-value");
+        assert_ne!(forms_id(&more.forms), id);
+        assert_eq!(
+            more.scrub("sk-shared-automaton-0001 second-secret-value"),
+            "[redacted] [redacted]"
+        );
     }
 
     #[test]

@@ -170,6 +170,24 @@ pub fn in_transaction(rec: &Record) -> McpResult<Option<i64>> {
     }
 }
 
+/// Store `recs` in the caller's transaction with one call of `mcp.audit_store_batch`, in order
+/// (a run's end and its conversation: one statement instead of one per record).
+pub fn in_transaction_all(recs: &[Record]) -> McpResult<()> {
+    match recs {
+        [] => Ok(()),
+        [one] => in_transaction(one).map(|_| ()),
+        _ => {
+            let json = rows::batch_json(&recs.iter().map(Record::to_json).collect::<Vec<_>>());
+            InTransaction::store_batch_json(&String::from_utf8_lossy(&json)).map_err(|e| {
+                McpError::Internal(format!(
+                    "could not write the audit rows of {}: {e}",
+                    what(&recs[0])
+                ))
+            })
+        }
+    }
+}
+
 /// Store a record of a run (`llm_request`, `tool_call`) or of its own (a tool call outside a
 /// chat, an embedding request): through the worker when [`backend::append`] takes it, else in
 /// the caller's transaction. Returns the id the row got when it was written here.

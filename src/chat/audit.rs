@@ -6,7 +6,7 @@
 //! (the statement and every tool's work in it roll back; see the README's "Audit and the
 //! caller's transaction"). Values are cut to `mcp.audit_max_value_bytes` first.
 
-use crate::audit::{in_transaction, rows, Record};
+use crate::audit::{in_transaction, in_transaction_all, rows, Record};
 use crate::error::McpResult;
 use mcp_audit::rows::{LlmRequestRow, MessagesRow, RunEndRow, RunRow};
 use pgrx::Uuid;
@@ -91,21 +91,23 @@ pub fn run_end(
         Some(Some(left)) => (left.run, left.messages_from),
         None => (true, 0),
     };
+    let mut recs = Vec::with_capacity(2);
     if write_run {
-        in_transaction(&Record::RunEnd(end))?;
+        recs.push(Record::RunEnd(end));
     }
     if messages_from < messages.len() {
         // The whole conversation (or what the audit worker did not take: from `messages_from`
         // on) in one record, not one INSERT per message.
-        in_transaction(&Record::Messages(MessagesRow {
+        recs.push(Record::Messages(MessagesRow {
             session_id: session.to_string(),
             run_id: run_id.to_string(),
             offset: messages_from,
             messages: messages.split_off(messages_from),
             message_cuts: message_cuts.split_off(messages_from),
-        }))?;
+        }));
     }
-    Ok(())
+    // The end and the conversation in one statement.
+    in_transaction_all(&recs)
 }
 
 /// One LLM request (`mcp.llm_request`). Bodies (already scrubbed by the engine) and other

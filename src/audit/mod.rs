@@ -102,13 +102,16 @@ impl InTransaction {
         })
     }
 
-    /// Store a batch of records (a JSON array, [`rows::batch_json`]) with one call, in order:
-    /// the worker's way to store the records of one transaction.
-    pub fn store_batch_json(json: &str) -> Result<(), pgrx::spi::SpiError> {
+    /// Store records (each as [`Record::to_json`] made it, or as the worker read it from its
+    /// queue) with one call of `mcp.audit_store_batch`, in order: the worker's way to store the
+    /// records of one transaction, and a run's end with its conversation in the caller's.
+    pub fn store_batch<R: AsRef<[u8]>>(records: &[R]) -> Result<(), pgrx::spi::SpiError> {
+        let json = rows::batch_json(records);
+        let json = String::from_utf8_lossy(&json);
         as_extension_owner(|| {
             write_kept::<i32>(
                 "SELECT pg_catalog.cardinality(mcp.audit_store_batch($1::pg_catalog.jsonb))",
-                &[json.into()],
+                &[json.as_ref().into()],
             )
             .map(|_| ())
         })
@@ -173,19 +176,16 @@ pub fn in_transaction(rec: &Record) -> McpResult<Option<i64>> {
 /// Store `recs` in the caller's transaction with one call of `mcp.audit_store_batch`, in order
 /// (a run's end and its conversation: one statement instead of one per record).
 pub fn in_transaction_all(recs: &[Record]) -> McpResult<()> {
-    match recs {
-        [] => Ok(()),
-        [one] => in_transaction(one).map(|_| ()),
-        _ => {
-            let json = rows::batch_json(&recs.iter().map(Record::to_json).collect::<Vec<_>>());
-            InTransaction::store_batch_json(&String::from_utf8_lossy(&json)).map_err(|e| {
-                McpError::Internal(format!(
-                    "could not write the audit rows of {}: {e}",
-                    what(&recs[0])
-                ))
-            })
-        }
-    }
+    let Some(first) = recs.first() else {
+        return Ok(());
+    };
+    let json: Vec<Vec<u8>> = recs.iter().map(Record::to_json).collect();
+    InTransaction::store_batch(&json).map_err(|e| {
+        McpError::Internal(format!(
+            "could not write the audit rows of {}: {e}",
+            what(first)
+        ))
+    })
 }
 
 /// Store a record of a run (`llm_request`, `tool_call`) or of its own (a tool call outside a

@@ -230,15 +230,6 @@ fn free_queues_of_dropped_databases(p: *mut Shared) {
     }
 }
 
-fn wake_worker(p: *mut Shared, i: usize) {
-    let latch = locked(p, |sh| sh.latches[i]);
-    if !latch.is_null() {
-        // SAFETY: the latch lives in the worker's PGPROC (shared memory); SetLatch on a latch
-        // whose owner exited is harmless.
-        unsafe { pg_sys::SetLatch(latch) };
-    }
-}
-
 /// Start the database's worker unless one runs or is starting (and starting is allowed).
 fn ensure_worker(p: *mut Shared, i: usize) {
     if !START_WORKER.get() {
@@ -359,23 +350,27 @@ pub fn enqueue(
                 }
             }
             match c {
-                Claim::Queue(i) => Some((
-                    i,
-                    sh.queues[i].append(ring(p, i), &bytes).map_err(Some),
-                    sh.idle[i],
-                )),
-                Claim::Yielding(i) => Some((i, Err(None), false)),
+                Claim::Queue(i) => {
+                    let r = sh.queues[i].append(ring(p, i), &bytes).map_err(Some);
+                    let now =
+                        r.is_err() || wake == Wake::Now || (wake == Wake::IfIdle && sh.idle[i]);
+                    // the latch to set, read under the same lock as the append
+                    Some((i, r, if now { sh.latches[i] } else { null_mut() }))
+                }
+                Claim::Yielding(i) => Some((i, Err(None), sh.latches[i])),
                 Claim::Waiting => None,
             }
         });
         let why = match got {
-            Some((i, r, idle)) => {
+            Some((i, r, latch)) => {
                 SLOT.with(|s| s.set(Some(i)));
                 if start_worker {
                     ensure_worker(p, i);
                 }
-                if wake == Wake::Now || (wake == Wake::IfIdle && idle) || r.is_err() {
-                    wake_worker(p, i);
+                if !latch.is_null() {
+                    // SAFETY: the latch lives in the worker's PGPROC (shared memory); SetLatch
+                    // on a latch whose owner exited is harmless.
+                    unsafe { pg_sys::SetLatch(latch) };
                 }
                 match r {
                     Ok(seq) => return Ok((i, seq)),

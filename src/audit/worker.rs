@@ -103,14 +103,13 @@ pub extern "C-unwind" fn pg_mcp_audit_worker_main(arg: pg_sys::Datum) {
         }
         if n == 0 {
             // Idle (only with an empty queue, under the lock that appends): a record that
-            // nobody waits for now wakes it too (queue::Wake::IfIdle).
+            // nobody waits for now wakes it too (queue::Wake::IfIdle); the next drain, which
+            // takes the lock anyway, clears it.
             locked(p, |sh| {
                 let s = &sh.queues[i];
                 sh.idle[i] = s.generation == generation && s.head == s.tail;
             });
-            let woken = BackgroundWorker::wait_latch(Some(Duration::from_millis(100)));
-            locked(p, |sh| sh.idle[i] = false);
-            if !woken {
+            if !BackgroundWorker::wait_latch(Some(Duration::from_millis(100))) {
                 drain(p, i, generation);
                 return;
             }
@@ -253,6 +252,7 @@ pub extern "C-unwind" fn pg_mcp_audit_sweep_main(arg: pg_sys::Datum) {
 /// when drained, so never while a batch is being stored.)
 fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
     let (batch, new_tail) = locked(p, |sh| {
+        sh.idle[i] = false; // working (queue::Wake::IfIdle)
         let s = &sh.queues[i];
         (s.generation == generation).then(|| s.read(queue::ring(p, i), BATCH_RECORDS))
     })?;
@@ -286,10 +286,8 @@ fn drain(p: *mut Shared, i: usize, generation: u64) -> Option<usize> {
 /// when it failed (rolled back: nothing of it stays), and the caller stores the records one by
 /// one, so a bad record loses only itself.
 fn store_batch(batch: &[Vec<u8>]) -> bool {
-    let json = mcp_audit::rows::batch_json(batch);
-    let text = String::from_utf8_lossy(&json);
     matches!(
-        crate::pg::in_subtransaction_catch_all(|| InTransaction::store_batch_json(&text)),
+        crate::pg::in_subtransaction_catch_all(|| InTransaction::store_batch(batch)),
         Ok(Ok(()))
     )
 }

@@ -151,21 +151,17 @@ if [ "$has_hochschule" = 1 ]; then
   load_thesaurus quality_blind "$H/thesaurus.json"
   psql_at "$PORT" quality_blind -f "$H/plans.sql" >/dev/null
 fi
-# (Domain F in a database of its own: its plan stoerung_melden would replace IT support's)
-if [ "$has_stadtwerke" = 1 ]; then
-  fresh_db "$PORT" quality_stadtwerke >/dev/null
-  setup_chatbot quality_stadtwerke
-  load_thesaurus quality_stadtwerke "$S/thesaurus.json"
-  psql_at "$PORT" quality_stadtwerke -f "$S/plans.sql" >/dev/null
-fi
-# (Domain G in a database of its own: its plans schaden_melden and bescheinigung_anfordern would
-# replace the insurer's and Domain E's)
-if [ "$has_genossenschaft" = 1 ]; then
-  fresh_db "$PORT" quality_genossenschaft >/dev/null
-  setup_chatbot quality_genossenschaft
-  load_thesaurus quality_genossenschaft "$G/thesaurus.json"
-  psql_at "$PORT" quality_genossenschaft -f "$G/plans.sql" >/dev/null
-fi
+# load_own_db DB DIR: a domain in a scratch database of its own, with the chatbot interface, its
+# thesaurus and its plans (plan names are global: Domain F's stoerung_melden would replace IT
+# support's, Domain G's schaden_melden and bescheinigung_anfordern the insurer's and Domain E's)
+load_own_db() {
+  fresh_db "$PORT" "$1" >/dev/null
+  setup_chatbot "$1"
+  load_thesaurus "$1" "$2/thesaurus.json"
+  psql_at "$PORT" "$1" -f "$2/plans.sql" >/dev/null
+}
+[ "$has_stadtwerke" = 1 ] && load_own_db quality_stadtwerke "$S"
+[ "$has_genossenschaft" = 1 ] && load_own_db quality_genossenschaft "$G"
 fi
 
 # fn_of REV FILE NAME: the definition of function NAME in FILE at revision REV, as CREATE OR REPLACE

@@ -177,6 +177,9 @@ log "chat_cancel stopped a run waiting on the LLM in ${took} ms (another role go
 #     further LLM request is sent (before, the poll went on to the next exchange, and a fast
 #     answer could complete the run: the console's stop button ended 'completed' in CI)
 coproc HOLD { "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" -At; }
+# (its pid kept now: bash unsets HOLD_PID as soon as the coprocess has exited, which after its
+# input is closed below may happen before the wait, and set -u then ended the suite)
+hold_pid=$HOLD_PID
 echo "SELECT pg_advisory_lock(4343);" >&"${HOLD[1]}"
 lock_count() { q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4343 AND $1"; }
 for _ in $(seq 200); do [ "$(lock_count granted)" = 1 ] && break; sleep 0.05; done
@@ -188,7 +191,7 @@ for _ in $(seq 400); do [ "$(lock_count "NOT granted")" = 1 ] && break; sleep 0.
 [ "$(q "SET ROLE async_a; SELECT mcp.chat_cancel('$rl')")" = t ] || fail "chat_cancel of the run waiting in its tool refused"
 echo "SELECT pg_advisory_unlock(4343);" >&"${HOLD[1]}"
 eval "exec ${HOLD[1]}>&-"
-wait "$HOLD_PID" 2>/dev/null || true
+wait "$hold_pid" 2>/dev/null || true
 res="$(result_of async_a "$rl" 10000)"
 [ "$(jq -r .status <<<"$res")" = cancelled ] || fail "the run cancelled while its tool waited: $res"
 [ "$(jq -r '.answer // "none"' <<<"$res")" = none ] || fail "the cancelled run has an answer: $res"

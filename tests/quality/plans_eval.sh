@@ -23,12 +23,16 @@
 # database of its own, quality_genossenschaft, with the chatbot interface: its plans
 # schaden_melden and bescheinigung_anfordern have the names of the insurer's and of Domain E's
 # plans, and plan names are global; only when it is evaluated; skipped while its files are
+# missing) and the held-out public library's user services (Domain H: bibliothek/thesaurus.json
+# + bibliothek/plans.sql, interface bibliothek, questions/bibliothek_plans.tsv; loaded as
+# bibliothek/ADMIN.md says into a scratch database of its own, quality_bibliothek, with the
+# chatbot interface, as Domains F and G; only when it is evaluated; skipped while its files are
 # missing).
 # The chosen plan is what mcp.chat takes: the best plan when it scores at least PLAN_MIN_SCORE
 # (src/plans.rs; PLAN_MIN_SCORE_EMBEDDING when its score includes the embedding signal), else
 # none ('-'); a question is right when that is its expected plan.
 #
-#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule,stadtwerke,genossenschaft] [--reuse]
+#   bash tests/quality/plans_eval.sh [--misses] [--keep] [--baseline REV] [--with FILE.sql] [--only dev,tarif,it,vers,buerger,hochschule,stadtwerke,genossenschaft,bibliothek] [--reuse]
 #                                    [--model none,minilm,e5]
 #
 # --model: the embedding signal of the plans (mcp.interface.embedding_model of the interfaces
@@ -37,7 +41,7 @@
 # the last lines give one "plan accuracy" line per model.
 #
 # --keep leaves the scratch databases quality_dev and quality_blind (and quality_stadtwerke,
-# quality_genossenschaft);
+# quality_genossenschaft, quality_bibliothek);
 # --reuse evaluates in them again without reloading (and keeps them)
 #
 # A --with FILE.sql that replaces mcp.rank_plans must keep its signature (with entity_words):
@@ -58,7 +62,7 @@ LOG_TAG=plans-eval
 DIR="${PG_MCP_BENCH_DIR:-/var/tmp/pg_mcp_bench/pgdata}"
 PORT="${PG_MCP_BENCH_PORT:-55434}"
 Q="$ROOT/tests/quality"
-show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule,stadtwerke,genossenschaft"; models="none"
+show=off; keep=0; reuse=0; baseline=""; with=""; only="dev,tarif,it,vers,buerger,hochschule,stadtwerke,genossenschaft,bibliothek"; models="none"
 while [ $# -gt 0 ]; do
   case "$1" in
     --misses) show=on ;;
@@ -100,9 +104,16 @@ case ",$only," in
   *",genossenschaft,"*) [ "$has_genossenschaft" = 1 ] || log "Domain G (genossenschaft) files missing: skipped" ;;
   *) has_genossenschaft=0 ;; # loaded only when evaluated (a database of its own)
 esac
+L="$Q/bibliothek"; has_bibliothek=0
+[ -f "$L/thesaurus.json" ] && [ -f "$L/plans.sql" ] && [ -f "$Q/questions/bibliothek_plans.tsv" ] && has_bibliothek=1
+case ",$only," in
+  *",bibliothek,"*) [ "$has_bibliothek" = 1 ] || log "Domain H (bibliothek) files missing: skipped" ;;
+  *) has_bibliothek=0 ;; # loaded only when evaluated (a database of its own)
+esac
 dbs=(quality_dev quality_blind)
 [ "$has_stadtwerke" = 1 ] && dbs+=(quality_stadtwerke)
 [ "$has_genossenschaft" = 1 ] && dbs+=(quality_genossenschaft)
+[ "$has_bibliothek" = 1 ] && dbs+=(quality_bibliothek)
 start_cluster "$DIR" "$PORT"
 
 # the chatbot interface and the demo's getTarifVertrag tool, as pg_test/sql/analyze.sql sets them up
@@ -162,6 +173,7 @@ load_own_db() {
 }
 [ "$has_stadtwerke" = 1 ] && load_own_db quality_stadtwerke "$S"
 [ "$has_genossenschaft" = 1 ] && load_own_db quality_genossenschaft "$G"
+[ "$has_bibliothek" = 1 ] && load_own_db quality_bibliothek "$L"
 fi
 
 # fn_of REV FILE NAME: the definition of function NAME in FILE at revision REV, as CREATE OR REPLACE
@@ -214,7 +226,7 @@ IFS=',' read -ra model_list <<<"$models"
 for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice', 'bibliothek')" >/dev/null
       # the steady state a deployment is in after its first question: one analyze per interface,
       # in a statement of its own, stores the plans' example vectors (the questions below run in
       # one statement, whose snapshot would not see vectors stored during it, so the off-domain
@@ -224,7 +236,7 @@ for model in "${model_list[@]}"; do
     done
   else
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice', 'bibliothek')" >/dev/null
     done
   fi
   echo; echo "##### embedding signal: $model"
@@ -237,6 +249,7 @@ for model in "${model_list[@]}"; do
   [ "$has_hochschule" = 1 ] && run quality_blind hochschule studierendenservice "$Q/questions/hochschule_plans.tsv" 2
   [ "$has_stadtwerke" = 1 ] && run quality_stadtwerke stadtwerke kundenportal "$Q/questions/stadtwerke_plans.tsv" 2
   [ "$has_genossenschaft" = 1 ] && run quality_genossenschaft genossenschaft mieterservice "$Q/questions/genossenschaft_plans.tsv" 2
+  [ "$has_bibliothek" = 1 ] && run quality_bibliothek bibliothek bibliothek "$Q/questions/bibliothek_plans.tsv" 2
   # the ROLLUP row of each domain's table: "            | n | right | accuracy"
   summary+=("$(awk -F'|' -v m="$model" 'BEGIN {printf "plan accuracy (embedding %s):", m} /^===/ {d=$0; sub(/^=== /, "", d); sub(/ .*/, "", d)} /^ +\| +[0-9]+ \|/ {printf " %s %s (%d/%d)", d, $4+0, $3, $2}' "$out")")
 done

@@ -28,6 +28,11 @@
 #        subject's vocabulary) with questions/genossenschaft_retrieval.tsv (80 questions written
 #        blind); its thesaurus (genossenschaft/thesaurus.json) is loaded too when the set is run;
 #        ENTITY_KEYS {"wohnanlage": "wohnanlage", "thema": "thema"}.
+# bibliothek: Domain H, held out (tests/quality/SPEC.md): tests/quality/corpus/bibliothek_corpus.jsonl
+#        (40 sections of a library's rules of use, 8 sites x 5 subjects sharing each subject's
+#        vocabulary) with questions/bibliothek_retrieval.tsv (80 questions written blind); its
+#        thesaurus (bibliothek/thesaurus.json) is loaded too when the set is run; ENTITY_KEYS
+#        {"zweigstelle": "zweigstelle", "thema": "thema"}.
 # Each variant is a fresh collection created with the demo's settings (text_config german, top_k
 # 7, chunks of 120 tokens with 16 overlap) and then changed by its SET clause (columns of
 # mcp.collection), into which the set's documents are ingested; then each --search variant's SET
@@ -94,6 +99,10 @@ case ",$SETS," in *,genossenschaft,*)
   psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/genossenschaft/thesaurus.json")" \
       <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
 esac
+case ",$SETS," in *,bibliothek,*)
+  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/bibliothek/thesaurus.json")" \
+      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
+esac
 
 # The sets as files postgres can read: documents as one JSON object a line, questions as TSV.
 cp "$Q/corpus/tarif_corpus.jsonl" "$work/blind_docs.jsonl"
@@ -106,6 +115,8 @@ cp "$Q/corpus/stadtwerke_corpus.jsonl" "$work/stadtwerke_docs.jsonl"
 grep -v '^#' "$Q/questions/stadtwerke_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/stadtwerke_q.tsv"
 cp "$Q/corpus/genossenschaft_corpus.jsonl" "$work/genossenschaft_docs.jsonl"
 grep -v '^#' "$Q/questions/genossenschaft_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/genossenschaft_q.tsv"
+cp "$Q/corpus/bibliothek_corpus.jsonl" "$work/bibliothek_docs.jsonl"
+grep -v '^#' "$Q/questions/bibliothek_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/bibliothek_q.tsv"
 python3 - "$ROOT/benches/retrieval/quality.sql" "$work/dev_q.tsv" <<'PY'
 import re, sys
 src = open(sys.argv[1], encoding="utf-8").read()
@@ -146,6 +157,9 @@ TRUNCATE line;
 \copy line FROM '$work/genossenschaft_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_doc SELECT 'genossenschaft', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
 TRUNCATE line;
+\copy line FROM '$work/bibliothek_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_doc SELECT 'bibliothek', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
+TRUNCATE line;
 \copy line FROM '$work/blind_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'blind', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
 TRUNCATE line;
@@ -163,6 +177,9 @@ INSERT INTO eval_q SELECT 'stadtwerke', row_number() OVER (), split_part(l, e'\t
 TRUNCATE line;
 \copy line FROM '$work/genossenschaft_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'genossenschaft', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
+TRUNCATE line;
+\copy line FROM '$work/bibliothek_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+INSERT INTO eval_q SELECT 'bibliothek', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
 SQL
 log "model $MODEL; sets $SETS; $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' documents', ', ') FROM (SELECT dset, count(*) n FROM eval_doc GROUP BY dset) x"); $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' questions', ', ') FROM (SELECT dset, count(*) n FROM eval_q GROUP BY dset) x")"
 
@@ -178,6 +195,7 @@ for set in "${set_list[@]}"; do
     hochschule) ek="'{\"studiengang\": \"studiengang\", \"thema\": \"thema\"}'" ;;
     stadtwerke) ek="'{\"produkt\": \"produkt\", \"thema\": \"thema\"}'" ;;
     genossenschaft) ek="'{\"wohnanlage\": \"wohnanlage\", \"thema\": \"thema\"}'" ;;
+    bibliothek) ek="'{\"zweigstelle\": \"zweigstelle\", \"thema\": \"thema\"}'" ;;
     *) ek="'{\"tarifgebiet\": \"tarifgebiet\", \"fachbereich\": \"branche\"}'" ;;
   esac
   for v in "${variant_list[@]}"; do

@@ -14,6 +14,7 @@
 //! ([`row_cuts`], `mcp.audit_max_value_bytes`).
 
 mod backend;
+pub mod deferred;
 mod gucs;
 mod queue;
 mod worker;
@@ -173,13 +174,16 @@ pub fn in_transaction(rec: &Record) -> McpResult<Option<i64>> {
     }
 }
 
-/// Store `recs` in the caller's transaction with one call of `mcp.audit_store_batch`, in order
-/// (a run's end and its conversation: one statement instead of one per record).
-pub fn in_transaction_all(recs: &[Record]) -> McpResult<()> {
+/// Store `recs` in the caller's transaction with one call of `mcp.audit_store_batch`, in order,
+/// after the records `before` (already serialized: a run's inner records kept for its end,
+/// [`deferred::take`]): a run's end, its conversation and its LLM requests and tool calls in
+/// one statement instead of one per record.
+pub fn in_transaction_all(before: Vec<Vec<u8>>, recs: &[Record]) -> McpResult<()> {
     let Some(first) = recs.first() else {
         return Ok(());
     };
-    let json: Vec<Vec<u8>> = recs.iter().map(Record::to_json).collect();
+    let mut json = before;
+    json.extend(recs.iter().map(Record::to_json));
     InTransaction::store_batch(&json).map_err(|e| {
         McpError::Internal(format!(
             "could not write the audit rows of {}: {e}",
@@ -194,6 +198,13 @@ pub fn in_transaction_all(recs: &[Record]) -> McpResult<()> {
 pub fn record(rec: &Record) -> McpResult<Option<i64>> {
     if backend::append(rec) {
         return Ok(None);
+    }
+    if deferred::defer(rec) {
+        // written with the run's end, in this transaction (deferred.rs)
+        return Ok(match rec {
+            Record::ToolCall(r) => r.call_id,
+            _ => None,
+        });
     }
     in_transaction(rec)
 }

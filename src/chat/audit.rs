@@ -42,7 +42,11 @@ pub fn run_start(
     if crate::audit::run_start(row.clone())? {
         return Ok(());
     }
-    in_transaction(&Record::Run(row)).map(|_| ())
+    let run_id = row.run_id.clone();
+    in_transaction(&Record::Run(row))?;
+    // Its LLM requests and tool calls are written with its end (audit/deferred.rs).
+    crate::audit::deferred::open(&run_id);
+    Ok(())
 }
 
 /// The end of a run: its `mcp.run` columns (the plan it followed included) and the
@@ -84,10 +88,13 @@ pub fn run_end(
             message_cuts.push(cut.map_or(Value::Null, |c| json!({"message": c.to_json()})));
         }
     }
+    // The run's LLM requests and tool calls kept for its end when it is audited here.
+    let inner = crate::audit::deferred::take(&end.run_id);
     let (write_run, messages_from) = match crate::audit::recording()
         .then(|| crate::audit::run_end(&end, &messages, &message_cuts))
     {
-        Some(None) => return Ok(()),
+        Some(None) if inner.is_empty() => return Ok(()),
+        Some(None) => (false, messages.len()),
         Some(Some(left)) => (left.run, left.messages_from),
         None => (true, 0),
     };
@@ -106,8 +113,15 @@ pub fn run_end(
             message_cuts: message_cuts.split_off(messages_from),
         }));
     }
-    // The end and the conversation in one statement.
-    in_transaction_all(&recs)
+    // The run's inner records, its end and its conversation in one statement.
+    if recs.is_empty() && !inner.is_empty() {
+        return crate::audit::InTransaction::store_batch(&inner).map_err(|e| {
+            crate::error::McpError::Internal(format!(
+                "could not write the audit rows of a chat run: {e}"
+            ))
+        });
+    }
+    in_transaction_all(inner, &recs)
 }
 
 /// One LLM request (`mcp.llm_request`). Bodies (already scrubbed by the engine) and other

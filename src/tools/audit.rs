@@ -172,7 +172,9 @@ pub fn record(r: &CallRecord) -> McpResult<i64> {
     // Through the durable audit worker when it is on (a chat run's call, and a call of its
     // own: mcp.call_tool, MCP tools/call), else in the caller's transaction.
     let rec = Record::ToolCall(row);
-    if crate::audit::through_worker(&rec) {
+    if crate::audit::through_worker(&rec) || crate::audit::deferred::defer(&rec) {
+        // (deferred: a chat run's call audited in the caller's transaction, written with the
+        // run's end; audit/deferred.rs)
         return Ok(call_id.unwrap_or(0));
     }
     crate::audit::in_transaction(&rec)?.ok_or_else(|| {

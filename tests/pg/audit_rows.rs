@@ -198,4 +198,115 @@ mod tests {
         assert_eq!(through_worker, in_transaction);
         assert_eq!(through_worker["status"], "ok", "{through_worker}");
     }
+
+    /// A chat's rows, without ids and times: the run's end, its LLM requests and tool calls in
+    /// order, and its conversation.
+    fn chat_rows(durable: bool) -> Value {
+        run(&format!(
+            "SET LOCAL mcp.audit_durable = {}",
+            if durable { "on" } else { "off" }
+        ));
+        let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");
+        assert_eq!(r["status"], "completed", "{r}");
+        assert_eq!(
+            crate::audit::deferred::pending(),
+            0,
+            "records left after the run's end"
+        );
+        of_run(
+            "SELECT jsonb_build_object(
+                'run', (SELECT to_jsonb(x) - 'run_id' - 'session_id' - 'started_at' - 'finished_at'
+                               - 'backend_pid' - 'backend_start'
+                          FROM mcp.run x WHERE run_id = $1::uuid),
+                'requests', (SELECT jsonb_agg(to_jsonb(x) - 'request_id' - 'run_id' - 'created_at' - 'latency_ms'
+                                              -- (the mock numbers its answers' ids)
+                                              || jsonb_build_object('response_raw', regexp_replace(x.response_raw, 'chatcmpl-mock-[0-9]+', 'chatcmpl-mock-N'))
+                                              ORDER BY x.request_id)
+                               FROM mcp.llm_request x WHERE run_id = $1::uuid),
+                'calls', (SELECT jsonb_agg(to_jsonb(x) - 'call_id' - 'run_id' - 'created_at' - 'latency_ms'
+                                           ORDER BY x.call_id)
+                            FROM mcp.tool_call x WHERE run_id = $1::uuid),
+                'messages', (SELECT jsonb_agg(x.message ORDER BY x.seq)
+                               FROM mcp.message x WHERE run_id = $1::uuid))",
+            &r,
+        )
+    }
+
+    /// In the caller's transaction a run's LLM requests and tool calls are kept for its end and
+    /// written with it (audit/deferred.rs): the rows are the worker's, in the same order.
+    #[pg_test]
+    fn a_chat_writes_the_same_rows_through_either_sink() {
+        chat_registry("tool_then_answer");
+        let through_worker = chat_rows(true);
+        let in_transaction = chat_rows(false);
+        assert_eq!(through_worker, in_transaction);
+        assert_eq!(
+            in_transaction["requests"].as_array().map(Vec::len),
+            Some(2),
+            "{in_transaction}"
+        );
+        assert_eq!(
+            in_transaction["calls"].as_array().map(Vec::len),
+            Some(1),
+            "{in_transaction}"
+        );
+        assert_eq!(
+            in_transaction["requests"][0]["iteration"], 1,
+            "{in_transaction}"
+        );
+        assert_eq!(
+            in_transaction["calls"][0]["status"], "ok",
+            "{in_transaction}"
+        );
+        assert_eq!(
+            in_transaction["run"]["status"], "completed",
+            "{in_transaction}"
+        );
+    }
+
+    /// The kept records of a run that never reaches its end (its statement fails and a
+    /// PL/pgSQL block catches the error) are dropped with the transaction, never written by a
+    /// later run's end: only the later run's rows appear.
+    #[pg_test]
+    fn a_run_that_does_not_end_leaves_no_kept_records() {
+        chat_registry("tool_then_answer");
+        run("SET LOCAL mcp.audit_durable = off");
+        crate::audit::deferred::open("00000000-0000-4000-8000-00000000d0d0");
+        let rec = mcp_audit::rows::Record::LlmRequest(LlmRequestRow {
+            run_id: "00000000-0000-4000-8000-00000000d0d0".into(),
+            iteration: 1,
+            purpose: "chat".into(),
+            ..Default::default()
+        });
+        assert!(crate::audit::deferred::defer(&rec));
+        assert_eq!(crate::audit::deferred::pending(), 1);
+        // a record of no open run is not kept
+        let other = mcp_audit::rows::Record::LlmRequest(LlmRequestRow {
+            run_id: "00000000-0000-4000-8000-00000000d0d1".into(),
+            ..Default::default()
+        });
+        assert!(!crate::audit::deferred::defer(&other));
+        // a later run ends with its own records only
+        let r = q("SELECT mcp.chat('Welche Tarifverträge gelten für Metall in Bayern?')");
+        assert_eq!(r["status"], "completed", "{r}");
+        assert_eq!(
+            crate::audit::deferred::pending(),
+            1,
+            "the other run's record is still kept"
+        );
+        assert_eq!(
+            Spi::get_one::<i64>(
+                "SELECT count(*) FROM mcp.llm_request WHERE run_id = '00000000-0000-4000-8000-00000000d0d0'"
+            )
+            .unwrap(),
+            Some(0)
+        );
+        assert_eq!(
+            of_run(
+                "SELECT to_jsonb(count(*)) FROM mcp.llm_request WHERE run_id = $1::uuid",
+                &r
+            ),
+            2
+        );
+    }
 }

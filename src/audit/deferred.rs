@@ -88,15 +88,7 @@ unsafe extern "C-unwind" fn on_xact_event(
     event: pg_sys::XactEvent::Type,
     _arg: *mut std::ffi::c_void,
 ) {
-    use pg_sys::XactEvent::*;
-    if matches!(
-        event,
-        XACT_EVENT_COMMIT
-            | XACT_EVENT_ABORT
-            | XACT_EVENT_PREPARE
-            | XACT_EVENT_PARALLEL_COMMIT
-            | XACT_EVENT_PARALLEL_ABORT
-    ) {
+    if crate::pg::ends_transaction(event) {
         RUNS.with(|r| r.borrow_mut().clear());
     }
 }

@@ -14,7 +14,7 @@ pub use spi::{
     can_assign_xid, first_row, first_row_mut, prevent_if_read_only, read_one, select_kept,
     write_kept,
 };
-pub use subxact::in_subtransaction_catch_all;
+pub use subxact::{ends_transaction, in_subtransaction_catch_all};
 pub use subxact::{in_subtransaction, PgErrorInfo};
 pub use timeout::with_tool_timeout;
 

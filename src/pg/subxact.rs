@@ -112,3 +112,17 @@ fn subtransaction<R>(
         }
     }
 }
+
+/// Whether a transaction callback's `event` ends the top-level transaction (commit, abort,
+/// prepare, also in a parallel worker): where per-transaction state is dropped.
+pub fn ends_transaction(event: pgrx::pg_sys::XactEvent::Type) -> bool {
+    use pgrx::pg_sys::XactEvent::*;
+    matches!(
+        event,
+        XACT_EVENT_COMMIT
+            | XACT_EVENT_ABORT
+            | XACT_EVENT_PREPARE
+            | XACT_EVENT_PARALLEL_COMMIT
+            | XACT_EVENT_PARALLEL_ABORT
+    )
+}

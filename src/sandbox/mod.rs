@@ -239,15 +239,7 @@ unsafe extern "C-unwind" fn on_object_access(
 /// [`run_sandboxed`]'s cleanup, the next transaction must not start guarded.
 #[pg_guard]
 unsafe extern "C-unwind" fn on_transaction_end(event: pg_sys::XactEvent::Type, _arg: *mut c_void) {
-    use pg_sys::XactEvent::*;
-    if matches!(
-        event,
-        XACT_EVENT_COMMIT
-            | XACT_EVENT_ABORT
-            | XACT_EVENT_PREPARE
-            | XACT_EVENT_PARALLEL_COMMIT
-            | XACT_EVENT_PARALLEL_ABORT
-    ) {
+    if crate::pg::ends_transaction(event) {
         GUARD.with(|g| g.set(None));
     }
 }

@@ -179,32 +179,23 @@ pub fn in_transaction(rec: &Record) -> McpResult<Option<i64>> {
 /// [`deferred::take`]): a run's end, its conversation and its LLM requests and tool calls in
 /// one statement instead of one per record.
 pub fn in_transaction_all(before: Vec<Vec<u8>>, recs: &[Record]) -> McpResult<()> {
-    let Some(first) = recs.first() else {
+    if before.is_empty() && recs.is_empty() {
         return Ok(());
-    };
+    }
+    let of = recs.first().map_or("a chat run", what);
     let mut json = before;
     json.extend(recs.iter().map(Record::to_json));
-    InTransaction::store_batch(&json).map_err(|e| {
-        McpError::Internal(format!(
-            "could not write the audit rows of {}: {e}",
-            what(first)
-        ))
-    })
+    InTransaction::store_batch(&json)
+        .map_err(|e| McpError::Internal(format!("could not write the audit rows of {of}: {e}")))
 }
 
 /// Store a record of a run (`llm_request`, `tool_call`) or of its own (a tool call outside a
 /// chat, an embedding request): through the worker when [`backend::append`] takes it, else in
-/// the caller's transaction. Returns the id the row got when it was written here.
+/// the caller's transaction (or, a record of a run audited there, with the run's end:
+/// [`deferred`]). Returns the id the row got when it was written here.
 pub fn record(rec: &Record) -> McpResult<Option<i64>> {
-    if backend::append(rec) {
+    if backend::append(rec) || deferred::defer(rec) {
         return Ok(None);
-    }
-    if deferred::defer(rec) {
-        // written with the run's end, in this transaction (deferred.rs)
-        return Ok(match rec {
-            Record::ToolCall(r) => r.call_id,
-            _ => None,
-        });
     }
     in_transaction(rec)
 }

@@ -93,7 +93,6 @@ pub fn run_end(
     let (write_run, messages_from) = match crate::audit::recording()
         .then(|| crate::audit::run_end(&end, &messages, &message_cuts))
     {
-        Some(None) if inner.is_empty() => return Ok(()),
         Some(None) => (false, messages.len()),
         Some(Some(left)) => (left.run, left.messages_from),
         None => (true, 0),
@@ -113,14 +112,7 @@ pub fn run_end(
             message_cuts: message_cuts.split_off(messages_from),
         }));
     }
-    // The run's inner records, its end and its conversation in one statement.
-    if recs.is_empty() && !inner.is_empty() {
-        return crate::audit::InTransaction::store_batch(&inner).map_err(|e| {
-            crate::error::McpError::Internal(format!(
-                "could not write the audit rows of a chat run: {e}"
-            ))
-        });
-    }
+    // The run's inner records, its end and its conversation in one statement (none: nothing).
     in_transaction_all(inner, &recs)
 }
 

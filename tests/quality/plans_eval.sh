@@ -92,24 +92,20 @@ case ",$only," in *",buerger,"*) [ "$has_buerger" = 1 ] || log "Domain D (buerge
 H="$Q/hochschule"; has_hochschule=0
 [ -f "$H/thesaurus.json" ] && [ -f "$H/plans.sql" ] && [ -f "$Q/questions/hochschule_plans.tsv" ] && has_hochschule=1
 case ",$only," in *",hochschule,"*) [ "$has_hochschule" = 1 ] || log "Domain E (hochschule) files missing: skipped" ;; esac
-S="$Q/stadtwerke"; has_stadtwerke=0
-[ -f "$S/thesaurus.json" ] && [ -f "$S/plans.sql" ] && [ -f "$Q/questions/stadtwerke_plans.tsv" ] && has_stadtwerke=1
-case ",$only," in
-  *",stadtwerke,"*) [ "$has_stadtwerke" = 1 ] || log "Domain F (stadtwerke) files missing: skipped" ;;
-  *) has_stadtwerke=0 ;; # loaded only when evaluated (a database of its own)
-esac
-G="$Q/genossenschaft"; has_genossenschaft=0
-[ -f "$G/thesaurus.json" ] && [ -f "$G/plans.sql" ] && [ -f "$Q/questions/genossenschaft_plans.tsv" ] && has_genossenschaft=1
-case ",$only," in
-  *",genossenschaft,"*) [ "$has_genossenschaft" = 1 ] || log "Domain G (genossenschaft) files missing: skipped" ;;
-  *) has_genossenschaft=0 ;; # loaded only when evaluated (a database of its own)
-esac
-L="$Q/bibliothek"; has_bibliothek=0
-[ -f "$L/thesaurus.json" ] && [ -f "$L/plans.sql" ] && [ -f "$Q/questions/bibliothek_plans.tsv" ] && has_bibliothek=1
-case ",$only," in
-  *",bibliothek,"*) [ "$has_bibliothek" = 1 ] || log "Domain H (bibliothek) files missing: skipped" ;;
-  *) has_bibliothek=0 ;; # loaded only when evaluated (a database of its own)
-esac
+# own_domain NAME LETTER: has_NAME=1 when Domain LETTER's files (NAME/thesaurus.json, NAME/plans.sql,
+# questions/NAME_plans.tsv) are there and NAME is evaluated; such a domain is loaded into a
+# scratch database of its own, quality_NAME, only when it is evaluated
+own_domain() {
+  local ok=0
+  [ -f "$Q/$1/thesaurus.json" ] && [ -f "$Q/$1/plans.sql" ] && [ -f "$Q/questions/$1_plans.tsv" ] && ok=1
+  case ",$only," in
+    *",$1,"*) [ "$ok" = 1 ] || log "Domain $2 ($1) files missing: skipped" ;;
+    *) ok=0 ;;
+  esac
+  printf -v "has_$1" '%s' "$ok"
+}
+own_domain stadtwerke F; own_domain genossenschaft G; own_domain bibliothek H
+S="$Q/stadtwerke"; G="$Q/genossenschaft"; L="$Q/bibliothek"
 dbs=(quality_dev quality_blind)
 [ "$has_stadtwerke" = 1 ] && dbs+=(quality_stadtwerke)
 [ "$has_genossenschaft" = 1 ] && dbs+=(quality_genossenschaft)
@@ -221,12 +217,14 @@ for db in "${dbs[@]}"; do
     ('e5', 'local', 384, '${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}')
     ON CONFLICT (name) DO NOTHING" >/dev/null
 done
+# the interfaces whose embedding model --model sets
+IFACES="('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice', 'bibliothek')"
 summary=()
 IFS=',' read -ra model_list <<<"$models"
 for model in "${model_list[@]}"; do
   if [ "$model" != none ]; then
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice', 'bibliothek')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = '$model' WHERE name IN $IFACES" >/dev/null
       # the steady state a deployment is in after its first question: one analyze per interface,
       # in a statement of its own, stores the plans' example vectors (the questions below run in
       # one statement, whose snapshot would not see vectors stored during it, so the off-domain
@@ -236,7 +234,7 @@ for model in "${model_list[@]}"; do
     done
   else
     for db in "${dbs[@]}"; do
-      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN ('chatbot', 'it_support', 'kundenservice', 'buergerservice', 'studierendenservice', 'kundenportal', 'mieterservice', 'bibliothek')" >/dev/null
+      psql_at "$PORT" "$db" -c "UPDATE mcp.interface SET embedding_model = NULL WHERE name IN $IFACES" >/dev/null
     done
   fi
   echo; echo "##### embedding signal: $model"

@@ -83,40 +83,37 @@ psql_at "$PORT" "$DB" -c "INSERT INTO mcp.embedding_model (name, kind, dimension
   ('minilm', 'local', 384, '/usr/local/share/pg_mcp/models/all-MiniLM-L6-v2'),
   ('e5', 'local', 384, '${PG_MCP_E5_DIR:-/usr/local/share/pg_mcp/models/multilingual-e5-small-q4}') ON CONFLICT (name) DO NOTHING" >/dev/null
 [ -n "$MODEL_SQL" ] && psql_at "$PORT" "$DB" -f "$MODEL_SQL" >/dev/null
-case ",$SETS," in *,buerger,*)
-  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/buergerservice/thesaurus.json")" \
-      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
-esac
-case ",$SETS," in *,hochschule,*)
-  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/hochschule/thesaurus.json")" \
-      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
-esac
-case ",$SETS," in *,stadtwerke,*)
-  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/stadtwerke/thesaurus.json")" \
-      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
-esac
-case ",$SETS," in *,genossenschaft,*)
-  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/genossenschaft/thesaurus.json")" \
-      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
-esac
-case ",$SETS," in *,bibliothek,*)
-  psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/bibliothek/thesaurus.json")" \
-      <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
-esac
+# The held-out sets with a thesaurus of their own (set:thesaurus directory), loaded when run.
+HELD_OUT="buerger:buergerservice hochschule:hochschule stadtwerke:stadtwerke genossenschaft:genossenschaft bibliothek:bibliothek"
+for h in $HELD_OUT; do
+  case ",$SETS," in *",${h%%:*},"*)
+    psql_at "$PORT" "$DB" -v thesaurus="$(cat "$Q/${h#*:}/thesaurus.json")" \
+        <<<"SELECT mcp.load_thesaurus(:'thesaurus') IS NOT NULL AS thesaurus_loaded \gset" ;;
+  esac
+done
 
 # The sets as files postgres can read: documents as one JSON object a line, questions as TSV.
 cp "$Q/corpus/tarif_corpus.jsonl" "$work/blind_docs.jsonl"
 grep -v '^#' "$Q/questions/tarif_retrieval.tsv" >"$work/blind_q.tsv"
-cp "$Q/corpus/buerger_corpus.jsonl" "$work/buerger_docs.jsonl"
-grep -v '^#' "$Q/questions/buerger_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/buerger_q.tsv"
-cp "$Q/corpus/hochschule_corpus.jsonl" "$work/hochschule_docs.jsonl"
-grep -v '^#' "$Q/questions/hochschule_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/hochschule_q.tsv"
-cp "$Q/corpus/stadtwerke_corpus.jsonl" "$work/stadtwerke_docs.jsonl"
-grep -v '^#' "$Q/questions/stadtwerke_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/stadtwerke_q.tsv"
-cp "$Q/corpus/genossenschaft_corpus.jsonl" "$work/genossenschaft_docs.jsonl"
-grep -v '^#' "$Q/questions/genossenschaft_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/genossenschaft_q.tsv"
-cp "$Q/corpus/bibliothek_corpus.jsonl" "$work/bibliothek_docs.jsonl"
-grep -v '^#' "$Q/questions/bibliothek_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/bibliothek_q.tsv"
+for h in $HELD_OUT; do
+  cp "$Q/corpus/${h%%:*}_corpus.jsonl" "$work/${h%%:*}_docs.jsonl"
+  grep -v '^#' "$Q/questions/${h%%:*}_retrieval.tsv" | grep -v '^[[:space:]]*$' >"$work/${h%%:*}_q.tsv"
+done
+# held_out_sql docs|q: the \copy and INSERT of every held-out set's documents or questions
+held_out_sql() {
+  local h set ext
+  for h in $HELD_OUT; do
+    set="${h%%:*}"
+    ext=tsv; [ "$1" = docs ] && ext=jsonl
+    echo "TRUNCATE line;"
+    echo "\\copy line FROM '$work/${set}_$1.$ext' WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')"
+    if [ "$1" = docs ]; then
+      echo "INSERT INTO eval_doc SELECT '$set', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;"
+    else
+      echo "INSERT INTO eval_q SELECT '$set', row_number() OVER (), split_part(l, e'\\t', 1), btrim(split_part(l, e'\\t', 2)) FROM line;"
+    fi
+  done
+}
 python3 - "$ROOT/benches/retrieval/quality.sql" "$work/dev_q.tsv" <<'PY'
 import re, sys
 src = open(sys.argv[1], encoding="utf-8").read()
@@ -145,41 +142,14 @@ TRUNCATE line;
 \copy line FROM '$work/dev_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_doc SELECT 'dev', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
 TRUNCATE line;
-\copy line FROM '$work/buerger_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_doc SELECT 'buerger', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
-TRUNCATE line;
-\copy line FROM '$work/hochschule_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_doc SELECT 'hochschule', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
-TRUNCATE line;
-\copy line FROM '$work/stadtwerke_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_doc SELECT 'stadtwerke', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
-TRUNCATE line;
-\copy line FROM '$work/genossenschaft_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_doc SELECT 'genossenschaft', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
-TRUNCATE line;
-\copy line FROM '$work/bibliothek_docs.jsonl' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_doc SELECT 'bibliothek', j->>'uri', j->>'title', j->'metadata', j->>'body' FROM (SELECT l::jsonb j FROM line) x;
+$(held_out_sql docs)
 TRUNCATE line;
 \copy line FROM '$work/blind_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'blind', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
 TRUNCATE line;
 \copy line FROM '$work/dev_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
 INSERT INTO eval_q SELECT 'dev', row_number() OVER (), split_part(l, e'\t', 1), split_part(l, e'\t', 2) FROM line;
-TRUNCATE line;
-\copy line FROM '$work/buerger_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_q SELECT 'buerger', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
-TRUNCATE line;
-\copy line FROM '$work/hochschule_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_q SELECT 'hochschule', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
-TRUNCATE line;
-\copy line FROM '$work/stadtwerke_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_q SELECT 'stadtwerke', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
-TRUNCATE line;
-\copy line FROM '$work/genossenschaft_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_q SELECT 'genossenschaft', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
-TRUNCATE line;
-\copy line FROM '$work/bibliothek_q.tsv' WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
-INSERT INTO eval_q SELECT 'bibliothek', row_number() OVER (), split_part(l, e'\t', 1), btrim(split_part(l, e'\t', 2)) FROM line;
+$(held_out_sql q)
 SQL
 log "model $MODEL; sets $SETS; $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' documents', ', ') FROM (SELECT dset, count(*) n FROM eval_doc GROUP BY dset) x"); $(psql_at "$PORT" "$DB" -Atc "SELECT string_agg(dset || ': ' || n || ' questions', ', ') FROM (SELECT dset, count(*) n FROM eval_q GROUP BY dset) x")"
 

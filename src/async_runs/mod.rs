@@ -325,6 +325,11 @@ pub fn cancel(run_id: Uuid) -> McpResult<bool> {
     }
 }
 
+/// This process is a chat worker polling a run (whose steps are transactions of their own).
+pub fn polling_a_run() -> bool {
+    worker::polling_a_run()
+}
+
 /// For the chat's interrupt polling: this process is a chat worker whose run was cancelled.
 pub fn cancel_requested() -> bool {
     worker::cancel_requested()

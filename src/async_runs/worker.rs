@@ -82,6 +82,12 @@ pub fn cancel_requested() -> bool {
         .is_some_and(|p| p.cancelled || pool::cancel_asked_since(p.slot, p.run, p.seen))
 }
 
+/// Whether this process is a chat worker polling a run: the run's steps are transactions of
+/// their own, so nothing of it may wait in memory for a later step (`audit::deferred`).
+pub fn polling_a_run() -> bool {
+    POLLED.with(|p| p.get()).is_some()
+}
+
 struct Job {
     run_id: Uuid,
     role: String,

@@ -14,7 +14,9 @@
 //! A run that never reaches its end in this transaction (an ERROR caught by a savepoint or a
 //! PL/pgSQL EXCEPTION block: its run row is rolled back with it) leaves its records here; they
 //! are dropped when the transaction ends, whichever way, never written later. Runs nest (a tool
-//! whose SQL runs a chat): each has its own list, keyed by run id.
+//! whose SQL runs a chat): each has its own list, keyed by run id. A run polled by a chat worker
+//! is never opened here: its steps commit one by one, and its end comes in a later transaction
+//! than its first records (`chat::audit::run_start`).
 
 use super::Record;
 use pgrx::pg_sys;

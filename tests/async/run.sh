@@ -12,7 +12,7 @@
 #  5. back-pressure: the per-role cap refuses with 53400;
 #  6. needs_input continued asynchronously through the session;
 #  7. the audit rows of an asynchronous run have the same shape as a synchronous mcp.chat's, and
-#     carry the submit's trace context (mcp.traceparent);
+#     carry the submit's trace context (mcp.traceparent); 40 fast runs each have all their rows;
 #  8. a server restart with running and queued runs: the running ones are marked aborted, the
 #     queued ones start afterwards;
 #  9. (run before 8) a run leaves no setting or temp table in the worker's session for the next
@@ -240,6 +240,23 @@ traced="$(q "SELECT (SELECT count(*) FROM mcp.run WHERE run_id = '$asyn' AND tra
 [ "$traced" = 1/2/1 ] || fail "the asynchronous run's rows do not carry the submit's trace context (run/llm/tool: $traced)"
 log "audit rows of an asynchronous run: the same shape as a synchronous mcp.chat's (run, 2 LLM requests, 1 tool call, messages), the submit's trace context on each"
 
+# 7b. every record of fast runs: 40 runs against a model that answers at once, each with its 2
+#     LLM requests and its tool call (with records kept in memory for the run's end, a first
+#     answer in before the first step ended took that step on to the tool call, and its commit
+#     dropped both records: about 1 run in 40 here)
+fast_sql="BEGIN; SET LOCAL ROLE async_a;"
+for i in $(seq 40); do fast_sql+=" SELECT mcp.chat_submit('fast $i', 'notes', NULL::uuid);"; done
+mapfile -t fast < <(psql_at "$PORT" "$DB" -At <<<"$fast_sql COMMIT;" | grep -E '^[0-9a-f-]{36}$')
+[ "${#fast[@]}" = 40 ] || fail "40 submits in one transaction gave ${#fast[@]} run ids"
+for r in "${fast[@]}"; do wait_status "$r" done 30000; done
+short="$(q "SELECT string_agg(a.run_id::text || ' (' || (SELECT count(*) FROM mcp.llm_request l WHERE l.run_id = a.run_id)
+                             || ' LLM requests, ' || (SELECT count(*) FROM mcp.tool_call t WHERE t.run_id = a.run_id) || ' tool calls)', ', ')
+              FROM mcp.async_run a WHERE a.question LIKE 'fast %'
+               AND ((SELECT count(*) FROM mcp.llm_request l WHERE l.run_id = a.run_id) <> 2
+                 OR (SELECT count(*) FROM mcp.tool_call t WHERE t.run_id = a.run_id) <> 1)")"
+[ -z "$short" ] || fail "runs with records missing: $short"
+log "40 fast runs: each has its 2 LLM requests and its tool call in the audit"
+
 # 9. a run leaves nothing in the worker's session for the next run (another role's): a setting
 #    set with set_config(…, false) and a temp table that would shadow public.note are gone
 same=
@@ -251,7 +268,14 @@ for _ in $(seq 10); do
 done
 [ -n "$same" ] || fail "no two consecutive runs landed on the same worker in 10 tries"
 pa="$(prev "$ta")"; pb="$(prev "$tb")"
-[[ "$pa" == ok:* ]] || fail "A's tool failed: $pa"
+run_rows() { # what the audit holds of run $1 (for a failure's message)
+  q "SELECT jsonb_build_object('async', (SELECT to_jsonb(a) - 'result' FROM mcp.async_run a WHERE run_id = '$1'),
+       'run', (SELECT status FROM mcp.run WHERE run_id = '$1'),
+       'llm_requests', (SELECT count(*) FROM mcp.llm_request WHERE run_id = '$1'),
+       'tool_calls', (SELECT jsonb_agg(to_jsonb(t)) FROM mcp.tool_call t WHERE run_id = '$1'),
+       'messages', (SELECT jsonb_agg(m.message ORDER BY m.seq) FROM mcp.message m WHERE m.run_id = '$1'))"
+}
+[[ "$pa" == ok:* ]] || fail "A's tool failed: $pa; run $ta: $(run_rows "$ta")"
 [[ "$pb" == ok:*"clean / beta-note-4410"* && "$pb" != *planted* && "$pb" != *"left by"* ]] || fail "the next run on the same worker saw what A's run left ($pa): $pb"
 log "the next run (another role's) on the same worker saw neither A's setting nor its temp table (A's tool: ${pa#ok:})"
 
@@ -267,10 +291,16 @@ mock_turns() { # the turns (0 = a run's first LLM request) of SCENARIO's request
 q "DELETE FROM mcp.async_run WHERE status NOT IN ('queued', 'running')" >/dev/null
 exec 3<>"/dev/tcp/127.0.0.1/$mock_port"
 printf 'DELETE /_mock/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3; cat <&3 >/dev/null; exec 3>&-
-many=()
+# (submitted in one transaction, so all 20 are queued at once: twenty psql sessions one after the
+# other could take longer than the model's 2 s on a slow machine, and the first run's second
+# request would then come before the last run's first)
+many_sql="BEGIN;"
 for i in $(seq 10); do
-  many+=("$(submit async_a "many $i" slow)") ; many+=("$(submit async_b "many $i" slow)")
+  many_sql+=" SET LOCAL ROLE async_a; SELECT mcp.chat_submit('many $i', 'slow', NULL::uuid);"
+  many_sql+=" SET LOCAL ROLE async_b; SELECT mcp.chat_submit('many $i', 'slow', NULL::uuid);"
 done
+mapfile -t many < <(psql_at "$PORT" "$DB" -At <<<"$many_sql COMMIT;" | grep -E '^[0-9a-f-]{36}$')
+[ "${#many[@]}" = 20 ] || fail "20 submits in one transaction gave ${#many[@]} run ids"
 for r in "${many[@]}"; do wait_status "$r" done 60000; done
 turns="$(mock_turns slow)"
 first20="$(cut -d' ' -f1-20 <<<"$turns")"
@@ -326,7 +356,11 @@ log "a worker terminated with ${#mates[@]} run(s) in flight: the next worker mar
 # 8. restart with running and queued runs: one run per worker for this case (4 workers: 4 run,
 # 2 wait)
 q "ALTER SYSTEM SET mcp.chat_runs_per_worker = 1" >/dev/null; q "SELECT pg_reload_conf()" >/dev/null
-sleep 0.5
+# (the workers of the cases before, idle now, end after 2 s: the runs below go to workers started
+# with the new setting, not to one that has not yet read its reload)
+chat_workers() { q "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pg_mcp chat worker' AND datname = '$DB'"; }
+for _ in $(seq 300); do [ "$(chat_workers)" = 0 ] && break; sleep 0.05; done
+[ "$(chat_workers)" = 0 ] || fail "$(chat_workers) chat worker(s) still there with no run in flight"
 running=(); queued=()
 for i in 1 2 3 4 5 6; do running+=("$(submit async_a "restart $i" never)"); done
 for _ in $(seq 200); do

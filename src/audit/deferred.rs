@@ -15,8 +15,7 @@
 //! PL/pgSQL EXCEPTION block: its run row is rolled back with it) leaves its records here; they
 //! are dropped when the transaction ends, whichever way, never written later. Runs nest (a tool
 //! whose SQL runs a chat): each has its own list, keyed by run id. A run polled by a chat worker
-//! is never opened here: its steps commit one by one, and its end comes in a later transaction
-//! than its first records (`chat::audit::run_start`).
+//! is never opened here ([`open`]): its end comes in a later transaction than its first records.
 
 use super::Record;
 use pgrx::pg_sys;
@@ -32,8 +31,13 @@ thread_local! {
 }
 
 /// The run `run_id` is audited in the caller's transaction from now on: its inner records wait
-/// for its end ([`take`]).
+/// for its end ([`take`]). Not in a chat worker's poll: a run's steps there commit one by one,
+/// and a step that went from the first LLM answer on to the tool call would drop both records
+/// kept for an end that comes in a later transaction; each step writes its records itself.
 pub fn open(run_id: &str) {
+    if crate::async_runs::polling_a_run() {
+        return;
+    }
     if !HOOKED.replace(true) {
         unsafe { pg_sys::RegisterXactCallback(Some(on_xact_event), null_mut()) };
     }

@@ -44,13 +44,9 @@ pub fn run_start(
     }
     let run_id = row.run_id.clone();
     in_transaction(&Record::Run(row))?;
-    // Its LLM requests and tool calls are written with its end (audit/deferred.rs), when that
-    // end comes in this transaction: not in a chat worker, whose run's steps commit one by one
-    // (a first LLM answer in before the first step ended took the step on to the tool call, and
-    // the step's commit dropped both records kept for the end).
-    if !crate::async_runs::polling_a_run() {
-        crate::audit::deferred::open(&run_id);
-    }
+    // Its LLM requests and tool calls are written with its end (audit/deferred.rs; not in a
+    // chat worker, whose run's steps commit one by one).
+    crate::audit::deferred::open(&run_id);
     Ok(())
 }
 

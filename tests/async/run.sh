@@ -108,6 +108,11 @@ wait_status() { # wait_status RUN STATUS [LIMIT_MS]
   done
 }
 result_of() { q "SET ROLE $1; SELECT mcp.chat_result('$2', ${3:-20000})"; }
+submit_all() { # submit_all N STATEMENTS: the N run ids of the submits in STATEMENTS, committed in
+  # one transaction (all queued at once), in SUBMITTED
+  mapfile -t SUBMITTED < <(psql_at "$PORT" "$DB" -At <<<"BEGIN; $2 COMMIT;" | grep -E '^[0-9a-f-]{36}$')
+  [ "${#SUBMITTED[@]}" = "$1" ] || fail "$1 submits in one transaction gave ${#SUBMITTED[@]} run ids"
+}
 
 # 1. submit, LISTEN, result
 "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$DB" \
@@ -244,16 +249,16 @@ log "audit rows of an asynchronous run: the same shape as a synchronous mcp.chat
 #     LLM requests and its tool call (with records kept in memory for the run's end, a first
 #     answer in before the first step ended took that step on to the tool call, and its commit
 #     dropped both records: about 1 run in 40 here)
-fast_sql="BEGIN; SET LOCAL ROLE async_a;"
+fast_sql="SET LOCAL ROLE async_a;"
 for i in $(seq 40); do fast_sql+=" SELECT mcp.chat_submit('fast $i', 'notes', NULL::uuid);"; done
-mapfile -t fast < <(psql_at "$PORT" "$DB" -At <<<"$fast_sql COMMIT;" | grep -E '^[0-9a-f-]{36}$')
-[ "${#fast[@]}" = 40 ] || fail "40 submits in one transaction gave ${#fast[@]} run ids"
-for r in "${fast[@]}"; do wait_status "$r" done 30000; done
-short="$(q "SELECT string_agg(a.run_id::text || ' (' || (SELECT count(*) FROM mcp.llm_request l WHERE l.run_id = a.run_id)
-                             || ' LLM requests, ' || (SELECT count(*) FROM mcp.tool_call t WHERE t.run_id = a.run_id) || ' tool calls)', ', ')
-              FROM mcp.async_run a WHERE a.question LIKE 'fast %'
-               AND ((SELECT count(*) FROM mcp.llm_request l WHERE l.run_id = a.run_id) <> 2
-                 OR (SELECT count(*) FROM mcp.tool_call t WHERE t.run_id = a.run_id) <> 1)")"
+submit_all 40 "$fast_sql"
+for r in "${SUBMITTED[@]}"; do wait_status "$r" done 30000; done
+short="$(q "SELECT string_agg(run_id || ' (' || llm || ' LLM requests, ' || tools || ' tool calls)', ', ')
+              FROM (SELECT a.run_id::text,
+                           (SELECT count(*) FROM mcp.llm_request l WHERE l.run_id = a.run_id) AS llm,
+                           (SELECT count(*) FROM mcp.tool_call t WHERE t.run_id = a.run_id) AS tools
+                      FROM mcp.async_run a WHERE a.question LIKE 'fast %') c
+             WHERE llm <> 2 OR tools <> 1")"
 [ -z "$short" ] || fail "runs with records missing: $short"
 log "40 fast runs: each has its 2 LLM requests and its tool call in the audit"
 
@@ -294,13 +299,13 @@ printf 'DELETE /_mock/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\
 # (submitted in one transaction, so all 20 are queued at once: twenty psql sessions one after the
 # other could take longer than the model's 2 s on a slow machine, and the first run's second
 # request would then come before the last run's first)
-many_sql="BEGIN;"
+many_sql=
 for i in $(seq 10); do
   many_sql+=" SET LOCAL ROLE async_a; SELECT mcp.chat_submit('many $i', 'slow', NULL::uuid);"
   many_sql+=" SET LOCAL ROLE async_b; SELECT mcp.chat_submit('many $i', 'slow', NULL::uuid);"
 done
-mapfile -t many < <(psql_at "$PORT" "$DB" -At <<<"$many_sql COMMIT;" | grep -E '^[0-9a-f-]{36}$')
-[ "${#many[@]}" = 20 ] || fail "20 submits in one transaction gave ${#many[@]} run ids"
+submit_all 20 "$many_sql"
+many=("${SUBMITTED[@]}")
 for r in "${many[@]}"; do wait_status "$r" done 60000; done
 turns="$(mock_turns slow)"
 first20="$(cut -d' ' -f1-20 <<<"$turns")"
